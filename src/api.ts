@@ -1,0 +1,107 @@
+import { CATEGORY_IDS, type CategoryId } from './config';
+import type { Context } from './context';
+import type { ConsentState } from './consent/store';
+
+/** Notification statuses (UIkit's). */
+export type NotifyStatus = 'primary' | 'success' | 'warning' | 'danger';
+/** Options of `PagePulse.notify`. */
+export interface NotifyOptions {
+  status?: NotifyStatus;
+  /** Milliseconds before it closes; 0 keeps it until closed. */
+  timeout?: number;
+}
+
+/** `window.PagePulse` (protocol section 9). */
+export interface PagePulseApi {
+  readonly version: string;
+  /** 'react' or 'lite' (preact/compat). */
+  readonly build: string;
+  consent: {
+    /** The current choice: `{ status, categories: {1: true, 2: true, 3: false, 4: false} }`. */
+    get(): { status: ConsentState['status']; categories: Record<CategoryId, boolean> };
+    /** Set categories as if the visitor saved them in the dialog. */
+    set(categories: Partial<Record<CategoryId, boolean>>): void;
+    /** Open the settings dialog. */
+    open(): void;
+    /** Reopen the banner with the current choice. */
+    revoke(): void;
+  };
+  tracker: { start(): void; stop(): void; running(): boolean };
+  /** Turn the debug box on or off; returns whether it is on. */
+  debug(on?: boolean): boolean;
+  notify(text: string, options?: NotifyOptions): void;
+  heatmap: { show(): Promise<void>; hide(): void };
+  /** Remove every listener, timer, observer and host element of the bundle. */
+  destroy(): void;
+}
+
+/** What the features hand to the API; a missing feature (turned off) degrades to a warning. */
+export interface ApiHandles {
+  tracker: { start(): void; stop(): void; running(): boolean } | null;
+  consentUi: { open(): void; revoke(): void; set(categories: Partial<Record<CategoryId, boolean>>): void } | null;
+  notify: ((text: string, options?: NotifyOptions) => void) | null;
+  heatmap: { show(): Promise<void>; hide(): void } | null;
+  destroy(): void;
+}
+
+/** Build the public API; every method is guarded so a caller's mistake never throws into the page. */
+export function createApi(ctx: Context, handles: ApiHandles): PagePulseApi {
+  const guard =
+    <A extends unknown[], R>(name: string, fn: (...args: A) => R, fallback: R) =>
+    (...args: A): R => {
+      try {
+        return fn(...args);
+      } catch (error) {
+        ctx.log.error(`PagePulse.${name} failed`, error);
+        return fallback;
+      }
+    };
+  const missing = (what: string) => () => ctx.log.warn(`${what} is off on this page`);
+
+  return {
+    version: __PAGEPULSE_VERSION__,
+    build: __PAGEPULSE_BUILD__,
+    consent: {
+      get: guard('consent.get', () => snapshot(ctx.consent.get()), { status: null, categories: { 1: true, 2: false, 3: false, 4: false } }),
+      set: guard('consent.set', (categories: Partial<Record<CategoryId, boolean>>) => {
+        if (!categories || typeof categories !== 'object') throw new TypeError('expected an object like {3: true}');
+        if (handles.consentUi) handles.consentUi.set(categories);
+        else ctx.consent.choose('allow', categories);
+      }, undefined),
+      open: guard('consent.open', () => (handles.consentUi?.open ?? missing('the consent widget'))(), undefined),
+      revoke: guard('consent.revoke', () => (handles.consentUi?.revoke ?? missing('the consent widget'))(), undefined),
+    },
+    tracker: {
+      start: guard('tracker.start', () => {
+        if (!handles.tracker) return missing('the tracker')();
+        if (ctx.config.respectConsent && !ctx.consent.allows(3)) {
+          ctx.log.warn('tracker.start() refused: category 3 (Statistiken) is not accepted');
+          return;
+        }
+        handles.tracker.start();
+      }, undefined),
+      stop: guard('tracker.stop', () => handles.tracker?.stop(), undefined),
+      running: guard('tracker.running', () => handles.tracker?.running() ?? false, false),
+    },
+    debug: guard('debug', (on?: boolean) => {
+      if (on !== undefined) ctx.debug.setEnabled(Boolean(on));
+      return ctx.debug.get().enabled;
+    }, false),
+    notify: guard('notify', (text: string, options?: NotifyOptions) => {
+      if (handles.notify) handles.notify(String(text), options);
+      else ctx.log.info(String(text));
+    }, undefined),
+    heatmap: {
+      show: guard('heatmap.show', () => (handles.heatmap ? handles.heatmap.show() : Promise.resolve(missing('the heatmap overlay')())), Promise.resolve()),
+      hide: guard('heatmap.hide', () => handles.heatmap?.hide(), undefined),
+    },
+    destroy: guard('destroy', () => handles.destroy(), undefined),
+  };
+}
+
+/** A detached copy, so callers cannot change the store's state through it. */
+export function snapshot(state: ConsentState): { status: ConsentState['status']; categories: Record<CategoryId, boolean> } {
+  const categories = {} as Record<CategoryId, boolean>;
+  for (const id of CATEGORY_IDS) categories[id] = state.categories[id];
+  return { status: state.status, categories };
+}

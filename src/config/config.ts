@@ -1,0 +1,220 @@
+import * as z from 'zod/mini';
+import type { Lang } from '../i18n';
+import * as f from './fields';
+
+/** Which consent category: 1 Notwendig, 2 Präferenzen, 3 Statistiken, 4 Marketing. */
+export type CategoryId = 1 | 2 | 3 | 4;
+/** All categories, in display order. */
+export const CATEGORY_IDS: readonly CategoryId[] = [1, 2, 3, 4];
+
+/** The one validated configuration the bundle runs on. */
+export interface Config {
+  /** Site base address, ending with `/`; every endpoint hangs off it. */
+  base: string;
+  /** UI language. */
+  lang: Lang;
+  /** Debug box forced on (data-debug="1", ?pagepulse-debug=1); the server's enable_debug can also turn it on. */
+  debug: boolean;
+  /** Run the analytics tracker (heartbeat, clicks, badges). */
+  tracker: boolean;
+  /** Run the consent widget (banner, blocking, logging). */
+  consent: boolean;
+  /** Track only while category 3 (Statistiken) is on. */
+  respectConsent: boolean;
+  /** Keep-alive interval in ms, or null for off. */
+  keepalive: number | null;
+  /** Keep-alive address (Joomla option system.keepalive.uri), else `{base}index.php?option=com_ajax&format=json`. */
+  keepaliveUrl: string | null;
+  /** Selector of the heatmap state input whose value suffixes click selectors. */
+  stateInput: string | null;
+  /** Privacy (and cookie) policy page. */
+  privacyUrl: string | null;
+  /** Visitor's ISO country, when the site knows it (country accept rule). */
+  country: string | null;
+  /** Joomla's anti-forgery token (option csrf.token); sent only when it is 32 hex characters. */
+  csrfToken: string | null;
+  /** Request timeout in ms. */
+  requestTimeout: number;
+  /** opt-out (categories as their defaults before a choice) or opt-in (only necessary). */
+  complianceType: 'opt-in' | 'opt-out';
+  /** Whether the revoke button stays on the page after a choice. */
+  revokable: boolean;
+  /** Reload the page after the categories changed. */
+  reloadAfterChange: boolean;
+  /** Show placeholders over blocked content. */
+  placeholders: boolean;
+  /** Site's own placeholder text (com_gdpr placeholderBlockedResourcesText). */
+  placeholderText: string | null;
+  /** Show the deny notification after a decline. */
+  denyMessageEnabled: boolean;
+  /** Site's own deny message. */
+  denyMessage: string | null;
+  /** Log consent to the server (gdpr_enable_log_cookie_consent). */
+  logConsent: boolean;
+  /** Show the categories in the banner (gdprUseCookieCategories). */
+  useCategories: boolean;
+  /** Address of the category description endpoint (gdpr_ajaxendpoint_cookie_category_desc). */
+  descriptionUrl: string | null;
+  /** Google Consent Mode v2 bridge. */
+  gcm: 'auto' | 'on' | 'off';
+  /** Per category: offered in the UI, display name, locked, on before a choice, blocked host names. */
+  categories: Record<CategoryId, CategoryConfig>;
+}
+
+/** One consent category as the site configured it. */
+export interface CategoryConfig {
+  /** Offered in the UI (com_gdpr cookieCategoryNEnable). */
+  offered: boolean;
+  /** Site's own display name, or null for the built-in one. */
+  name: string | null;
+  /** Cannot be switched off. */
+  locked: boolean;
+  /** On before the visitor chose (opt-out model). */
+  defaultOn: boolean;
+  /** Scripts and iframes from these hosts, added later by other scripts, belong to this category. */
+  domains: string[];
+}
+
+/** Built-in host lists for blocking later-added resources (extend with PagePulseConfig.categoryDomains). */
+const DEFAULT_DOMAINS: Record<CategoryId, string[]> = {
+  1: [],
+  2: [],
+  3: ['google-analytics.com', 'googletagmanager.com', 'analytics.google.com', 'hotjar.com', 'clarity.ms'],
+  4: [
+    'facebook.net',
+    'facebook.com',
+    'doubleclick.net',
+    'googleadservices.com',
+    'googlesyndication.com',
+    'youtube.com',
+    'youtube-nocookie.com',
+    'vimeo.com',
+    'tiktok.com',
+    'ads-twitter.com',
+    'linkedin.com',
+  ],
+};
+
+/** Defaults: site-spec section 9 constants and protocol section 2. */
+export function defaultConfig(): Config {
+  const categories = {} as Record<CategoryId, CategoryConfig>;
+  for (const id of CATEGORY_IDS) {
+    categories[id] = { offered: true, name: null, locked: id === 1, defaultOn: id <= 2, domains: [...DEFAULT_DOMAINS[id]] };
+  }
+  return {
+    base: '/',
+    lang: 'de',
+    debug: false,
+    tracker: true,
+    consent: true,
+    respectConsent: true,
+    keepalive: 45_000,
+    keepaliveUrl: null,
+    stateInput: null,
+    privacyUrl: null,
+    country: null,
+    csrfToken: null,
+    requestTimeout: 10_000,
+    complianceType: 'opt-out',
+    revokable: true,
+    reloadAfterChange: true,
+    placeholders: true,
+    placeholderText: null,
+    denyMessageEnabled: true,
+    denyMessage: null,
+    logConsent: true,
+    useCategories: true,
+    descriptionUrl: null,
+    gcm: 'auto',
+    categories,
+  };
+}
+
+/** A flat key a source can set: a Config key, or one category's field. */
+export type FieldKey =
+  | Exclude<keyof Config, 'categories'>
+  | `category${CategoryId}.${Exclude<keyof CategoryConfig, never>}`;
+
+// zod/mini schema of every settable key
+const SCALARS = {
+  base: f.baseUrl,
+  lang: f.lang,
+  debug: f.onOff,
+  tracker: f.onOff,
+  consent: f.onOff,
+  respectConsent: f.onOff,
+  keepalive: f.keepalive,
+  keepaliveUrl: f.safeUrl,
+  stateInput: f.selector,
+  privacyUrl: f.safeUrl,
+  country: f.country,
+  csrfToken: z.string().check(z.maxLength(200)),
+  requestTimeout: f.timeoutMs,
+  complianceType: f.complianceType,
+  revokable: f.onOff,
+  reloadAfterChange: f.onOff,
+  placeholders: f.onOff,
+  placeholderText: f.text,
+  denyMessageEnabled: f.onOff,
+  denyMessage: f.text,
+  logConsent: f.onOff,
+  useCategories: f.onOff,
+  descriptionUrl: f.safeUrl,
+  gcm: f.gcm,
+} satisfies Record<Exclude<keyof Config, 'categories'>, z.core.$ZodType>;
+
+const CATEGORY_FIELDS = {
+  offered: f.onOff,
+  name: f.text,
+  locked: f.onOff,
+  defaultOn: f.onOff,
+  domains: f.domainList,
+} satisfies Record<keyof CategoryConfig, z.core.$ZodType>;
+
+/** One raw value from one source; `label` names it in warnings (e.g. `data-keepalive`). */
+export interface RawSetting {
+  key: FieldKey;
+  value: unknown;
+  label: string;
+}
+
+/**
+ * Fold raw settings (lowest precedence first) over the defaults. A value that fails its schema
+ * is reported once through `warn` with its label and ignored, so the earlier value stays.
+ */
+export function resolveConfig(settings: readonly RawSetting[], warn: (message: string) => void): Config {
+  const config = defaultConfig();
+  for (const { key, value, label } of settings) {
+    if (value === undefined) continue;
+    const dot = key.indexOf('.');
+    const schema: z.core.$ZodType | undefined =
+      dot < 0
+        ? SCALARS[key as keyof typeof SCALARS]
+        : CATEGORY_FIELDS[key.slice(dot + 1) as keyof CategoryConfig];
+    if (!schema) continue;
+    const parsed = z.safeParse(schema, value);
+    if (!parsed.success) {
+      warn(`PagePulse: ignoring invalid config value for "${label}" (${describe(value)}): ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+      continue;
+    }
+    if (dot < 0) {
+      (config as unknown as Record<string, unknown>)[key] = parsed.data;
+    } else {
+      const id = Number(key.slice('category'.length, dot)) as CategoryId;
+      (config.categories[id] as unknown as Record<string, unknown>)[key.slice(dot + 1)] = parsed.data;
+    }
+  }
+  config.categories[1].locked = true; // necessary cookies are never optional
+  config.categories[1].defaultOn = true;
+  return config;
+}
+
+function describe(value: unknown): string {
+  let text: string;
+  try {
+    text = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+  } catch {
+    text = Object.prototype.toString.call(value);
+  }
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}

@@ -1,0 +1,175 @@
+import { CATEGORY_IDS, type CategoryId, type FieldKey, type RawSetting } from './config';
+
+/** What the config reader may look at; passed in so nothing reads `window` at import time. */
+export interface ConfigEnv {
+  win: Window & Record<string, unknown>;
+  doc: Document;
+  /** The bundle's own <script> (document.currentScript at evaluation), if known. */
+  script: HTMLScriptElement | null;
+  warn: (message: string) => void;
+}
+
+/** data-* attribute -> config key (protocol section 2, source 4). */
+const DATA_ATTRIBUTES: ReadonlyArray<readonly [string, FieldKey]> = [
+  ['data-base', 'base'],
+  ['data-lang', 'lang'],
+  ['data-debug', 'debug'],
+  ['data-tracker', 'tracker'],
+  ['data-consent', 'consent'],
+  ['data-respect-consent', 'respectConsent'],
+  ['data-keepalive', 'keepalive'],
+  ['data-state-input', 'stateInput'],
+  ['data-privacy-url', 'privacyUrl'],
+  ['data-country', 'country'],
+];
+
+/** com_gdpr's gdprConfigurationOptions keys -> config keys. */
+const GDPR_OPTIONS: ReadonlyArray<readonly [string, FieldKey]> = [
+  ['complianceType', 'complianceType'],
+  ['revokable', 'revokable'],
+  ['alwaysReloadAfterCategoriesChange', 'reloadAfterChange'],
+  ['placeholderBlockedResources', 'placeholders'],
+  ['placeholderBlockedResourcesText', 'placeholderText'],
+  ['denyMessageEnabled', 'denyMessageEnabled'],
+  ['denyMessage', 'denyMessage'],
+];
+
+/**
+ * Every configuration source of protocol section 2, lowest precedence first. Reading a hostile
+ * page's globals may throw (getters, proxies): each read is guarded and reported.
+ */
+export function readSources(env: ConfigEnv): RawSetting[] {
+  const out: RawSetting[] = [];
+  const push = (key: FieldKey, value: unknown, label: string): void => {
+    if (value !== undefined && value !== null) out.push({ key, value, label });
+  };
+  const global = (name: string): unknown => guard(() => env.win[name], env.warn, name);
+
+  // 2. what the page declares: html lang, com_gdpr, Joomla options, the analytics component
+  const htmlLang = env.doc.documentElement?.getAttribute('lang')?.slice(0, 2).toLowerCase();
+  if (htmlLang === 'de' || htmlLang === 'en') push('lang', htmlLang, '<html lang>');
+
+  push('base', global('gdpr_ajax_livesite'), 'gdpr_ajax_livesite');
+  const gdpr = asRecord(global('gdprConfigurationOptions'));
+  if (gdpr) {
+    for (const [name, key] of GDPR_OPTIONS) push(key, gdpr[name], `gdprConfigurationOptions.${name}`);
+    for (const id of CATEGORY_IDS) {
+      push(`category${id}.offered`, gdpr[`cookieCategory${id}Enable`], `gdprConfigurationOptions.cookieCategory${id}Enable`);
+      push(`category${id}.name`, gdpr[`cookieCategory${id}Name`], `gdprConfigurationOptions.cookieCategory${id}Name`);
+      push(`category${id}.locked`, gdpr[`cookieCategory${id}Locked`], `gdprConfigurationOptions.cookieCategory${id}Locked`);
+    }
+  }
+  for (const id of CATEGORY_IDS) {
+    const disabled = global(`gdprCookieCategoryDisabled${id}`);
+    if (disabled !== undefined) push(`category${id}.defaultOn`, !(disabled === 1 || disabled === '1' || disabled === true), `gdprCookieCategoryDisabled${id}`);
+  }
+  push('logConsent', global('gdpr_enable_log_cookie_consent'), 'gdpr_enable_log_cookie_consent');
+  push('useCategories', global('gdprUseCookieCategories'), 'gdprUseCookieCategories');
+  push('descriptionUrl', global('gdpr_ajaxendpoint_cookie_category_desc'), 'gdpr_ajaxendpoint_cookie_category_desc');
+
+  const joomla = joomlaOptions(env);
+  const paths = asRecord(joomla['system.paths']);
+  if (paths && typeof paths.root === 'string') push('base', `${paths.root}/`, 'system.paths.root');
+  push('csrfToken', joomla['csrf.token'], 'csrf.token');
+  const keepalive = asRecord(joomla['system.keepalive']);
+  if (keepalive) {
+    push('keepalive', keepalive.interval, 'system.keepalive.interval');
+    push('keepaliveUrl', keepalive.uri, 'system.keepalive.uri');
+  }
+  push('base', global('jrealtimeBaseURI'), 'jrealtimeBaseURI');
+
+  // 3. window.PagePulseConfig
+  const own = global('PagePulseConfig');
+  if (own !== undefined) {
+    const record = asRecord(own);
+    if (!record) env.warn('PagePulse: ignoring window.PagePulseConfig: not an object');
+    else readOwnConfig(record, push, env.warn);
+  }
+
+  // 4. data-* attributes on our own script tag
+  if (env.script) {
+    for (const [attribute, key] of DATA_ATTRIBUTES) {
+      const value = env.script.getAttribute(attribute);
+      if (value !== null) push(key, value, attribute);
+    }
+  }
+
+  // 5. ?pagepulse-debug=1 in the address (QA)
+  const debugParam = guard(() => new URL(env.win.location.href).searchParams.get('pagepulse-debug'), env.warn, 'location');
+  if (debugParam === '1') push('debug', true, '?pagepulse-debug');
+  return out;
+}
+
+const OWN_KEYS: readonly FieldKey[] = [
+  'base', 'lang', 'debug', 'tracker', 'consent', 'respectConsent', 'keepalive', 'keepaliveUrl', 'stateInput',
+  'privacyUrl', 'country', 'csrfToken', 'requestTimeout', 'complianceType', 'revokable', 'reloadAfterChange',
+  'placeholders', 'placeholderText', 'denyMessageEnabled', 'denyMessage', 'logConsent', 'useCategories',
+  'descriptionUrl', 'gcm',
+];
+const CATEGORY_KEYS = ['offered', 'name', 'locked', 'defaultOn', 'domains'] as const;
+
+function readOwnConfig(
+  record: Record<string, unknown>,
+  push: (key: FieldKey, value: unknown, label: string) => void,
+  warn: (message: string) => void,
+): void {
+  for (const [name, value] of Object.entries(record)) {
+    if (name === 'categories') {
+      const categories = asRecord(value);
+      for (const [idText, fields] of Object.entries(categories ?? {})) {
+        const id = Number(idText) as CategoryId;
+        const fieldRecord = asRecord(fields);
+        if (!CATEGORY_IDS.includes(id) || !fieldRecord) {
+          warn(`PagePulse: ignoring PagePulseConfig.categories.${idText}: expected a category 1-4 with an object`);
+          continue;
+        }
+        for (const [field, fieldValue] of Object.entries(fieldRecord)) {
+          if ((CATEGORY_KEYS as readonly string[]).includes(field)) {
+            push(`category${id}.${field as (typeof CATEGORY_KEYS)[number]}`, fieldValue, `PagePulseConfig.categories.${id}.${field}`);
+          } else warn(`PagePulse: ignoring unknown config key "PagePulseConfig.categories.${id}.${field}"`);
+        }
+      }
+    } else if ((OWN_KEYS as readonly string[]).includes(name)) {
+      push(name as FieldKey, value, `PagePulseConfig.${name}`);
+    } else {
+      warn(`PagePulse: ignoring unknown config key "PagePulseConfig.${name}"`);
+    }
+  }
+}
+
+/** Joomla 4/5 script options: the JSON script elements, else Joomla.getOptions(). */
+function joomlaOptions(env: ConfigEnv): Record<string, unknown> {
+  const merged: Record<string, unknown> = {};
+  let found = false;
+  for (const element of Array.from(env.doc.querySelectorAll('script.joomla-script-options'))) {
+    const parsed = guard(() => JSON.parse(element.textContent ?? '') as unknown, env.warn, 'joomla-script-options');
+    const record = asRecord(parsed);
+    if (record) {
+      Object.assign(merged, record);
+      found = true;
+    }
+  }
+  if (found) return merged;
+  const joomla = asRecord(guard(() => env.win.Joomla, env.warn, 'Joomla'));
+  if (joomla && typeof joomla.getOptions === 'function') {
+    const getOptions = joomla.getOptions as (key: string) => unknown;
+    for (const key of ['csrf.token', 'system.paths', 'system.keepalive']) {
+      const value = guard(() => getOptions.call(joomla, key), env.warn, `Joomla.getOptions('${key}')`);
+      if (value !== undefined) merged[key] = value;
+    }
+  }
+  return merged;
+}
+
+function asRecord(value: unknown): Record<string, unknown> | null {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+}
+
+function guard<T>(read: () => T, warn: (message: string) => void, label: string): T | undefined {
+  try {
+    return read();
+  } catch (error) {
+    warn(`PagePulse: could not read ${label}: ${error instanceof Error ? error.message : String(error)}`);
+    return undefined;
+  }
+}

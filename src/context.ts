@@ -1,0 +1,41 @@
+import type { Config } from './config';
+import type { ConsentState, ConsentStore } from './consent/store';
+import type { Messages } from './i18n';
+import type { Lifetime } from './platform/lifetime';
+import type { Requester } from './platform/request';
+import type { DebugStore } from './ui/debug/store';
+
+/** The CustomEvents the bundle dispatches on `document` (protocol section 9). */
+export interface PagePulseEvents {
+  'pagepulse:ready': { version: string };
+  'pagepulse:consent': ConsentState;
+  'pagepulse:heartbeat': unknown;
+  'pagepulse:click': string;
+}
+
+/** Console output with the bundle's prefix; the page never sees an exception from us. */
+export interface Logger {
+  info(...args: unknown[]): void;
+  warn(...args: unknown[]): void;
+  error(...args: unknown[]): void;
+}
+
+/** Everything a feature may use; built once by main.ts, the only place that reads `window`. */
+export interface Context {
+  config: Config;
+  win: Window;
+  doc: Document;
+  lifetime: Lifetime;
+  request: Requester;
+  t: Messages;
+  log: Logger;
+  debug: DebugStore;
+  consent: ConsentStore;
+  /** Dispatch a `pagepulse:*` event with a detached copy of the detail. */
+  emit<K extends keyof PagePulseEvents>(name: K, detail: PagePulseEvents[K]): void;
+}
+
+/** A running feature's handle. */
+export interface Feature {
+  dispose(): void;
+}

@@ -1,0 +1,135 @@
+import { createApi, snapshot, type PagePulseApi } from './api';
+import { readConfig } from './config';
+import type { Context, Logger, PagePulseEvents } from './context';
+import { createConsentStore } from './consent/store';
+import { messages } from './i18n';
+import { documentCookieJar } from './platform/cookies';
+import { createLifetime } from './platform/lifetime';
+import { createRequester } from './platform/request';
+import { createTracker } from './tracker';
+import { createDebugStore } from './ui/debug/store';
+import { watchDebugBox } from './ui/surfaces';
+
+declare global {
+  interface Window {
+    /** The bundle's public API (protocol section 9). */
+    PagePulse?: PagePulseApi;
+  }
+  interface DocumentEventMap {
+    'pagepulse:ready': CustomEvent<PagePulseEvents['pagepulse:ready']>;
+    'pagepulse:consent': CustomEvent<PagePulseEvents['pagepulse:consent']>;
+    'pagepulse:heartbeat': CustomEvent<PagePulseEvents['pagepulse:heartbeat']>;
+    'pagepulse:click': CustomEvent<PagePulseEvents['pagepulse:click']>;
+  }
+}
+
+/** Marks a page where a copy of the bundle already runs: a second copy starts nothing. */
+const INSTANCE = Symbol.for('pagepulse.instance');
+
+const log: Logger = {
+  info: (...args) => console.info('PagePulse:', ...args),
+  warn: (...args) => console.warn('PagePulse:', ...args),
+  error: (...args) => console.error('PagePulse:', ...args),
+};
+
+// document.currentScript is only set while this file first runs (also for a bookmarklet's tag)
+const ownScript = findOwnScript();
+
+try {
+  const marker = window as unknown as Record<symbol, unknown>;
+  if (marker[INSTANCE]) {
+    log.info('already running on this page; this copy starts nothing');
+  } else {
+    marker[INSTANCE] = true;
+    whenReady(() => {
+      try {
+        start(marker);
+      } catch (error) {
+        log.error('failed to start', error);
+      }
+    });
+  }
+} catch (error) {
+  log.error('failed to start', error);
+}
+
+function findOwnScript(): HTMLScriptElement | null {
+  try {
+    const current = document.currentScript;
+    if (current instanceof HTMLScriptElement) return current;
+    const tags = document.querySelectorAll<HTMLScriptElement>('script[src*="pagepulse"]');
+    return tags[tags.length - 1] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Run once the DOM is parsed: a head tag waits, a body-end or bookmarklet tag runs at once. */
+function whenReady(run: () => void): void {
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', run, { once: true });
+  else run();
+}
+
+function start(marker: Record<symbol, unknown>): void {
+  const win = window;
+  const doc = document;
+  const lifetime = createLifetime(win, (error) => log.error(error));
+  const config = readConfig({ win: win as unknown as Window & Record<string, unknown>, doc, script: ownScript, warn: (m) => console.warn(m) });
+  const ctx: Context = {
+    config,
+    win,
+    doc,
+    lifetime,
+    log,
+    t: messages(config.lang),
+    request: createRequester({
+      // looked up per call: a page that wraps fetch later (monitoring, polyfills) is honoured
+      fetch: (input, init) => win.fetch(input, init),
+      pageUrl: () => win.location.href,
+      csrfToken: () => config.csrfToken,
+      setTimeout: win.setTimeout.bind(win) as typeof setTimeout,
+      clearTimeout: win.clearTimeout.bind(win) as typeof clearTimeout,
+      timeoutMs: config.requestTimeout,
+    }),
+    debug: createDebugStore(config.debug),
+    consent: createConsentStore(documentCookieJar(doc), config, (error) => log.error(error)),
+    emit(name, detail) {
+      let copy: unknown = detail;
+      try {
+        copy = typeof detail === 'object' && detail !== null ? JSON.parse(JSON.stringify(detail)) : detail;
+      } catch {
+        // keep the original when it cannot be copied
+      }
+      doc.dispatchEvent(new CustomEvent(name, { detail: copy }));
+    },
+  };
+
+  lifetime.add(watchDebugBox(ctx));
+
+  const tracker = config.tracker ? createTracker(ctx) : null;
+  if (tracker) {
+    lifetime.add(() => tracker.dispose());
+    // protocol section 10: with consent respected, track only while category 3 is on
+    const gate = (): void => {
+      if (!config.respectConsent || ctx.consent.allows(3)) tracker.start();
+      else tracker.stop();
+    };
+    lifetime.add(ctx.consent.subscribe(gate));
+    gate();
+  }
+  lifetime.add(ctx.consent.subscribe(() => ctx.emit('pagepulse:consent', snapshot(ctx.consent.get()) as never)));
+
+  const api = createApi(ctx, {
+    tracker,
+    consentUi: null,
+    notify: null,
+    heatmap: null,
+    destroy() {
+      lifetime.dispose();
+      if (win.PagePulse === api) delete win.PagePulse;
+      marker[INSTANCE] = false;
+    },
+  });
+  win.PagePulse = api;
+  ctx.emit('pagepulse:ready', { version: api.version });
+}

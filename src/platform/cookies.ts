@@ -1,0 +1,38 @@
+/** A cookie jar over `document.cookie`; injected so stores can be tested without a page. */
+export interface CookieJar {
+  /** The decoded value of a cookie, or null. */
+  get(name: string): string | null;
+  /** Set a cookie for `days` days on path `/`, SameSite=Lax, Secure on https. */
+  set(name: string, value: string, days: number): void;
+  /** Remove a cookie (path `/`). */
+  remove(name: string): void;
+}
+
+const DAY_MS = 86_400_000;
+
+/** The page's cookie jar. */
+export function documentCookieJar(doc: Document): CookieJar {
+  const secure = (): string => (doc.location?.protocol === 'https:' ? '; Secure' : '');
+  return {
+    get(name) {
+      for (const part of doc.cookie.split(';')) {
+        const eq = part.indexOf('=');
+        if (eq < 0) continue;
+        if (part.slice(0, eq).trim() !== name) continue;
+        try {
+          return decodeURIComponent(part.slice(eq + 1).trim());
+        } catch {
+          return null;
+        }
+      }
+      return null;
+    },
+    set(name, value, days) {
+      const expires = new Date(Date.now() + days * DAY_MS).toUTCString();
+      doc.cookie = `${name}=${encodeURIComponent(value)}; expires=${expires}; path=/; SameSite=Lax${secure()}`;
+    },
+    remove(name) {
+      doc.cookie = `${name}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/; SameSite=Lax${secure()}`;
+    },
+  };
+}

@@ -1,0 +1,90 @@
+/**
+ * Everything the bundle attaches to the page goes through one Lifetime, so that `destroy()`
+ * can take it all back and a test can count what is still attached.
+ */
+export interface Lifetime {
+  /** addEventListener that is removed on dispose. */
+  listen<K extends string>(
+    target: EventTarget,
+    type: K,
+    handler: (event: Event) => void,
+    options?: AddEventListenerOptions,
+  ): () => void;
+  /** setTimeout that is cleared on dispose; returns a cancel function. */
+  timeout(fn: () => void, ms: number): () => void;
+  /** setInterval that is cleared on dispose; returns a cancel function. */
+  interval(fn: () => void, ms: number): () => void;
+  /** Register any other teardown (observers, host elements, React roots). */
+  add(dispose: () => void): () => void;
+  /** Number of live registrations (listeners, timers, other). */
+  readonly size: number;
+  /** True once dispose() ran; later registrations are disposed at once. */
+  readonly disposed: boolean;
+  /** Run every teardown, newest first; never throws. */
+  dispose(): void;
+}
+
+/** Create a Lifetime over the given timer functions (the page's by default). */
+export function createLifetime(
+  timers: Pick<typeof globalThis, 'setTimeout' | 'clearTimeout' | 'setInterval' | 'clearInterval'> = globalThis,
+  onError: (error: unknown) => void = () => {},
+): Lifetime {
+  const live = new Set<() => void>();
+  let disposed = false;
+
+  const add = (dispose: () => void): (() => void) => {
+    if (disposed) {
+      safely(dispose, onError);
+      return () => {};
+    }
+    let done = false;
+    const once = (): void => {
+      if (done) return;
+      done = true;
+      live.delete(once);
+      safely(dispose, onError);
+    };
+    live.add(once);
+    return once;
+  };
+
+  return {
+    listen(target, type, handler, options) {
+      target.addEventListener(type, handler, options);
+      return add(() => target.removeEventListener(type, handler, options));
+    },
+    timeout(fn, ms) {
+      let cancel = (): void => {};
+      const id = timers.setTimeout(() => {
+        cancel();
+        safely(fn, onError);
+      }, ms);
+      cancel = add(() => timers.clearTimeout(id));
+      return cancel;
+    },
+    interval(fn, ms) {
+      const id = timers.setInterval(() => safely(fn, onError), ms);
+      return add(() => timers.clearInterval(id));
+    },
+    add,
+    get size() {
+      return live.size;
+    },
+    get disposed() {
+      return disposed;
+    },
+    dispose() {
+      disposed = true;
+      for (const dispose of [...live].reverse()) dispose();
+    },
+  };
+}
+
+/** Run fn; report instead of throwing (the host page must never see our exceptions). */
+export function safely(fn: () => void, onError: (error: unknown) => void): void {
+  try {
+    fn();
+  } catch (error) {
+    onError(error);
+  }
+}

@@ -1,0 +1,104 @@
+import * as z from 'zod/mini';
+import { looseNumber, numberWhere } from '../config/fields';
+
+/** Longest debug or badge text kept from a server answer; the rest is cut. */
+const MAX_TEXT = 2000;
+/** Most items or badge keys read from one answer. */
+const MAX_ITEMS = 100;
+
+/** A debug item from the server: `corefile` as the title, `details` as the text. */
+export interface ServerItem {
+  title: string;
+  text: string;
+}
+
+/** The parts of a stream answer the tracker uses; missing or malformed parts are left out. */
+export interface StreamAnswer {
+  /** Present when the answer carried `configparams` (starts the click recorder). */
+  config: {
+    refreshSec?: number;
+    debug?: boolean;
+    timeoutMin?: number;
+    maxWidth?: number;
+    maxHeight?: number;
+  } | null;
+  storing: ServerItem[];
+  loading: ServerItem[];
+  /** `data-bind` pairs: badge key -> text. */
+  binds: Array<[string, string]>;
+  /** Names of the parts that were present but malformed (for the debug box). */
+  problems: string[];
+}
+
+const textish = z.pipe(
+  z.union([z.string(), z.number(), z.boolean(), z.null(), z.undefined()]),
+  z.transform((v) => (v == null ? '' : String(v)).slice(0, MAX_TEXT)),
+);
+const item = z.pipe(
+  z.object({ corefile: textish, details: textish }),
+  z.transform((v): ServerItem => ({ title: v.corefile, text: v.details })),
+);
+const items = z.array(item);
+const positive = numberWhere((n) => n > 0);
+const nonNegative = numberWhere((n) => n >= 0);
+const flag = z.pipe(z.union([looseNumber, z.boolean()]), z.transform((v) => v === true || v === 1));
+const CONFIG_FIELDS = {
+  daemonrefresh: ['refreshSec', positive],
+  enable_debug: ['debug', flag],
+  daemontimeout: ['timeoutMin', nonNegative],
+  heatmap_max_valid_width: ['maxWidth', positive],
+  heatmap_max_valid_height: ['maxHeight', positive],
+} as const;
+
+/**
+ * Read a stream answer part by part, so one malformed part (a hostile or broken server) costs
+ * only that part: the rest still drives the loop, and the bad part is named in `problems`.
+ */
+export function parseStreamAnswer(raw: unknown): StreamAnswer {
+  const answer: StreamAnswer = { config: null, storing: [], loading: [], binds: [], problems: [] };
+  if (!isRecord(raw)) {
+    answer.problems.push('answer');
+    return answer;
+  }
+  const config = raw.configparams;
+  if (isRecord(config)) {
+    const parsed: NonNullable<StreamAnswer['config']> = {};
+    for (const [field, [key, schema]] of Object.entries(CONFIG_FIELDS)) {
+      if (config[field] === undefined || config[field] === null || config[field] === '') continue;
+      const result = z.safeParse(schema, config[field]);
+      if (result.success) (parsed as Record<string, unknown>)[key] = result.data;
+      else answer.problems.push(`configparams.${field}`);
+    }
+    answer.config = parsed;
+  } else if (config !== undefined && config !== null) answer.problems.push('configparams');
+
+  for (const part of ['storing', 'loading'] as const) {
+    const value = raw[part];
+    if (value === undefined || value === null || value === '') continue;
+    const result = z.safeParse(items, value);
+    if (result.success) answer[part] = result.data.slice(0, MAX_ITEMS);
+    else answer.problems.push(part);
+  }
+
+  const binds = raw['data-bind'];
+  if (isRecord(binds)) {
+    for (const key of Object.keys(binds).slice(0, MAX_ITEMS)) {
+      const result = z.safeParse(textish, binds[key]);
+      if (result.success) answer.binds.push([key, result.data]);
+      else answer.problems.push(`data-bind.${key.slice(0, 40)}`);
+    }
+  } else if (binds !== undefined && binds !== null) answer.problems.push('data-bind');
+  return answer;
+}
+
+/** The heatmap save answer: a non-empty `storing` list is a failure. */
+export function parseSaveAnswer(raw: unknown): { errors: ServerItem[]; malformed: boolean } {
+  if (!isRecord(raw)) return { errors: [], malformed: true };
+  if (raw.storing === undefined || raw.storing === null) return { errors: [], malformed: false };
+  const result = z.safeParse(items, raw.storing);
+  return result.success ? { errors: result.data.slice(0, MAX_ITEMS), malformed: false } : { errors: [], malformed: true };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}

@@ -1,0 +1,21 @@
+/** The statistics module's badges (`#jes_mod span.badge[data-bind]`); ids may repeat on CMS pages. */
+const BADGE_SELECTOR = '[id="jes_mod"] span.badge[data-bind]';
+
+/** Number of statistics modules on the page (`module_available`). */
+export function countModules(doc: Document): number {
+  return doc.querySelectorAll('[id="jes_mod"]').length;
+}
+
+/**
+ * Set each badge whose `data-bind` key the server sent. Keys are compared as strings, never put
+ * into a selector, and texts are set as text: a hostile answer can neither break the query nor
+ * inject markup. Unchanged texts are not written, so a steady count costs no DOM mutation.
+ */
+export function updateBadges(doc: Document, binds: ReadonlyArray<readonly [string, string]>): void {
+  if (binds.length === 0) return;
+  const texts = new Map(binds);
+  for (const badge of Array.from(doc.querySelectorAll(BADGE_SELECTOR))) {
+    const text = texts.get(badge.getAttribute('data-bind') ?? '');
+    if (text !== undefined && badge.textContent !== text) badge.textContent = text;
+  }
+}

@@ -1,0 +1,152 @@
+import type { RequestError } from '../platform/request';
+import type { ServerItem, StreamAnswer } from './answer';
+import { retryDelay } from './backoff';
+
+/** Interval until the server says otherwise (site-spec section 9). */
+export const DEFAULT_REFRESH_MS = 2000;
+/** Shortest interval a server may ask for; below it a bad setting would spin the page. */
+export const MIN_REFRESH_MS = 10;
+
+/** Where the loop is. */
+export type Phase = 'idle' | 'waiting' | 'scheduled' | 'stopped';
+
+/** The heartbeat's whole state; transitions never mutate it. */
+export interface HeartbeatState {
+  phase: Phase;
+  /** Answers counted since start (every answer counts, errors included). */
+  calls: number;
+  refreshMs: number;
+  /** daemontimeout in minutes; 0 = no cap. */
+  timeoutMin: number;
+  /** An answer arrived once: later calls send `initialize=` empty. */
+  initialized: boolean;
+  clicksStarted: boolean;
+  /** Consecutive transient failures (drives the backoff). */
+  failures: number;
+}
+
+/** Something that happened to the loop. */
+export type HeartbeatEvent =
+  | { type: 'start' }
+  | { type: 'due' }
+  | { type: 'answer'; answer: StreamAnswer }
+  | { type: 'failure'; error: RequestError; random: number }
+  | { type: 'stop' }
+  | { type: 'resume' };
+
+/** Why the loop stopped by itself. */
+export type StopReason = 'storing' | 'timeout' | 'rejected' | 'api';
+
+/** What the runner must do after a transition. */
+export type HeartbeatEffect =
+  | { type: 'send'; initialize: boolean }
+  | { type: 'schedule'; ms: number }
+  | { type: 'cancel' }
+  | { type: 'debug'; items: ServerItem[] }
+  | { type: 'networkError'; error: RequestError; retryInMs: number | null }
+  | { type: 'badProblems'; problems: string[] }
+  | { type: 'enableDebug' }
+  | { type: 'badges'; binds: Array<[string, string]> }
+  | { type: 'startClicks'; maxWidth: number | undefined; maxHeight: number | undefined }
+  | { type: 'answered'; answer: StreamAnswer }
+  | { type: 'stopped'; reason: StopReason };
+
+/** A transition's result. */
+export interface Transition {
+  state: HeartbeatState;
+  effects: HeartbeatEffect[];
+}
+
+/** The loop before it starts. */
+export const initialHeartbeat: HeartbeatState = {
+  phase: 'idle',
+  calls: 0,
+  refreshMs: DEFAULT_REFRESH_MS,
+  timeoutMin: 0,
+  initialized: false,
+  clicksStarted: false,
+  failures: 0,
+};
+
+/** The pure heartbeat state machine of protocol section 3 / site-spec section 4. */
+export function transition(state: HeartbeatState, event: HeartbeatEvent): Transition {
+  switch (event.type) {
+    case 'start':
+      if (state.phase === 'waiting' || state.phase === 'scheduled') return { state, effects: [] };
+      return {
+        state: { ...state, phase: 'waiting', calls: 0, failures: 0, clicksStarted: false },
+        effects: [{ type: 'send', initialize: !state.initialized }],
+      };
+    case 'due':
+      if (state.phase !== 'scheduled') return { state, effects: [] };
+      return { state: { ...state, phase: 'waiting' }, effects: [{ type: 'send', initialize: !state.initialized }] };
+    case 'resume':
+      // a page restored from the back/forward cache: one fresh call now instead of the frozen timer
+      if (state.phase !== 'scheduled') return { state, effects: [] };
+      return {
+        state: { ...state, phase: 'waiting' },
+        effects: [{ type: 'cancel' }, { type: 'send', initialize: !state.initialized }],
+      };
+    case 'stop':
+      if (state.phase === 'idle' || state.phase === 'stopped') return { state: { ...state, phase: 'stopped' }, effects: [] };
+      return { state: { ...state, phase: 'stopped' }, effects: [{ type: 'cancel' }, { type: 'stopped', reason: 'api' }] };
+    case 'answer':
+      return state.phase === 'waiting' ? onAnswer(state, event.answer) : { state, effects: [] };
+    case 'failure':
+      return state.phase === 'waiting' ? onFailure(state, event.error, event.random) : { state, effects: [] };
+  }
+}
+
+function onAnswer(previous: HeartbeatState, answer: StreamAnswer): Transition {
+  const effects: HeartbeatEffect[] = [{ type: 'answered', answer }];
+  const state: HeartbeatState = { ...previous, calls: previous.calls + 1, initialized: true, failures: 0 };
+  const config = answer.config;
+  if (config) {
+    if (config.refreshSec !== undefined) state.refreshMs = Math.max(MIN_REFRESH_MS, Math.round(config.refreshSec * 1000));
+    if (config.timeoutMin !== undefined) state.timeoutMin = config.timeoutMin;
+    if (config.debug) effects.push({ type: 'enableDebug' });
+  }
+  if (answer.problems.length > 0) effects.push({ type: 'badProblems', problems: answer.problems });
+  if (config && !state.clicksStarted) {
+    state.clicksStarted = true;
+    effects.push({ type: 'startClicks', maxWidth: config.maxWidth, maxHeight: config.maxHeight });
+  }
+  if (answer.storing.length > 0) {
+    effects.push({ type: 'debug', items: answer.storing }, { type: 'stopped', reason: 'storing' });
+    return { state: { ...state, phase: 'stopped' }, effects };
+  }
+  if (answer.loading.length > 0) effects.push({ type: 'debug', items: answer.loading });
+  else if (answer.binds.length > 0) effects.push({ type: 'badges', binds: answer.binds });
+
+  if (state.timeoutMin > 0 && state.calls > Math.floor((state.timeoutMin * 60) / (state.refreshMs / 1000))) {
+    effects.push({ type: 'stopped', reason: 'timeout' });
+    return { state: { ...state, phase: 'stopped' }, effects };
+  }
+  effects.push({ type: 'schedule', ms: state.refreshMs });
+  return { state: { ...state, phase: 'scheduled' }, effects };
+}
+
+/**
+ * Transient failures (no answer, timeout, 5xx, 408, 429, unreadable answers) are retried with
+ * capped exponential backoff; any other 4xx means the endpoint refuses us, so the loop stops.
+ */
+function onFailure(previous: HeartbeatState, error: RequestError, random: number): Transition {
+  if (!isTransient(error)) {
+    return {
+      state: { ...previous, phase: 'stopped' },
+      effects: [{ type: 'networkError', error, retryInMs: null }, { type: 'stopped', reason: 'rejected' }],
+    };
+  }
+  const failures = previous.failures + 1;
+  const ms = retryDelay(failures, previous.refreshMs, random);
+  return {
+    state: { ...previous, phase: 'scheduled', failures },
+    effects: [{ type: 'networkError', error, retryInMs: ms }, { type: 'schedule', ms }],
+  };
+}
+
+/** Whether a failed call is worth retrying. */
+export function isTransient(error: RequestError): boolean {
+  if (error.kind !== 'http') return true;
+  return error.status >= 500 || error.status === 408 || error.status === 429;
+}

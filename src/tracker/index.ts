@@ -1,0 +1,132 @@
+import type { Context } from '../context';
+import { format } from '../i18n';
+import type { RequestError } from '../platform/request';
+import { isOwnUi } from '../ui/mount';
+import { parseSaveAnswer } from './answer';
+import { countModules, updateBadges } from './badges';
+import { DEFAULT_MAX_HEIGHT, DEFAULT_MAX_WIDTH, startClickRecorder } from './clicks';
+import type { HeartbeatEffect } from './heartbeat';
+import { createHeartbeatRunner } from './runner';
+import { clickBody, heartbeatBody, streamUrl } from './wire';
+
+/** The tracker's handle for main.ts and the public API. */
+export interface Tracker {
+  start(): void;
+  stop(): void;
+  /** Whether the heartbeat loop is running (waiting for or scheduled to send). */
+  running(): boolean;
+  dispose(): void;
+}
+
+/** Text for a failed call, shown after the network-error label in the debug box. */
+export function describeRequestError(error: RequestError, t: Context['t']): string {
+  switch (error.kind) {
+    case 'timeout':
+      return t.ajaxTimeout;
+    case 'nocontent':
+      return t.ajaxNoContent;
+    case 'parse':
+      return format(t.ajaxParse, error.detail);
+    case 'http':
+      return `HTTP ${error.status}${error.detail ? ` ${error.detail}` : ''}`;
+    case 'abort':
+      return error.detail || t.ajaxAbort;
+  }
+}
+
+/** Heartbeat, badges and click recorder over the context's request helper and debug store. */
+export function createTracker(ctx: Context): Tracker {
+  const { config, doc, win, t, debug, lifetime } = ctx;
+  const url = streamUrl(config.base);
+  let stopClicks: (() => void) | null = null;
+
+  const recordClick = (selector: string): void => {
+    ctx.emit('pagepulse:click', selector);
+    void ctx
+      .request({ url, data: clickBody(selector, win.location.href), keepalive: true, timeout: config.requestTimeout })
+      .then((result) => {
+        if (!result.ok) {
+          debug.add(t.heatmapTitle, t.heatmapNetworkError + describeRequestError(result.error, t));
+          return;
+        }
+        const saved = parseSaveAnswer(result.data);
+        for (const item of saved.errors) debug.add(item.title, item.text);
+        if (saved.malformed) debug.add(t.heatmapTitle, t.streamBadAnswer + 'storing');
+        else if (saved.errors.length === 0 && debug.get().enabled) ctx.log.info('heatmap click saved', selector, result.data);
+      });
+  };
+
+  const perform = (effect: HeartbeatEffect): void => {
+    switch (effect.type) {
+      case 'debug':
+        for (const item of effect.items) debug.add(item.title, item.text);
+        return;
+      case 'networkError':
+        debug.add(t.streamTitle, t.streamNetworkError + describeRequestError(effect.error, t));
+        return;
+      case 'badProblems':
+        debug.add(t.streamTitle, t.streamBadAnswer + effect.problems.join(', '));
+        return;
+      case 'enableDebug':
+        debug.setEnabled(true);
+        return;
+      case 'badges':
+        updateBadges(doc, effect.binds);
+        return;
+      case 'startClicks':
+        stopClicks ??= startClickRecorder({
+          doc,
+          lifetime,
+          maxWidth: effect.maxWidth ?? DEFAULT_MAX_WIDTH,
+          maxHeight: effect.maxHeight ?? DEFAULT_MAX_HEIGHT,
+          stateInput: config.stateInput,
+          isOwnUi,
+          record: recordClick,
+        });
+        return;
+      case 'answered':
+        ctx.emit('pagepulse:heartbeat', effect.answer);
+        if (debug.get().enabled) ctx.log.info('heartbeat answer', effect.answer);
+        return;
+      case 'stopped':
+        if (effect.reason !== 'api' && debug.get().enabled) debug.add(t.streamTitle, t.streamStopped + effect.reason);
+        return;
+      default:
+        return;
+    }
+  };
+
+  const runner = createHeartbeatRunner({
+    send: (initialize, signal) =>
+      ctx.request({
+        url,
+        data: heartbeatBody(initialize, {
+          href: win.location.href,
+          modules: countModules(doc),
+          outerWidth: win.outerWidth,
+          outerHeight: win.outerHeight,
+        }),
+        timeout: config.requestTimeout,
+        signal,
+      }),
+    setTimer: (fn, ms) => lifetime.timeout(fn, ms),
+    random: Math.random,
+    perform,
+  });
+
+  // back/forward cache: timers were frozen; one fresh call on restore (no unload listeners)
+  lifetime.listen(win, 'pageshow', (event) => {
+    if ((event as PageTransitionEvent).persisted) runner.resume();
+  });
+
+  return {
+    start: () => runner.start(),
+    stop: () => {
+      runner.stop();
+      stopClicks?.();
+      stopClicks = null;
+    },
+    running: () => runner.state.phase === 'waiting' || runner.state.phase === 'scheduled',
+    dispose: () => runner.stop(),
+  };
+}

@@ -1,0 +1,47 @@
+import { createStore, type Store } from '../../platform/store';
+
+/** Most messages kept: a long session with a failing server must not grow the DOM without end. */
+export const MAX_DEBUG_MESSAGES = 50;
+
+/** One debug message; both parts are shown as text, never as HTML. */
+export interface DebugMessage {
+  id: number;
+  title: string;
+  text: string;
+}
+
+/** What the debug box shows. */
+export interface DebugState {
+  /** Debug is on (config, server's enable_debug, PagePulse.debug(true)). */
+  enabled: boolean;
+  /** The visitor closed the box; a new message opens it again. */
+  closed: boolean;
+  messages: DebugMessage[];
+}
+
+/** The React-free debug store. */
+export interface DebugStore extends Pick<Store<DebugState>, 'get' | 'subscribe'> {
+  /** Add a message; kept even while debug is off, so turning it on later shows what happened. */
+  add(title: string, text: string): void;
+  setEnabled(on: boolean): void;
+  close(): void;
+}
+
+/** Create the debug store. */
+export function createDebugStore(enabled: boolean): DebugStore {
+  const store = createStore<DebugState>({ enabled, closed: false, messages: [] });
+  let nextId = 1;
+  return {
+    get: store.get,
+    subscribe: store.subscribe,
+    add(title, text) {
+      store.set((s) => ({ ...s, closed: false, messages: [...s.messages, { id: nextId++, title, text }].slice(-MAX_DEBUG_MESSAGES) }));
+    },
+    setEnabled(on) {
+      store.set((s) => (s.enabled === on ? s : { ...s, enabled: on, closed: false }));
+    },
+    close() {
+      store.set((s) => ({ ...s, closed: true, messages: [] }));
+    },
+  };
+}

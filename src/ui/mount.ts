@@ -1,0 +1,51 @@
+/** Prefix of the bundle's host elements; clicks inside them are never recorded. */
+export const HOST_PREFIX = 'pagepulse-';
+
+/** A surface's host element and where its React root renders. */
+export interface Surface {
+  host: HTMLElement;
+  shadow: ShadowRoot;
+  container: HTMLElement;
+}
+
+/**
+ * Find or create `<pagepulse-NAME>` with an OPEN shadow root holding the surface's styles and one
+ * container. Idempotent: a second call (a second copy of the bundle) reuses the same host.
+ * Styles go through a constructable stylesheet, which a strict CSP (no inline styles) allows.
+ */
+export function findOrCreateSurface(doc: Document, name: string, css: string): Surface {
+  const tag = `${HOST_PREFIX}${name}`;
+  let host = doc.querySelector<HTMLElement>(tag);
+  if (!host) {
+    host = doc.createElement(tag);
+    (doc.body ?? doc.documentElement).appendChild(host);
+  }
+  const shadow = host.shadowRoot ?? host.attachShadow({ mode: 'open' });
+  if (shadow.adoptedStyleSheets !== undefined && typeof CSSStyleSheet === 'function' && 'replaceSync' in CSSStyleSheet.prototype) {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(css);
+    shadow.adoptedStyleSheets = [sheet];
+  } else if (!shadow.querySelector('style')) {
+    const style = doc.createElement('style');
+    style.textContent = css;
+    shadow.appendChild(style);
+  }
+  let container = shadow.querySelector<HTMLElement>('div[data-root]');
+  if (!container) {
+    container = doc.createElement('div');
+    container.setAttribute('data-root', '');
+    shadow.appendChild(container);
+  }
+  return { host, shadow, container };
+}
+
+/** Whether an event path runs through one of the bundle's host elements or placeholders. */
+export function isOwnUi(path: EventTarget[]): boolean {
+  for (const node of path) {
+    if (typeof (node as Element).localName !== 'string') continue;
+    const element = node as Element;
+    if (element.localName.startsWith(HOST_PREFIX)) return true;
+    if (element.classList?.contains('gdprlock-placeholder')) return true;
+  }
+  return false;
+}

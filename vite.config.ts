@@ -1,0 +1,43 @@
+import { readFileSync } from 'node:fs';
+import { defineConfig } from 'vite';
+
+/** Two builds from one source: `vite build` (React 19) and `vite build --mode lite` (preact/compat). */
+const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
+
+export default defineConfig(({ mode }) => {
+  const lite = mode === 'lite';
+  return {
+    define: {
+      'process.env.NODE_ENV': JSON.stringify('production'),
+      __PAGEPULSE_VERSION__: JSON.stringify(pkg.version),
+      __PAGEPULSE_BUILD__: JSON.stringify(lite ? 'lite' : 'react'),
+    },
+    resolve: lite
+      ? {
+          alias: [
+            { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
+            { find: /^react-dom$/, replacement: 'preact/compat' },
+            { find: /^react\/jsx-runtime$/, replacement: 'preact/jsx-runtime' },
+            { find: /^react$/, replacement: 'preact/compat' },
+          ],
+        }
+      : {},
+    build: {
+      target: 'es2020',
+      emptyOutDir: !lite,
+      sourcemap: false,
+      reportCompressedSize: false,
+      lib: {
+        entry: 'src/main.ts',
+        formats: ['iife'],
+        name: 'PagePulseBundle',
+        fileName: () => (lite ? 'pagepulse.lite.iife.js' : 'pagepulse.iife.js'),
+      },
+      rolldownOptions: {
+        // one file: dynamic import() of the UI is inlined, and Rolldown still evaluates the
+        // imported modules (React among them) lazily, on first use
+        output: { inlineDynamicImports: true },
+      },
+    },
+  };
+});
