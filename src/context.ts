@@ -1,3 +1,4 @@
+import type { NotifyOptions } from './api';
 import type { Config } from './config';
 import type { ConsentState, ConsentStore } from './consent/store';
 import type { Messages } from './i18n';
@@ -31,6 +32,8 @@ export interface Context {
   log: Logger;
   debug: DebugStore;
   consent: ConsentStore;
+  /** Show a notification (top-center, auto-closing). */
+  notify(text: string, options?: NotifyOptions): void;
   /** Dispatch a `pagepulse:*` event with a detached copy of the detail. */
   emit<K extends keyof PagePulseEvents>(name: K, detail: PagePulseEvents[K]): void;
 }

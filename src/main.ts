@@ -2,12 +2,14 @@ import { createApi, snapshot, type PagePulseApi } from './api';
 import { readConfig } from './config';
 import type { Context, Logger, PagePulseEvents } from './context';
 import { createConsentStore } from './consent/store';
+import { startConsentEarly, startConsentWidget } from './consent/widget';
 import { messages } from './i18n';
 import { documentCookieJar } from './platform/cookies';
-import { createLifetime } from './platform/lifetime';
+import { createLifetime, type Lifetime } from './platform/lifetime';
 import { createRequester } from './platform/request';
 import { createTracker } from './tracker';
 import { createDebugStore } from './ui/debug/store';
+import { createNotifier } from './ui/notify';
 import { watchDebugBox } from './ui/surfaces';
 
 declare global {
@@ -41,13 +43,7 @@ try {
     log.info('already running on this page; this copy starts nothing');
   } else {
     marker[INSTANCE] = true;
-    whenReady(() => {
-      try {
-        start(marker);
-      } catch (error) {
-        log.error('failed to start', error);
-      }
-    });
+    boot(marker);
   }
 } catch (error) {
   log.error('failed to start', error);
@@ -65,16 +61,21 @@ function findOwnScript(): HTMLScriptElement | null {
 }
 
 /** Run once the DOM is parsed: a head tag waits, a body-end or bookmarklet tag runs at once. */
-function whenReady(run: () => void): void {
-  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', run, { once: true });
-  else run();
+function whenReady(lifetime: Lifetime, run: () => void): void {
+  if (document.readyState !== 'loading') return run();
+  const off = lifetime.listen(document, 'DOMContentLoaded', () => {
+    off();
+    run();
+  });
 }
 
-function start(marker: Record<symbol, unknown>): void {
+/** Evaluation time: config, stores and what must act before the DOM is ready; the rest waits for it. */
+function boot(marker: Record<symbol, unknown>): void {
   const win = window;
   const doc = document;
   const lifetime = createLifetime(win, (error) => log.error(error));
   const config = readConfig({ win: win as unknown as Window & Record<string, unknown>, doc, script: ownScript, warn: (m) => console.warn(m) });
+  const notifier = createNotifier({ log });
   const ctx: Context = {
     config,
     win,
@@ -93,6 +94,7 @@ function start(marker: Record<symbol, unknown>): void {
     }),
     debug: createDebugStore(config.debug),
     consent: createConsentStore(documentCookieJar(doc), config, (error) => log.error(error)),
+    notify: (text, options) => notifier.notify(text, options),
     emit(name, detail) {
       let copy: unknown = detail;
       try {
@@ -104,6 +106,21 @@ function start(marker: Record<symbol, unknown>): void {
     },
   };
 
+  lifetime.add(() => notifier.dispose());
+  // before the DOM is ready: Consent Mode default and the blocking observer must precede other tags
+  if (config.consent) lifetime.add(startConsentEarly(ctx));
+  whenReady(lifetime, () => {
+    try {
+      start(ctx, marker);
+    } catch (error) {
+      log.error('failed to start', error);
+    }
+  });
+}
+
+/** DOM ready: debug box watcher, tracker, consent widget, public API. */
+function start(ctx: Context, marker: Record<symbol, unknown>): void {
+  const { win, config, lifetime } = ctx;
   lifetime.add(watchDebugBox(ctx));
 
   const tracker = config.tracker ? createTracker(ctx) : null;
@@ -119,10 +136,14 @@ function start(marker: Record<symbol, unknown>): void {
   }
   lifetime.add(ctx.consent.subscribe(() => ctx.emit('pagepulse:consent', snapshot(ctx.consent.get()) as never)));
 
+  // consent widget (banner, dialog, logging, blocking)
+  const consentUi = config.consent ? startConsentWidget(ctx) : null;
+  if (consentUi) lifetime.add(() => consentUi.dispose());
+
   const api = createApi(ctx, {
     tracker,
-    consentUi: null,
-    notify: null,
+    consentUi,
+    notify: ctx.notify,
     heatmap: null,
     destroy() {
       lifetime.dispose();

@@ -1,0 +1,197 @@
+import { readFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BUNDLE } from './browser';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** One request as it arrived on the wire. */
+export interface Recorded {
+  method: string;
+  /** Path and query. */
+  url: string;
+  headers: IncomingMessage['headers'];
+  /** Raw body, exactly as sent. */
+  body: string;
+  /** `option` and `task` (from the query or the form body), for filtering. */
+  option: string | null;
+  task: string | null;
+  at: number;
+}
+
+/** Answer a request: status, headers and body; or 'reset' to destroy the socket. */
+export type Reply =
+  | { status?: number; headers?: Record<string, string>; body?: string | object; delayMs?: number }
+  | 'reset'
+  | 'hang';
+
+/** Decide a reply for a recorded request; return undefined for the default. */
+export type Handler = (request: Recorded, index: number) => Reply | undefined | Promise<Reply | undefined>;
+
+/** The recording test server: fixture pages, the built bundle and scripted endpoint answers. */
+export interface TestServer {
+  origin: string;
+  requests: Recorded[];
+  /** Serve HTML at a path. */
+  page(path: string, html: string): void;
+  /** Serve any file content at a path. */
+  file(path: string, body: string, type: string): void;
+  /** Script the answers of one task (`stream.display`, `stream.saveEntity`, `com_ajax`, ...). */
+  on(task: string, handler: Handler): void;
+  /** Requests of one task. */
+  calls(task: string): Recorded[];
+  /** Wait until `count` requests of a task arrived. */
+  waitFor(task: string, count?: number, timeoutMs?: number): Promise<Recorded[]>;
+  close(): Promise<void>;
+}
+
+/** Default answers of the endpoints (a healthy analytics component). */
+export const DEFAULT_STREAM_ANSWER = {
+  configparams: { daemonrefresh: 2, enable_debug: 0, daemontimeout: 0, heatmap_max_valid_width: 350, heatmap_max_valid_height: 50 },
+  storing: [],
+  loading: [],
+  'data-bind': { users_onpage: '1', visitors: '1', users_logged: '0', users_total: '1' },
+};
+
+const TYPES: Record<string, string> = { '.js': 'text/javascript', '.html': 'text/html; charset=utf-8', '.css': 'text/css', '.json': 'application/json' };
+
+/** Start the recording server on 127.0.0.1 with a free port. */
+export async function startServer(): Promise<TestServer> {
+  const pages = new Map<string, { body: string; type: string }>();
+  const handlers = new Map<string, Handler>();
+  const requests: Recorded[] = [];
+  const counts = new Map<string, number>();
+  const sockets = new Set<Socket>();
+  const waiters = new Set<() => void>();
+
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      void handle(req, res, Buffer.concat(chunks).toString('utf8')).catch((error: unknown) => {
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+        res.end(String(error));
+      });
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse, body: string): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const form = new URLSearchParams(body);
+    const record: Recorded = {
+      method: req.method ?? 'GET',
+      url: req.url ?? '/',
+      headers: req.headers,
+      body,
+      option: url.searchParams.get('option'),
+      task: url.searchParams.get('task') ?? form.get('task') ?? (url.searchParams.get('option') === 'com_ajax' ? 'com_ajax' : null),
+      at: Date.now(),
+    };
+    if (url.pathname.endsWith('/index.php') || url.pathname === '/index.php') {
+      requests.push(record);
+      for (const wake of [...waiters]) wake();
+      const task = record.task ?? '';
+      const index = counts.get(task) ?? 0;
+      counts.set(task, index + 1);
+      const reply = (await handlers.get(task)?.(record, index)) ?? defaultReply(task);
+      return send(res, reply);
+    }
+    const fixture = pages.get(url.pathname);
+    if (fixture) {
+      res.writeHead(200, { 'content-type': fixture.type, 'cache-control': 'no-store' });
+      res.end(fixture.body);
+      return;
+    }
+    if (url.pathname.startsWith('/dist/')) {
+      const file = normalize(join(ROOT, url.pathname));
+      if (!file.startsWith(join(ROOT, 'dist'))) return send(res, { status: 403, body: 'forbidden' });
+      try {
+        const data = await readFile(file);
+        res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
+        res.end(data);
+      } catch {
+        send(res, { status: 404, body: 'not found' });
+      }
+      return;
+    }
+    send(res, { status: 404, body: 'not found' });
+  }
+
+  async function send(res: ServerResponse, reply: Reply): Promise<void> {
+    if (reply === 'reset') {
+      res.socket?.destroy();
+      return;
+    }
+    if (reply === 'hang') return; // never answers; the client's timeout must act
+    if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
+    const text = typeof reply.body === 'string' ? reply.body : reply.body === undefined ? '' : JSON.stringify(reply.body);
+    const type = typeof reply.body === 'object' ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8';
+    if (res.socket?.destroyed) return;
+    res.writeHead(reply.status ?? 200, { 'content-type': type, 'cache-control': 'no-store', ...reply.headers });
+    res.end(text);
+  }
+
+  function defaultReply(task: string): Reply {
+    if (task === 'stream.display') return { body: DEFAULT_STREAM_ANSWER };
+    if (task === 'stream.saveEntity') return { body: { storing: [] } };
+    if (task === 'com_ajax') return { body: { success: true, message: null, messages: null, data: [] } };
+    if (task === 'user.getCookieCategoryDescription') return { body: '<p>Beschreibung</p>', headers: { 'content-type': 'text/html; charset=utf-8' } };
+    return { body: { success: true } };
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const calls = (task: string): Recorded[] => requests.filter((r) => r.task === task);
+
+  return {
+    origin,
+    requests,
+    page: (path, html) => pages.set(path, { body: html, type: 'text/html; charset=utf-8' }),
+    file: (path, body, type) => pages.set(path, { body, type }),
+    on: (task, handler) => handlers.set(task, handler),
+    calls,
+    waitFor(task, count = 1, timeoutMs = 10_000) {
+      return new Promise((resolve, reject) => {
+        const check = (): void => {
+          const found = calls(task);
+          if (found.length >= count) {
+            waiters.delete(check);
+            clearTimeout(timer);
+            resolve(found);
+          }
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`timed out waiting for ${count} x ${task}; got ${calls(task).length}`));
+        }, timeoutMs);
+        waiters.add(check);
+        check();
+      });
+    },
+    close() {
+      for (const socket of sockets) socket.destroy();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** A fixture page that loads the built bundle with one script tag, as a site admin would. */
+export function fixturePage(options: { head?: string; body?: string; attrs?: Record<string, string>; lang?: string; bundle?: string } = {}): string {
+  const attrs = Object.entries(options.attrs ?? {})
+    .map(([key, value]) => ` ${key}="${value.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}"`)
+    .join('');
+  return `<!doctype html>
+<html lang="${options.lang ?? 'de'}">
+<head><meta charset="utf-8"><title>Fixture</title>${options.head ?? ''}</head>
+<body>
+${options.body ?? ''}
+<script src="/dist/${options.bundle ?? BUNDLE}"${attrs}></script>
+</body>
+</html>`;
+}
