@@ -24,7 +24,8 @@ export default defineConfig(({ mode }) => {
       : {},
     build: {
       target: 'es2020',
-      emptyOutDir: !lite,
+      // never wipe dist/: both builds write there, and concurrent test runs read it
+      emptyOutDir: false,
       sourcemap: false,
       reportCompressedSize: false,
       lib: {
@@ -34,9 +35,10 @@ export default defineConfig(({ mode }) => {
         fileName: () => (lite ? 'pagepulse.lite.iife.js' : 'pagepulse.iife.js'),
       },
       rolldownOptions: {
-        // one file: dynamic import() of the UI is inlined, and Rolldown still evaluates the
-        // imported modules (React among them) lazily, on first use
-        output: { inlineDynamicImports: true },
+        // library mode emits one IIFE (no code splitting): the dynamic import() of each UI surface
+        // is inlined, and Rolldown still evaluates the imported modules (React among them) lazily,
+        // on first use, so the tracker core never waits for React
+        output: {},
       },
     },
   };

@@ -118,7 +118,8 @@ function onAnswer(previous: HeartbeatState, answer: StreamAnswer): Transition {
   if (answer.loading.length > 0) effects.push({ type: 'debug', items: answer.loading });
   else if (answer.binds.length > 0) effects.push({ type: 'badges', binds: answer.binds });
 
-  if (state.timeoutMin > 0 && state.calls > Math.floor((state.timeoutMin * 60) / (state.refreshMs / 1000))) {
+  // floor(timeout*60 / refresh), computed in whole milliseconds: 0.6 s / 0.1 s is 5.999... in floats
+  if (state.timeoutMin > 0 && state.calls > Math.floor(Math.round(state.timeoutMin * 60_000) / state.refreshMs)) {
     effects.push({ type: 'stopped', reason: 'timeout' });
     return { state: { ...state, phase: 'stopped' }, effects };
   }

@@ -1,0 +1,152 @@
+import { describe, expect, it } from 'vitest';
+import type { StreamAnswer } from '../../src/tracker/answer';
+import { MAX_RETRY_MS, retryDelay } from '../../src/tracker/backoff';
+import { initialHeartbeat, isTransient, transition, type HeartbeatEffect, type HeartbeatState } from '../../src/tracker/heartbeat';
+
+const answer = (overrides: Partial<StreamAnswer> = {}): StreamAnswer => ({
+  config: null,
+  storing: [],
+  loading: [],
+  binds: [],
+  problems: [],
+  ...overrides,
+});
+const types = (effects: HeartbeatEffect[]) => effects.map((e) => e.type);
+
+/** Drive the machine: start, then answer every send with `reply(n)` until it stops or n reaches max. */
+function run(reply: (n: number) => StreamAnswer, max = 1000): { state: HeartbeatState; sends: boolean[]; schedules: number[] } {
+  let { state, effects } = transition(initialHeartbeat, { type: 'start' });
+  const sends: boolean[] = [];
+  const schedules: number[] = [];
+  for (let n = 0; n < max; n++) {
+    const send = effects.find((e) => e.type === 'send');
+    if (!send || send.type !== 'send') break;
+    sends.push(send.initialize);
+    ({ state, effects } = transition(state, { type: 'answer', answer: reply(n) }));
+    const schedule = effects.find((e) => e.type === 'schedule');
+    if (!schedule || schedule.type !== 'schedule') break;
+    schedules.push(schedule.ms);
+    ({ state, effects } = transition(state, { type: 'due' }));
+  }
+  return { state, sends, schedules };
+}
+
+describe('heartbeat transition', () => {
+  it('sends initialize=true first and empty afterwards', () => {
+    const { sends } = run(() => answer(), 3);
+    expect(sends).toEqual([true, false, false]);
+  });
+
+  it('keeps the default 2 s interval until daemonrefresh says otherwise', () => {
+    const { schedules } = run((n) => answer(n === 1 ? { config: { refreshSec: 5 } } : {}), 3);
+    expect(schedules).toEqual([2000, 5000, 5000]);
+  });
+
+  it('stops once calls exceed floor(timeout*60/refresh)', () => {
+    // 1 minute at 7 s: floor(60/7) = 8, so the 9th answer stops the loop
+    const { sends, state } = run(() => answer({ config: { refreshSec: 7, timeoutMin: 1 } }));
+    expect(sends).toHaveLength(9);
+    expect(state.phase).toBe('stopped');
+    expect(state.calls).toBe(9);
+  });
+
+  it('computes the cap without floating-point loss', () => {
+    // 0.01 min = 600 ms at 100 ms: 6 calls allowed, the 7th answer stops (0.6 / 0.1 is 5.999... in floats)
+    const { sends } = run(() => answer({ config: { refreshSec: 0.1, timeoutMin: 0.01 } }));
+    expect(sends).toHaveLength(7);
+  });
+
+  it('stops on storing errors and shows them', () => {
+    let t = transition(initialHeartbeat, { type: 'start' });
+    t = transition(t.state, { type: 'answer', answer: answer({ storing: [{ title: 'a.php', text: 'db down' }] }) });
+    expect(t.state.phase).toBe('stopped');
+    expect(types(t.effects)).toEqual(['answered', 'debug', 'stopped']);
+  });
+
+  it('shows loading errors instead of updating badges, and goes on', () => {
+    let t = transition(initialHeartbeat, { type: 'start' });
+    t = transition(t.state, {
+      type: 'answer',
+      answer: answer({ loading: [{ title: 'x', text: 'y' }], binds: [['visitors', '3']] }),
+    });
+    expect(types(t.effects)).toEqual(['answered', 'debug', 'schedule']);
+    t = transition(transition(t.state, { type: 'due' }).state, { type: 'answer', answer: answer({ binds: [['visitors', '3']] }) });
+    expect(types(t.effects)).toEqual(['answered', 'badges', 'schedule']);
+  });
+
+  it('starts the click recorder once, after the first answer with configparams', () => {
+    let t = transition(initialHeartbeat, { type: 'start' });
+    t = transition(t.state, { type: 'answer', answer: answer() });
+    expect(types(t.effects)).not.toContain('startClicks');
+    t = transition(transition(t.state, { type: 'due' }).state, { type: 'answer', answer: answer({ config: { maxWidth: 100 } }) });
+    expect(t.effects).toContainEqual({ type: 'startClicks', maxWidth: 100, maxHeight: undefined });
+    t = transition(transition(t.state, { type: 'due' }).state, { type: 'answer', answer: answer({ config: {} }) });
+    expect(types(t.effects)).not.toContain('startClicks');
+  });
+
+  it('turns debug on when the server says enable_debug', () => {
+    const t = transition(transition(initialHeartbeat, { type: 'start' }).state, { type: 'answer', answer: answer({ config: { debug: true } }) });
+    expect(types(t.effects)).toContain('enableDebug');
+  });
+
+  it('retries transient failures with backoff, keeps initialize=true until an answer came', () => {
+    let t = transition(initialHeartbeat, { type: 'start' });
+    t = transition(t.state, { type: 'failure', error: { kind: 'abort', status: 0, detail: 'Failed to fetch' }, random: 0 });
+    expect(t.effects[0]).toEqual({ type: 'networkError', error: { kind: 'abort', status: 0, detail: 'Failed to fetch' }, retryInMs: 2000 });
+    expect(t.effects[1]).toEqual({ type: 'schedule', ms: 2000 });
+    t = transition(t.state, { type: 'due' });
+    expect(t.effects).toEqual([{ type: 'send', initialize: true }]);
+    t = transition(t.state, { type: 'failure', error: { kind: 'http', status: 503, detail: '' }, random: 1 });
+    expect(t.effects[1]).toEqual({ type: 'schedule', ms: 8000 });
+    t = transition(transition(t.state, { type: 'due' }).state, { type: 'answer', answer: answer() });
+    expect(t.state.failures).toBe(0);
+    expect(t.effects.at(-1)).toEqual({ type: 'schedule', ms: 2000 });
+  });
+
+  it('stops for good on a 4xx refusal', () => {
+    const t = transition(transition(initialHeartbeat, { type: 'start' }).state, {
+      type: 'failure',
+      error: { kind: 'http', status: 404, detail: 'Not Found' },
+      random: 0.5,
+    });
+    expect(t.state.phase).toBe('stopped');
+    expect(types(t.effects)).toEqual(['networkError', 'stopped']);
+  });
+
+  it('ignores answers after stop and stale timers', () => {
+    let t = transition(initialHeartbeat, { type: 'start' });
+    t = transition(t.state, { type: 'stop' });
+    expect(transition(t.state, { type: 'answer', answer: answer() }).effects).toEqual([]);
+    expect(transition(t.state, { type: 'due' }).effects).toEqual([]);
+  });
+
+  it('start is idempotent while running', () => {
+    const t = transition(initialHeartbeat, { type: 'start' });
+    expect(transition(t.state, { type: 'start' }).effects).toEqual([]);
+  });
+
+  it('resume from the back/forward cache sends once, only when a call was scheduled', () => {
+    let t = transition(transition(initialHeartbeat, { type: 'start' }).state, { type: 'answer', answer: answer() });
+    const resumed = transition(t.state, { type: 'resume' });
+    expect(types(resumed.effects)).toEqual(['cancel', 'send']);
+    expect(transition(resumed.state, { type: 'resume' }).effects).toEqual([]);
+    t = transition(initialHeartbeat, { type: 'start' });
+    expect(transition(t.state, { type: 'resume' }).effects).toEqual([]);
+  });
+});
+
+describe('retry delay', () => {
+  it('grows exponentially with equal jitter and is capped', () => {
+    expect(retryDelay(1, 2000, 0)).toBe(2000);
+    expect(retryDelay(1, 2000, 1)).toBe(4000);
+    expect(retryDelay(2, 2000, 0.5)).toBe(6000);
+    expect(retryDelay(20, 2000, 1)).toBe(MAX_RETRY_MS);
+    expect(retryDelay(20, 2000, 0)).toBe(MAX_RETRY_MS / 2);
+  });
+  it('classifies failures', () => {
+    expect(isTransient({ kind: 'timeout', status: 0, detail: '' })).toBe(true);
+    expect(isTransient({ kind: 'http', status: 502, detail: '' })).toBe(true);
+    expect(isTransient({ kind: 'http', status: 429, detail: '' })).toBe(true);
+    expect(isTransient({ kind: 'http', status: 403, detail: '' })).toBe(false);
+  });
+});

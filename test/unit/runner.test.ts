@@ -1,0 +1,69 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { RequestResult } from '../../src/platform/request';
+import type { HeartbeatEffect } from '../../src/tracker/heartbeat';
+import { createHeartbeatRunner } from '../../src/tracker/runner';
+
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => vi.useRealTimers());
+
+function setup(reply: (n: number) => RequestResult<unknown>) {
+  const sends: boolean[] = [];
+  const effects: HeartbeatEffect[] = [];
+  const signals: AbortSignal[] = [];
+  const runner = createHeartbeatRunner({
+    send: (initialize, signal) => {
+      signals.push(signal);
+      sends.push(initialize);
+      return Promise.resolve(reply(sends.length - 1));
+    },
+    setTimer: (fn, ms) => {
+      const id = setTimeout(fn, ms);
+      return () => clearTimeout(id);
+    },
+    random: () => 0.5,
+    perform: (effect) => effects.push(effect),
+  });
+  return { runner, sends, effects, signals };
+}
+
+const ok = (data: unknown): RequestResult<unknown> => ({ ok: true, status: 200, data });
+
+describe('heartbeat runner', () => {
+  it('follows daemonrefresh on real timers', async () => {
+    const { runner, sends } = setup(() => ok({ configparams: { daemonrefresh: 3 } }));
+    runner.start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(sends).toEqual([true]);
+    await vi.advanceTimersByTimeAsync(2999);
+    expect(sends).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(sends).toEqual([true, false]);
+    await vi.advanceTimersByTimeAsync(9000);
+    expect(sends).toHaveLength(5);
+  });
+
+  it('stop cancels the timer and aborts the call in flight', async () => {
+    const { runner, sends, signals } = setup(() => ok({}));
+    runner.start();
+    runner.stop();
+    expect(signals[0]!.aborted).toBe(true);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(sends).toHaveLength(1);
+    expect(runner.state.phase).toBe('stopped');
+  });
+
+  it('backs off on failures, then resumes the normal interval', async () => {
+    const { runner, sends, effects } = setup((n) => (n < 2 ? { ok: false, error: { kind: 'abort', status: 0, detail: 'Failed to fetch' } } : ok({})));
+    runner.start();
+    await vi.advanceTimersByTimeAsync(0);
+    await vi.advanceTimersByTimeAsync(2999); // first retry: 2000*2 with jitter 0.5 -> 3000
+    expect(sends).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(sends).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(6000); // second: 8000 * 0.75 = 6000
+    expect(sends).toHaveLength(3);
+    await vi.advanceTimersByTimeAsync(2000); // answered: back to 2 s
+    expect(sends).toHaveLength(4);
+    expect(effects.filter((e) => e.type === 'networkError')).toHaveLength(2);
+  });
+});
