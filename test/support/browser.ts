@@ -42,3 +42,8 @@ export async function grantConsent(context: BrowserContext, origin: string, cate
     { name: 'cookieconsent_categories', value: categories, url: origin, sameSite: 'Lax' },
   ]);
 }
+
+/** Text inside a host element's open shadow root ('' when the host is absent). */
+export function shadowText(page: Page, host: string): Promise<string> {
+  return page.evaluate((tag) => document.querySelector(tag)?.shadowRoot?.textContent ?? '', host);
+}

@@ -1,0 +1,250 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { BUNDLE, collectPageErrors, grantConsent, launch, shadowText } from '../support/browser';
+import { DEFAULT_STREAM_ANSWER, fixturePage, startServer, type TestServer } from '../support/server';
+
+let browser: Browser;
+let server: TestServer;
+let context: BrowserContext;
+let page: Page;
+let errors: string[];
+
+const MODULE = `<div id="jes_mod"><p>Online: <span class="badge" data-bind="users_onpage">0</span></p>
+  <p>Besucher: <span class="badge" data-bind="visitors">0</span></p></div>`;
+const stream = (configparams: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+  body: { ...DEFAULT_STREAM_ANSWER, configparams: { ...DEFAULT_STREAM_ANSWER.configparams, ...configparams }, ...extra },
+});
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const XSS = '<img src=x onerror="window.__pwned=1">';
+
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser.close();
+});
+beforeEach(async () => {
+  server = await startServer();
+  context = await browser.newContext();
+  await grantConsent(context, server.origin);
+  page = await context.newPage();
+  errors = collectPageErrors(page);
+});
+afterEach(async () => {
+  expect(errors).toEqual([]);
+  await context.close();
+  await server.close();
+});
+
+describe('heartbeat loop', () => {
+  it('follows daemonrefresh', async () => {
+    server.on('stream.display', () => stream({ daemonrefresh: 0.4 }));
+    server.page('/a.html', fixturePage({ body: MODULE }));
+    await page.goto(`${server.origin}/a.html`);
+    const calls = await server.waitFor('stream.display', 4);
+    const gaps = calls.slice(1, 4).map((c, i) => c.at - calls[i]!.at);
+    for (const gap of gaps.slice(1)) {
+      expect(gap).toBeGreaterThanOrEqual(380);
+      expect(gap).toBeLessThan(1200);
+    }
+  });
+
+  it('stops after storing errors and shows them in the debug box', async () => {
+    server.on('stream.display', (_r, n) =>
+      n === 1 ? stream({ daemonrefresh: 0.2 }, { storing: [{ corefile: 'stream.php', details: 'Datenbank nicht erreichbar' }] }) : stream({ daemonrefresh: 0.2 }),
+    );
+    server.page('/a.html', fixturePage({ attrs: { 'data-debug': '1' } }));
+    await page.goto(`${server.origin}/a.html`);
+    await server.waitFor('stream.display', 2);
+    await sleep(1000);
+    expect(server.calls('stream.display')).toHaveLength(2);
+    await expect.poll(() => shadowText(page, 'pagepulse-debug')).toContain('Datenbank nicht erreichbar');
+    expect(await shadowText(page, 'pagepulse-debug')).toContain('stream.php');
+  });
+
+  it('stops after daemontimeout allows floor(timeout*60/refresh) calls', async () => {
+    // 0.02 min = 1.2 s at 0.2 s: 6 calls allowed, the 7th answer stops the loop
+    server.on('stream.display', () => stream({ daemonrefresh: 0.2, daemontimeout: 0.02 }));
+    server.page('/a.html', fixturePage());
+    await page.goto(`${server.origin}/a.html`);
+    await server.waitFor('stream.display', 7);
+    await sleep(1000);
+    expect(server.calls('stream.display')).toHaveLength(7);
+  });
+
+  it('writes data-bind texts into the badges as text only', async () => {
+    server.on('stream.display', () =>
+      stream({ daemonrefresh: 0.3 }, { 'data-bind': { users_onpage: '3', visitors: XSS, unknown_key: 'x' } }),
+    );
+    server.page('/a.html', fixturePage({ body: MODULE }));
+    await page.goto(`${server.origin}/a.html`);
+    const onpage = page.locator('#jes_mod span[data-bind="users_onpage"]');
+    await expect.poll(() => onpage.textContent()).toBe('3');
+    expect(await page.locator('#jes_mod span[data-bind="visitors"]').textContent()).toBe(XSS);
+    expect(await page.locator('#jes_mod img').count()).toBe(0);
+    await sleep(300);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+  });
+
+  it('shows hostile debug texts as text and runs nothing', async () => {
+    server.on('stream.display', () => stream({ enable_debug: 1, daemonrefresh: 5 }, { loading: [{ corefile: XSS, details: `<script>window.__pwned=2</script>${XSS}` }] }));
+    server.page('/a.html', fixturePage());
+    await page.goto(`${server.origin}/a.html`);
+    await expect.poll(() => shadowText(page, 'pagepulse-debug')).toContain('<script>window.__pwned=2</script>');
+    expect(await page.evaluate(() => document.querySelector('pagepulse-debug')!.shadowRoot!.querySelectorAll('img,script').length)).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+  });
+});
+
+describe('debug box', () => {
+  it('shows the network error when the server is unreachable', async () => {
+    server.page('/a.html', fixturePage({ attrs: { 'data-debug': '1', 'data-base': 'http://127.0.0.1:9/' } }));
+    await page.goto(`${server.origin}/a.html`);
+    await expect.poll(() => shadowText(page, 'pagepulse-debug'), { timeout: 10_000 }).toContain('Netzwerkfehler beim Datenstream: ');
+    expect(await shadowText(page, 'pagepulse-debug')).toContain('Datenstream (Client)');
+    // fixed at the top, and it did not push the page down
+    const rect = await page.evaluate(() => {
+      const section = document.querySelector('pagepulse-debug')!.shadowRoot!.querySelector('section')!;
+      return { top: section.getBoundingClientRect().top, position: getComputedStyle(document.querySelector('pagepulse-debug')!).position };
+    });
+    expect(rect.position).toBe('fixed');
+    expect(rect.top).toBeLessThan(200);
+    // closable
+    await page.locator('pagepulse-debug button').click();
+    await expect.poll(() => page.locator('pagepulse-debug section').count()).toBe(0);
+  });
+
+  it('stays hidden without debug', async () => {
+    server.page('/a.html', fixturePage({ attrs: { 'data-base': 'http://127.0.0.1:9/' } }));
+    await page.goto(`${server.origin}/a.html`);
+    await sleep(800);
+    expect(await page.locator('pagepulse-debug section').count()).toBe(0);
+  });
+
+  it('turns on with ?pagepulse-debug=1', async () => {
+    server.on('stream.display', () => ({ status: 500, body: 'kaputt' }));
+    server.page('/a.html', fixturePage());
+    await page.goto(`${server.origin}/a.html?pagepulse-debug=1`);
+    await expect.poll(() => shadowText(page, 'pagepulse-debug')).toContain('HTTP 500');
+  });
+});
+
+describe('click recorder', () => {
+  const GALLERY = `<main class="uk-container"><div class="uk-grid gallery">
+    ${[1, 2, 3].map((n) => `<figure class="uk-card lazyload"><a href="#b${n}" class="tm-link"><span class="caption">Bild ${n}</span></a></figure>`).join('')}
+    </div><div id="wide" class="band">breit</div><a id="away" href="/weg.html">Weiter</a></main>`;
+
+  it('sends a selector that matches exactly the clicked element', async () => {
+    server.on('stream.display', () => stream({ daemonrefresh: 5 }));
+    server.page('/g.html', fixturePage({ body: GALLERY, head: '<style>#wide{width:1000px;height:20px}</style>' }));
+    await page.goto(`${server.origin}/g.html`);
+    await server.waitFor('stream.display', 1);
+    await page.waitForTimeout(100); // the recorder starts after the first answer
+    await page.locator('figure:nth-child(2) .caption').click();
+    const [save] = await server.waitFor('stream.saveEntity', 1);
+    const form = new URLSearchParams(save!.body);
+    expect(save!.body.startsWith('task=stream.saveEntity&resource=heatmap&clicked_element=')).toBe(true);
+    expect(form.get('nowpage')).toBe(`${server.origin}/g.html`);
+    const selector = form.get('clicked_element')!;
+    const same = await page.evaluate((sel) => {
+      const found = document.querySelectorAll(sel);
+      return found.length === 1 && found[0] === document.querySelector('figure:nth-child(2) .caption');
+    }, selector);
+    expect(same).toBe(true);
+    expect(selector).not.toContain('lazyload');
+
+    await page.locator('#wide').click();
+    await sleep(500);
+    expect(server.calls('stream.saveEntity')).toHaveLength(1);
+  });
+
+  it('delivers the click on a link that leaves the page', async () => {
+    server.on('stream.display', () => stream({ daemonrefresh: 5 }));
+    server.on('stream.saveEntity', () => ({ body: { storing: [] }, delayMs: 300 }));
+    server.page('/g.html', fixturePage({ body: GALLERY }));
+    server.page('/weg.html', '<!doctype html><title>weg</title><p>weg</p>');
+    await page.goto(`${server.origin}/g.html`);
+    await server.waitFor('stream.display', 1);
+    await page.waitForTimeout(100);
+    await Promise.all([page.waitForURL('**/weg.html'), page.locator('#away').click()]);
+    const [save] = await server.waitFor('stream.saveEntity', 1);
+    expect(new URLSearchParams(save!.body).get('clicked_element')).toMatch(/a:nth-child\(3\)$/);
+  });
+
+  it('appends the state suffix and ignores clicks in its own UI', async () => {
+    server.on('stream.display', () => stream({ daemonrefresh: 5, enable_debug: 1 }, { loading: [{ corefile: 'x', details: 'y' }] }));
+    server.page('/g.html', fixturePage({ body: `<input type="hidden" id="st" value="Tab 2!">${GALLERY}`, attrs: { 'data-state-input': '#st' } }));
+    await page.goto(`${server.origin}/g.html`);
+    await server.waitFor('stream.display', 1);
+    await page.locator('pagepulse-debug section').waitFor();
+    await page.locator('pagepulse-debug .title').click();
+    await page.locator('figure:nth-child(1) .caption').click();
+    const [save] = await server.waitFor('stream.saveEntity', 1);
+    await sleep(300);
+    expect(server.calls('stream.saveEntity')).toHaveLength(1);
+    expect(new URLSearchParams(save!.body).get('clicked_element')).toMatch(/span\.caption:nth-child\(1\)::Tab2$/);
+  });
+});
+
+describe('boot', () => {
+  it('boots from a defer tag in the head', async () => {
+    server.page('/d.html', `<!doctype html><html lang="de"><head><script defer src="/dist/${BUNDLE}"></script></head><body>${MODULE}</body></html>`);
+    await page.goto(`${server.origin}/d.html`);
+    const [first] = await server.waitFor('stream.display', 1);
+    expect(first!.body).toContain('module_available=1');
+  });
+
+  it('boots when injected after load (bookmarklet) and never twice', async () => {
+    server.on('stream.display', () => stream({ daemonrefresh: 0.5 }));
+    server.page('/b.html', `<!doctype html><html lang="de"><body>${MODULE}<p>Seite</p></body></html>`);
+    await page.goto(`${server.origin}/b.html`);
+    await page.waitForLoadState('load');
+    const inject = (src: string) =>
+      page.evaluate((s) => {
+        const tag = document.createElement('script');
+        tag.src = s;
+        document.body.appendChild(tag);
+        return new Promise((resolve) => tag.addEventListener('load', resolve));
+      }, src);
+    await inject(`/dist/${BUNDLE}`);
+    await inject(`/dist/${BUNDLE}?again`);
+    await server.waitFor('stream.display', 1);
+    await sleep(2300);
+    // one loop at 0.5 s: about 5 calls in 2.3 s; two loops would make about 10
+    const count = server.calls('stream.display').length;
+    expect(count).toBeGreaterThanOrEqual(4);
+    expect(count).toBeLessThanOrEqual(6);
+    expect(server.calls('stream.display').filter((c) => c.body.includes('initialize=true'))).toHaveLength(1);
+    expect(await page.evaluate(() => document.querySelectorAll('pagepulse-debug').length)).toBeLessThanOrEqual(1);
+    expect(await page.evaluate(() => typeof window.PagePulse?.destroy)).toBe('function');
+  });
+});
+
+describe('consent gating', () => {
+  it('sends nothing without category 3', async () => {
+    const fresh = await browser.newContext();
+    const quiet = await fresh.newPage();
+    const pageErrors = collectPageErrors(quiet);
+    const sent: string[] = [];
+    quiet.on('request', (r) => {
+      if (!r.url().includes('/dist/') && !r.url().endsWith('/q.html')) sent.push(r.url());
+    });
+    server.page('/q.html', fixturePage({ body: MODULE, attrs: { 'data-consent': 'off' } }));
+    await quiet.goto(`${server.origin}/q.html`);
+    await sleep(1500);
+    expect(server.requests).toEqual([]);
+    expect(sent).toEqual([]);
+    expect(await quiet.evaluate(() => document.cookie)).toBe('');
+    expect(pageErrors).toEqual([]);
+    await fresh.close();
+  });
+
+  it('tracks regardless with data-respect-consent="off"', async () => {
+    const fresh = await browser.newContext();
+    const p = await fresh.newPage();
+    server.page('/r.html', fixturePage({ attrs: { 'data-respect-consent': 'off', 'data-consent': 'off' } }));
+    await p.goto(`${server.origin}/r.html`);
+    await server.waitFor('stream.display', 1);
+    await fresh.close();
+  });
+});
