@@ -16,9 +16,71 @@ const ARGS = [
 /** Which built bundle the browser suites load (both builds run the whole suite). */
 export const BUNDLE = process.env.PAGEPULSE_BUNDLE ?? 'pagepulse.iife.js';
 
-/** Launch headless Chromium. */
-export function launch(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
+/** Launch headless Chromium; `bfcache` drops Playwright's default --disable-back-forward-cache. */
+export function launch(options: { bfcache?: boolean } = {}): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ARGS,
+    headless: true,
+    ignoreDefaultArgs: options.bfcache ? ['--disable-back-forward-cache'] : undefined,
+  });
+}
+
+/**
+ * An init script that counts what the BUNDLE attaches to the page (registrations whose call stack
+ * runs through /dist/pagepulse*.js; Playwright's and the page's own are left out): live event
+ * listeners on window, document and connected nodes, pending timeouts, live intervals and
+ * observing MutationObservers. Read it with `attachments(page)`.
+ */
+export const COUNT_ATTACHMENTS = `(() => {
+  const pattern = new RegExp('/dist/pagepulse[^/]*[.]js');
+  const ours = () => pattern.test(new Error().stack || '');
+  const live = new Set();
+  const key = (t, type, fn, o) => [t, type, fn, typeof o === 'boolean' ? o : !!(o && o.capture)];
+  const same = (a, b) => a[0] === b[0] && a[1] === b[1] && a[2] === b[2] && a[3] === b[3];
+  const drop = (k) => { for (const x of live) if (same(x, k)) live.delete(x); };
+  const add = EventTarget.prototype.addEventListener, remove = EventTarget.prototype.removeEventListener;
+  EventTarget.prototype.addEventListener = function (type, fn, o) {
+    if (fn && ours()) {
+      const k = key(this, type, fn, o);
+      if (![...live].some((x) => same(x, k))) live.add(k);
+      if (o && o.once) add.call(this, type, () => drop(k), { once: true, capture: k[3] });
+    }
+    return add.call(this, type, fn, o);
+  };
+  EventTarget.prototype.removeEventListener = function (type, fn, o) {
+    drop(key(this, type, fn, o));
+    return remove.call(this, type, fn, o);
+  };
+  const timeouts = new Set(), intervals = new Set();
+  const st = window.setTimeout, ct = window.clearTimeout, si = window.setInterval, ci = window.clearInterval;
+  window.setTimeout = function (fn, ms, ...a) {
+    const mine = ours();
+    const id = st(function () { timeouts.delete(id); return typeof fn === 'function' ? fn.apply(this, arguments) : undefined; }, ms, ...a);
+    if (mine) timeouts.add(id);
+    return id;
+  };
+  window.clearTimeout = function (id) { timeouts.delete(id); return ct(id); };
+  window.setInterval = function (...a) { const id = si(...a); if (ours()) intervals.add(id); return id; };
+  window.clearInterval = function (id) { intervals.delete(id); return ci(id); };
+  const observing = new Set();
+  const observe = MutationObserver.prototype.observe, disconnect = MutationObserver.prototype.disconnect;
+  MutationObserver.prototype.observe = function (...a) { if (ours()) observing.add(this); return observe.apply(this, a); };
+  MutationObserver.prototype.disconnect = function () { observing.delete(this); return disconnect.call(this); };
+  window.__attachments = () => ({
+    listeners: [...live]
+      .filter(([t]) => t === window || t === document || (t instanceof Node && t.isConnected))
+      .map(([t, type]) => (t === window ? 'window' : t === document ? 'document' : t.nodeName) + ':' + type),
+    timeouts: timeouts.size,
+    intervals: intervals.size,
+    observers: observing.size,
+    hosts: document.querySelectorAll('pagepulse-consent, pagepulse-debug, pagepulse-notify, pagepulse-heatmap, .gdprlock-placeholder').length,
+  });
+})();`;
+
+/** What the page has attached now (needs COUNT_ATTACHMENTS as an init script). */
+export function attachments(page: Page): Promise<{ listeners: string[]; timeouts: number; intervals: number; observers: number; hosts: number }> {
+  return page.evaluate(() => (window as unknown as { __attachments: () => never }).__attachments());
 }
 
 /** Errors the page threw or rejected without handling; a test asserts this stays empty. */

@@ -34,8 +34,8 @@ export type Handler = (request: Recorded, index: number) => Reply | undefined | 
 export interface TestServer {
   origin: string;
   requests: Recorded[];
-  /** Serve HTML at a path. */
-  page(path: string, html: string): void;
+  /** Serve HTML at a path, with extra response headers (a Content-Security-Policy, say). */
+  page(path: string, html: string, headers?: Record<string, string>): void;
   /** Serve any file content at a path. */
   file(path: string, body: string, type: string): void;
   /** Script the answers of one task (`stream.display`, `stream.saveEntity`, `com_ajax`, ...). */
@@ -59,7 +59,7 @@ const TYPES: Record<string, string> = { '.js': 'text/javascript', '.html': 'text
 
 /** Start the recording server on 127.0.0.1 with a free port. */
 export async function startServer(): Promise<TestServer> {
-  const pages = new Map<string, { body: string; type: string }>();
+  const pages = new Map<string, { body: string; type: string; headers?: Record<string, string> }>();
   const handlers = new Map<string, Handler>();
   const requests: Recorded[] = [];
   const counts = new Map<string, number>();
@@ -104,7 +104,8 @@ export async function startServer(): Promise<TestServer> {
     }
     const fixture = pages.get(url.pathname);
     if (fixture) {
-      res.writeHead(200, { 'content-type': fixture.type, 'cache-control': 'no-store' });
+      // no-cache, not no-store: no-store pages are never kept in the back/forward cache
+      res.writeHead(200, { 'content-type': fixture.type, 'cache-control': 'no-cache', ...fixture.headers });
       res.end(fixture.body);
       return;
     }
@@ -152,7 +153,7 @@ export async function startServer(): Promise<TestServer> {
   return {
     origin,
     requests,
-    page: (path, html) => pages.set(path, { body: html, type: 'text/html; charset=utf-8' }),
+    page: (path, html, headers) => pages.set(path, { body: html, type: 'text/html; charset=utf-8', headers }),
     file: (path, body, type) => pages.set(path, { body, type }),
     on: (task, handler) => handlers.set(task, handler),
     calls,

@@ -2,7 +2,7 @@ import { useSyncExternalStore } from 'react';
 import { createRoot } from 'react-dom/client';
 import type { Messages } from '../../i18n';
 import baseCss from '../base.css?inline';
-import { findOrCreateSurface } from '../mount';
+import { findOrCreateSurface, withDocumentListeners } from '../mount';
 import css from './debug.css?inline';
 import type { DebugStore } from './store';
 
@@ -30,10 +30,11 @@ function DebugBox({ store, t }: { store: DebugStore; t: Messages }) {
 /** Mount the debug box in `<pagepulse-debug>`; returns the teardown. */
 export function mountDebug(doc: Document, store: DebugStore, t: Messages): () => void {
   const surface = findOrCreateSurface(doc, 'debug', baseCss + css);
-  const root = createRoot(surface.container);
+  const [root, removeListeners] = withDocumentListeners(doc, () => createRoot(surface.container));
   root.render(<DebugBox store={store} t={t} />);
   return () => {
     root.unmount();
+    removeListeners();
     surface.host.remove();
   };
 }

@@ -1,0 +1,87 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { attachments, collectPageErrors, COUNT_ATTACHMENTS, grantConsent, launch } from '../support/browser';
+import { DEFAULT_STREAM_ANSWER, fixturePage, startServer, type TestServer } from '../support/server';
+
+let browser: Browser;
+let server: TestServer;
+
+beforeAll(async () => {
+  browser = await launch({ bfcache: true });
+  server = await startServer();
+});
+afterAll(async () => {
+  await browser.close();
+  await server.close();
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('page life cycle', () => {
+  it('adds no unload/beforeunload listener and resumes once after the back/forward cache', async () => {
+    const context = await browser.newContext();
+    await grantConsent(context, server.origin);
+    const page = await context.newPage();
+    const errors = collectPageErrors(page);
+    await page.addInitScript(COUNT_ATTACHMENTS);
+    await page.addInitScript(() => addEventListener('pageshow', (e) => ((window as unknown as { __persisted: boolean }).__persisted = e.persisted)));
+    server.on('stream.display', () => ({ body: { ...DEFAULT_STREAM_ANSWER, configparams: { daemonrefresh: 1 } } }));
+    server.page('/bf-a.html', fixturePage({ body: '<a id="next" href="/bf-b.html">weiter</a>' }));
+    server.page('/bf-b.html', '<!doctype html><title>b</title><p>b</p>');
+    await page.goto(`${server.origin}/bf-a.html`);
+    await server.waitFor('stream.display', 1);
+    const attached = await attachments(page);
+    expect(attached.listeners.filter((l) => /unload/.test(l))).toEqual([]);
+
+    await page.click('#next');
+    await page.waitForURL('**/bf-b.html');
+    const before = server.calls('stream.display').length;
+    await page.evaluate(() => undefined);
+    await page.goBack({ waitUntil: 'commit' });
+    await page.waitForFunction(() => location.pathname === '/bf-a.html');
+    // restored from the back/forward cache, not reloaded
+    expect(await page.evaluate(() => (window as unknown as { __persisted?: boolean }).__persisted)).toBe(true);
+    await server.waitFor('stream.display', before + 1);
+    // one loop: a fresh call at once, then one per second; two loops would double this
+    await sleep(1500);
+    const after = server.calls('stream.display').length - before;
+    expect(after).toBeGreaterThanOrEqual(1);
+    expect(after).toBeLessThanOrEqual(3);
+    expect(server.calls('stream.display').filter((c) => c.body.includes('initialize=true'))).toHaveLength(1);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('destroy() leaves no listener, timer, observer or host element behind', async () => {
+    const context = await browser.newContext();
+    await grantConsent(context, server.origin);
+    const page = await context.newPage();
+    const errors = collectPageErrors(page);
+    await page.addInitScript(COUNT_ATTACHMENTS);
+    server.on('stream.display', () => ({
+      body: { ...DEFAULT_STREAM_ANSWER, configparams: { daemonrefresh: 0.3, enable_debug: 1 }, loading: [{ corefile: 'a', details: 'b' }] },
+    }));
+    server.page('/destroy.html', fixturePage({
+      body: '<div id="jes_mod"><span class="badge" data-bind="visitors"></span></div>',
+      attrs: { 'data-keepalive': '500' },
+    }));
+    await page.goto(`${server.origin}/destroy.html`);
+    await server.waitFor('stream.display', 2);
+    await page.evaluate(() => window.PagePulse!.notify('Hallo'));
+    await page.waitForFunction(() => document.querySelector('pagepulse-debug'));
+    const running = await attachments(page);
+    expect(running.listeners.length).toBeGreaterThan(0);
+    expect(running.hosts).toBeGreaterThan(0);
+
+    await page.evaluate(() => window.PagePulse!.destroy());
+    await sleep(100);
+    const left = await attachments(page);
+    expect(left).toEqual({ listeners: [], timeouts: 0, intervals: 0, observers: 0, hosts: 0 });
+    expect(await page.evaluate(() => typeof window.PagePulse)).toBe('undefined');
+    const count = server.calls('stream.display').length + server.calls('com_ajax').length;
+    await sleep(1200);
+    expect(server.calls('stream.display').length + server.calls('com_ajax').length).toBe(count);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
