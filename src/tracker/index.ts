@@ -34,6 +34,15 @@ export function describeRequestError(error: RequestError, t: Context['t']): stri
   }
 }
 
+/** A short printable form of an answer for console logs. */
+function brief(value: unknown): string {
+  try {
+    return (JSON.stringify(value) ?? '').slice(0, 500);
+  } catch {
+    return '[unprintable]';
+  }
+}
+
 /** Heartbeat, badges and click recorder over the context's request helper and debug store. */
 export function createTracker(ctx: Context): Tracker {
   const { config, doc, win, t, debug, lifetime } = ctx;
@@ -52,7 +61,7 @@ export function createTracker(ctx: Context): Tracker {
         const saved = parseSaveAnswer(result.data);
         for (const item of saved.errors) debug.add(item.title, item.text);
         if (saved.malformed) debug.add(t.heatmapTitle, t.streamBadAnswer + 'storing');
-        else if (saved.errors.length === 0 && debug.get().enabled) ctx.log.info('heatmap click saved', selector, result.data);
+        else if (saved.errors.length === 0 && debug.get().enabled) ctx.log.info(`heatmap click saved: ${selector} ${brief(result.data)}`);
       });
   };
 
@@ -86,7 +95,8 @@ export function createTracker(ctx: Context): Tracker {
         return;
       case 'answered':
         ctx.emit('pagepulse:heartbeat', effect.answer);
-        if (debug.get().enabled) ctx.log.info('heartbeat answer', effect.answer);
+        // a string, not the object: an open inspector would keep every logged object alive
+        if (debug.get().enabled) ctx.log.info(`heartbeat answer ${brief(effect.answer)}`);
         return;
       case 'stopped':
         if (effect.reason !== 'api' && debug.get().enabled) debug.add(t.streamTitle, t.streamStopped + effect.reason);

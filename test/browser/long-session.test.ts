@@ -1,0 +1,22 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { BUNDLE, launch } from '../support/browser';
+import { longSession } from '../support/long-session';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser.close();
+});
+
+it('keeps DOM nodes, listeners and heap flat over 2000 heartbeats', { timeout: 180_000 }, async () => {
+  const samples = await longSession(browser, 2000, [600, 1300, 2000]);
+  console.log(`long session (${BUNDLE}):`, samples.map((s) => `${s.beats} beats: ${s.nodes} nodes, ${s.listeners} listeners, ${(s.heapUsed / 1024).toFixed(0)} KiB heap`).join('; '));
+  const [early, , late] = samples;
+  // from 500 beats on the debug box holds its cap of 50 messages; badges are rewritten in place
+  expect(late!.nodes).toBeLessThanOrEqual(early!.nodes + 10);
+  expect(late!.listeners).toBeLessThanOrEqual(early!.listeners);
+  expect(late!.heapUsed).toBeLessThan(early!.heapUsed + 512 * 1024);
+});
