@@ -1,16 +1,22 @@
 import { readFileSync } from 'node:fs';
 import { defineConfig } from 'vite';
 
-/** Two builds from one source: `vite build` (React 19) and `vite build --mode lite` (preact/compat). */
+/**
+ * Two builds from one source: `vite build` (React 19) and `vite build --mode lite` (preact/compat).
+ * `--mode eager` is the React build with the UI evaluated before the tracker starts: the "before"
+ * figure of the deferred start-up, built only by the benchmark.
+ */
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
 export default defineConfig(({ mode }) => {
   const lite = mode === 'lite';
+  const eager = mode === 'eager';
   return {
     define: {
       'process.env.NODE_ENV': JSON.stringify('production'),
       __PAGEPULSE_VERSION__: JSON.stringify(pkg.version),
-      __PAGEPULSE_BUILD__: JSON.stringify(lite ? 'lite' : 'react'),
+      __PAGEPULSE_BUILD__: JSON.stringify(lite ? 'lite' : eager ? 'eager' : 'react'),
+      __PAGEPULSE_EAGER_UI__: JSON.stringify(eager),
     },
     resolve: lite
       ? {
@@ -32,7 +38,7 @@ export default defineConfig(({ mode }) => {
         entry: 'src/main.ts',
         formats: ['iife'],
         name: 'PagePulseBundle',
-        fileName: () => (lite ? 'pagepulse.lite.iife.js' : 'pagepulse.iife.js'),
+        fileName: () => (lite ? 'pagepulse.lite.iife.js' : eager ? 'pagepulse.eager.iife.js' : 'pagepulse.iife.js'),
       },
       rolldownOptions: {
         // library mode emits one IIFE (no code splitting): the dynamic import() of each UI surface

@@ -1,0 +1,140 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openStore } from './db';
+import { HttpError, isFormEncoded, parseForm, readBody, send, sendJson } from './http';
+import { READS, findTask, type Reply, type RouteContext } from './routes';
+import { sessionOf } from './session';
+import { DEFAULT_SETTINGS, type Settings } from './settings';
+import { serveStatic, type Mount } from './static';
+
+/** The repository root, two folders above this file. */
+export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** CORS for the read endpoints only: the QA heatmap overlay may run on another origin via the bookmarklet. */
+const READ_CORS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'GET',
+  // the bundle's request helper marks its calls as ajax, which makes a cross-origin GET preflight
+  'access-control-allow-headers': 'X-Requested-With',
+  'access-control-max-age': '600',
+};
+
+/** How to build a collector; everything has a default so tests pass only what they pin. */
+export interface CollectorOptions {
+  /** SQLite file, or `:memory:` (the default). */
+  dbPath?: string;
+  /** Repository root: its `demo/` is served at `/`, its `dist/` at `/dist/`. */
+  root?: string;
+  /** Overrides of the `configparams` sent to the bundle. */
+  settings?: Partial<Settings>;
+  /** Milliseconds since the epoch; injectable so tests can age heartbeats. */
+  now?: () => number;
+  /** Where unexpected errors go (they are answered with 500 and never stop the server). */
+  onError?: (error: unknown) => void;
+}
+
+/** A running (or ready to run) collector. */
+export interface Collector {
+  server: Server;
+  /** Start listening; port 0 picks a free one. */
+  listen(port?: number, host?: string): Promise<{ url: string }>;
+  /** Stop listening, drop open connections and close the database. */
+  close(): Promise<void>;
+}
+
+/** The reference collector: the Joomla components' endpoints over SQLite, plus the demo site. */
+export function createCollector(options: CollectorOptions = {}): Collector {
+  const root = resolve(options.root ?? REPO_ROOT);
+  const settings: Settings = { ...DEFAULT_SETTINGS, ...options.settings };
+  const now = options.now ?? Date.now;
+  const onError = options.onError ?? ((error: unknown) => console.error('[collector]', error));
+  const store = openStore(options.dbPath ?? ':memory:');
+  const mounts: Mount[] = [
+    { prefix: '/dist/', dir: join(root, 'dist') },
+    { prefix: '/', dir: join(root, 'demo'), hidden: ['server'] },
+  ];
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // prefixed, so that a path like `//host/x` stays a path instead of becoming a host
+    const url = new URL(`http://collector.invalid${req.url?.startsWith('/') ? req.url : '/'}`);
+    const session = sessionOf(req);
+    if (session.setCookie) res.setHeader('set-cookie', session.setCookie);
+    res.setHeader('x-content-type-options', 'nosniff');
+    const ctx = (params: URLSearchParams): RouteContext => ({
+      store,
+      settings,
+      now: now(),
+      visitor: { session: session.id, userAgent: req.headers['user-agent'] ?? '', ip: req.socket.remoteAddress ?? '' },
+      host: req.headers.host ?? 'localhost',
+      params,
+    });
+
+    if (url.pathname === '/index.php') {
+      const params = await requestParams(req, url.searchParams);
+      const task = findTask(params);
+      if (!task) throw new HttpError(400, 'unknown task');
+      if (req.method !== task.method) throw new HttpError(405, 'method not allowed', { allow: task.method });
+      return reply(res, task.run(ctx(params)));
+    }
+    const read = Object.hasOwn(READS, url.pathname) ? READS[url.pathname] : undefined;
+    if (read) {
+      if (req.method === 'OPTIONS') return void res.writeHead(204, READ_CORS).end();
+      if (req.method !== 'GET') throw new HttpError(405, 'method not allowed', { allow: 'GET, OPTIONS', ...READ_CORS });
+      return reply(res, read(ctx(url.searchParams)), READ_CORS);
+    }
+    return serveStatic(req, res, url.pathname, url.search, mounts);
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!(error instanceof HttpError)) onError(error);
+      if (res.headersSent) return void res.destroy();
+      const { status, message, headers } = error instanceof HttpError ? error : new HttpError(500, 'internal error');
+      sendJson(res, status, { error: message }, headers);
+    });
+  });
+
+  return {
+    server,
+    listen(port = 0, host = '127.0.0.1') {
+      return new Promise((resolveListen, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          server.off('error', reject);
+          const address = server.address() as AddressInfo;
+          // a wildcard address is reachable at the loopback one
+          const shown = address.address === '0.0.0.0' || address.address === '::' ? '127.0.0.1' : address.address;
+          resolveListen({ url: `http://${shown.includes(':') ? `[${shown}]` : shown}:${address.port}` });
+        });
+      });
+    },
+    close() {
+      return new Promise((resolveClose) => {
+        server.close(() => {
+          store.close();
+          resolveClose();
+        });
+        server.closeAllConnections();
+      });
+    },
+  };
+}
+
+/** Query and form body as one set of fields, the body winning (Joomla's input reads both). */
+async function requestParams(req: IncomingMessage, query: URLSearchParams): Promise<URLSearchParams> {
+  if (req.method !== 'POST') return query;
+  const body = await readBody(req);
+  if (body === '') return query;
+  if (!isFormEncoded(req)) throw new HttpError(415, 'expected application/x-www-form-urlencoded');
+  const params = parseForm(body);
+  for (const [key, value] of query) if (!params.has(key)) params.append(key, value);
+  return params;
+}
+
+function reply(res: ServerResponse, answer: Reply, headers: Record<string, string> = {}): void {
+  const status = answer.status ?? 200;
+  if ('html' in answer) send(res, status, 'text/html; charset=utf-8', answer.html, headers);
+  else sendJson(res, status, answer.json, headers);
+}

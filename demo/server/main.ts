@@ -1,0 +1,42 @@
+// `npx tsx demo/server/main.ts`: the reference collector and the demo site, configured by the
+// environment (see settings.ts), stopped cleanly by Ctrl-C or SIGTERM.
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { REPO_ROOT, createCollector } from './app';
+import { bookmarklet } from './bookmarklet';
+import { ENV_NAMES, loadOptions, type ServerOptions } from './settings';
+
+/** How long a shutdown may take before the process exits anyway (a stuck connection, say). */
+const SHUTDOWN_GRACE_MS = 3000;
+
+let options: ServerOptions;
+try {
+  options = loadOptions(process.env, (path) => readFileSync(path, 'utf8'), REPO_ROOT);
+} catch (error) {
+  console.error(`pagepulse collector: ${(error as Error).message}\nsettings come from: ${ENV_NAMES.join(', ')}`);
+  process.exit(2);
+}
+
+if (options.dbPath !== ':memory:') mkdirSync(dirname(options.dbPath), { recursive: true });
+const collector = createCollector({ dbPath: options.dbPath, settings: options.settings });
+const { url } = await collector.listen(options.port, options.host).catch((error: Error) => {
+  console.error(`pagepulse collector: cannot listen on ${options.host}:${options.port}: ${error.message}`);
+  process.exit(1);
+});
+
+console.log(`PagePulse collector and demo site: ${url}/`);
+console.log(`database: ${options.dbPath}`);
+console.log(`configparams: ${JSON.stringify(options.settings)}`);
+if (!existsSync(join(REPO_ROOT, 'dist', 'pagepulse.iife.js'))) console.warn('dist/pagepulse.iife.js is missing: run `npm run build` first');
+console.log(`QA bookmarklet (drag the demo page's link, or paste as a bookmark's address):\n${bookmarklet(url)}`);
+
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (stopping) process.exit(1); // a second Ctrl-C: do not wait
+    stopping = true;
+    console.log(`\n${signal}: closing`);
+    setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref();
+    void collector.close().then(() => process.exit(0));
+  });
+}

@@ -1,0 +1,204 @@
+import type { FormRef, Store, Visitor } from './db';
+import { CATEGORY_NUMBERS, describeCategory } from './descriptions';
+import { HttpError } from './http';
+import { SESSION_COOKIE, visitorId } from './session';
+import type { Settings } from './settings';
+
+/** A session counts as online for this many heartbeat intervals after its last beat (one lost beat is no exit)... */
+const PRESENCE_INTERVALS = 3;
+/** ...but never less than this: a short refresh must not make visitors flicker in and out. */
+const PRESENCE_MIN_MS = 10_000;
+/** Longest text field accepted: a selector from `html` down a deep page runs to a few KiB, a URL to 2. */
+const MAX_FIELD_CHARS = 8192;
+/** Most selectors /api/clicks lists for a page: more is noise for a heatmap overlay. */
+const MAX_CLICK_SELECTORS = 500;
+/** How many consent records /api/consents lists by default, and at most. */
+const DEFAULT_CONSENTS = 50;
+const MAX_CONSENTS = 500;
+/** com_ajax's keep-alive answer, verbatim. */
+const KEEPALIVE_ANSWER = { success: true, message: null, messages: null, data: [] };
+
+/** What one request gives a route. */
+export interface RouteContext {
+  store: Store;
+  settings: Settings;
+  /** The collector's clock, read once per request. */
+  now: number;
+  visitor: Visitor;
+  /** Host header, named in the category descriptions. */
+  host: string;
+  /** Query and form body together, the body winning: Joomla's input reads both. */
+  params: URLSearchParams;
+}
+
+/** What a route answers; the app turns it into HTTP. */
+export type Reply = { status?: number; json: unknown } | { status?: number; html: string };
+
+/** A task of `/index.php`, found by `option` and `task`. */
+export interface Task {
+  method: 'GET' | 'POST';
+  run(ctx: RouteContext): Reply;
+}
+
+const OK: Reply = { json: { success: true } };
+
+/** The Joomla component tasks the bundle calls (protocol sections 3 to 6), keyed `option/task`. */
+const TASKS: Record<string, Task> = {
+  'com_jrealtimeanalytics/stream.display': {
+    method: 'POST',
+    run({ store, settings, now, visitor, params }) {
+      const page = pageKey(required(params, 'nowpage'));
+      store.recordHeartbeat(
+        visitor,
+        {
+          page,
+          // PHP's bool cast: only '' and '0' are false (the reason the bundle never sends 'false')
+          initialize: !['', '0'].includes(params.get('initialize') ?? ''),
+          modules: wholeNumber(params, 'module_available') ?? 0,
+          deviceWidth: wholeNumber(params, 'device_width'),
+          deviceHeight: wholeNumber(params, 'device_height'),
+        },
+        now,
+      );
+      const windowMs = Math.max(PRESENCE_INTERVALS * settings.daemonrefresh * 1000, PRESENCE_MIN_MS);
+      const presence = store.presence(page, now - windowMs);
+      return {
+        json: {
+          configparams: settings,
+          storing: [],
+          loading: [],
+          'data-bind': {
+            users_onpage: String(presence.onPage),
+            visitors: String(presence.online),
+            users_logged: '0', // the demo has no logins
+            users_total: String(presence.total),
+          },
+        },
+      };
+    },
+  },
+  'com_jrealtimeanalytics/stream.saveEntity': {
+    method: 'POST',
+    run({ store, now, visitor, params }) {
+      if (required(params, 'resource') !== 'heatmap') throw new HttpError(400, 'unsupported resource');
+      store.recordClick(visitor, pageKey(required(params, 'nowpage')), required(params, 'clicked_element'), now);
+      return { json: { storing: [] } };
+    },
+  },
+  'com_gdpr/user.processGenericCookieCategories': {
+    method: 'POST',
+    run({ store, now, visitor, params }) {
+      const value = oneOf(params, 'gdpr_generic_cookie_consent', ['0', '1']);
+      store.recordCookieConsent(visitor, null, value === '1', now);
+      return OK;
+    },
+  },
+  'com_gdpr/user.processCookieCategory': {
+    method: 'POST',
+    run({ store, now, visitor, params }) {
+      const category = Number(oneOf(params, 'gdpr_cookie_category', CATEGORY_NUMBERS.map(String)));
+      // com_gdpr's state is "disabled": 0 means the category is on
+      const disabled = oneOf(params, 'gdpr_cookie_category_state', ['0', '1']) === '1';
+      store.recordCookieConsent(visitor, category, !disabled, now);
+      return OK;
+    },
+  },
+  'com_gdpr/user.storeConsent': {
+    method: 'POST',
+    run({ store, now, visitor, params }) {
+      store.storeFormConsent(visitor, formRef(params), formFields(params), now);
+      return OK;
+    },
+  },
+  'com_gdpr/user.deleteConsent': {
+    method: 'POST',
+    run({ store, now, visitor, params }) {
+      return { json: { success: true, deleted: store.deleteFormConsent(visitor, formRef(params), now) } };
+    },
+  },
+  'com_gdpr/user.getCookieCategoryDescription': {
+    method: 'GET',
+    run({ settings, host, params }) {
+      const n = Number(oneOf(params, 'gdpr_cookie_category', CATEGORY_NUMBERS.map(String)));
+      return { html: describeCategory(n, { host, sessionCookie: SESSION_COOKIE, refreshSeconds: settings.daemonrefresh })! };
+    },
+  },
+  com_ajax: { method: 'GET', run: () => ({ json: KEEPALIVE_ANSWER }) },
+};
+
+/** The task a request to `/index.php` names, if the collector knows it. */
+export function findTask(params: URLSearchParams): Task | undefined {
+  const option = params.get('option');
+  // com_ajax's keep-alive names no task
+  const key = option === 'com_ajax' ? option : `${option}/${params.get('task')}`;
+  return Object.hasOwn(TASKS, key) ? TASKS[key] : undefined;
+}
+
+/** The read-only QA endpoints (open to any origin), keyed by path. */
+export const READS: Record<string, (ctx: RouteContext) => Reply> = {
+  '/api/clicks': ({ store, params }) => {
+    const page = pageKey(required(params, 'page'));
+    const clicks = store.clicksOn(page, MAX_CLICK_SELECTORS).map((c) => ({ ...c, last: iso(c.last) }));
+    return { json: { page, clicks } };
+  },
+  '/api/consents': ({ store, params }) => {
+    const limit = wholeNumber(params, 'limit') ?? DEFAULT_CONSENTS;
+    if (limit < 1 || limit > MAX_CONSENTS) throw new HttpError(400, `limit must be 1 to ${MAX_CONSENTS}`);
+    // a pseudonym instead of the session: the cookie value would let any reader take over the session
+    const consents = store.latestConsents(limit).map((row) => {
+      const { session, at, ...rest } = row;
+      const deleted = row.kind === 'form' ? { deletedAt: row.deletedAt === null ? null : iso(row.deletedAt) } : {};
+      return { ...rest, ...deleted, visitor: visitorId(session), at: iso(at) };
+    });
+    return { json: { consents } };
+  },
+};
+
+/** Pages are compared without their fragment: `#kontakt` is the same page. */
+function pageKey(url: string): string {
+  const hash = url.indexOf('#');
+  return hash < 0 ? url : url.slice(0, hash);
+}
+
+function required(params: URLSearchParams, name: string): string {
+  const value = params.get(name);
+  if (value === null || value.trim() === '') throw new HttpError(400, `missing field: ${name}`);
+  if (value.length > MAX_FIELD_CHARS) throw new HttpError(400, `field too long: ${name}`);
+  return value;
+}
+
+function oneOf(params: URLSearchParams, name: string, allowed: readonly string[]): string {
+  const value = required(params, name).trim();
+  if (!allowed.includes(value)) throw new HttpError(400, `${name} must be one of ${allowed.join(', ')}`);
+  return value;
+}
+
+/** A whole number field, or null when absent or empty. */
+function wholeNumber(params: URLSearchParams, name: string): number | null {
+  const value = params.get(name)?.trim();
+  if (!value) return null;
+  if (!/^\d{1,9}$/.test(value)) throw new HttpError(400, `${name} must be a whole number`);
+  return Number(value);
+}
+
+function formRef(params: URLSearchParams): FormRef {
+  const formId = params.get('formid')?.trim() ?? '';
+  const formName = params.get('formname')?.trim() ?? '';
+  if (!formId && !formName) throw new HttpError(400, 'missing field: formid or formname');
+  if (formId.length > MAX_FIELD_CHARS || formName.length > MAX_FIELD_CHARS) throw new HttpError(400, 'field too long: formid or formname');
+  return { url: pageKey(required(params, 'url')), formId, formName };
+}
+
+/** `formfields[<label>]=<value>` pairs as one object (an own-keys-only object: labels come from the page). */
+function formFields(params: URLSearchParams): Record<string, string> {
+  const fields: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const [key, value] of params) {
+    const label = /^formfields\[(.+)\]$/.exec(key)?.[1];
+    if (label) fields[label] = value;
+  }
+  return fields;
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}

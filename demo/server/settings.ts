@@ -1,0 +1,102 @@
+import { isAbsolute, resolve } from 'node:path';
+
+/** What the collector tells the bundle in every `configparams` (wire names, protocol section 3). */
+export interface Settings {
+  /** Seconds between heartbeats. */
+  daemonrefresh: number;
+  /** 1 turns the bundle's debug box on. */
+  enable_debug: 0 | 1;
+  /** Minutes after which the bundle stops its heartbeat; 0 = never. */
+  daemontimeout: number;
+  /** Clicks on elements wider than this (px) are not recorded. */
+  heatmap_max_valid_width: number;
+  /** Clicks on elements higher than this (px) are not recorded. */
+  heatmap_max_valid_height: number;
+}
+
+/** The analytics component's own defaults (a 2 s heartbeat, no cap, 350 x 50 click targets). */
+export const DEFAULT_SETTINGS: Settings = {
+  daemonrefresh: 2,
+  enable_debug: 0,
+  daemontimeout: 0,
+  heatmap_max_valid_width: 350,
+  heatmap_max_valid_height: 50,
+};
+
+/** Everything the command line needs to start a collector. */
+export interface ServerOptions {
+  host: string;
+  port: number;
+  /** SQLite file (absolute) or `:memory:`. */
+  dbPath: string;
+  settings: Settings;
+}
+
+/** Where data goes by default: git-ignored, next to the repository's other generated files. */
+const DEFAULT_DB = '.data/pagepulse.sqlite';
+
+type Parse = (raw: unknown, name: string) => unknown;
+
+const text: Parse = (raw, name) => {
+  if (typeof raw !== 'string' || raw.trim() === '') throw new Error(`${name} must be a non-empty text`);
+  return raw.trim();
+};
+
+const number =
+  (min: number, max: number, integer = false): Parse =>
+  (raw, name) => {
+    const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max || (integer && !Number.isInteger(value))) {
+      throw new Error(`${name} must be ${integer ? 'a whole number' : 'a number'} from ${min} to ${max}, got ${JSON.stringify(raw)}`);
+    }
+    return value;
+  };
+
+const flag: Parse = (raw, name) => {
+  const value = String(raw).trim().toLowerCase();
+  if (['1', 'true', 'on'].includes(value)) return 1;
+  if (['0', 'false', 'off'].includes(value)) return 0;
+  throw new Error(`${name} must be 0 or 1, got ${JSON.stringify(raw)}`);
+};
+
+/** Each option: its key in the JSON config file, its environment variable, its parser. */
+const FIELDS = [
+  { key: 'host', env: 'HOST', parse: text },
+  { key: 'port', env: 'PORT', parse: number(0, 65535, true) },
+  { key: 'db', env: 'PAGEPULSE_DB', parse: text },
+  { key: 'daemonrefresh', env: 'PAGEPULSE_DAEMONREFRESH', parse: number(0.01, 3600) },
+  { key: 'enable_debug', env: 'PAGEPULSE_DEBUG', parse: flag },
+  { key: 'daemontimeout', env: 'PAGEPULSE_DAEMONTIMEOUT', parse: number(0, 525_600) },
+  { key: 'heatmap_max_valid_width', env: 'PAGEPULSE_HEATMAP_MAX_WIDTH', parse: number(1, 100_000, true) },
+  { key: 'heatmap_max_valid_height', env: 'PAGEPULSE_HEATMAP_MAX_HEIGHT', parse: number(1, 100_000, true) },
+] as const;
+
+/** The environment variables the collector reads, for the start-up help. */
+export const ENV_NAMES: readonly string[] = ['PAGEPULSE_CONFIG', ...FIELDS.map((field) => field.env)];
+
+/**
+ * Options from defaults < the JSON file named by PAGEPULSE_CONFIG < environment variables.
+ * A bad value throws with its name: a collector that silently ran on a default would mislead QA.
+ */
+export function loadOptions(env: NodeJS.ProcessEnv, readText: (path: string) => string, root: string): ServerOptions {
+  const file: Record<string, unknown> = env.PAGEPULSE_CONFIG ? (JSON.parse(readText(env.PAGEPULSE_CONFIG)) as Record<string, unknown>) : {};
+  const values: Record<string, unknown> = { host: '127.0.0.1', port: 5173, db: null, ...DEFAULT_SETTINGS };
+  for (const { key, env: name, parse } of FIELDS) {
+    if (file[key] !== undefined) values[key] = parse(file[key], `${key} in ${env.PAGEPULSE_CONFIG}`);
+    if (env[name] !== undefined && env[name] !== '') values[key] = parse(env[name], name);
+  }
+  const db = values.db as string | null;
+  return {
+    host: values.host as string,
+    port: values.port as number,
+    // a path given by the user is relative to where they are; the default lives in the repository
+    dbPath: db === ':memory:' ? db : db ? (isAbsolute(db) ? db : resolve(db)) : resolve(root, DEFAULT_DB),
+    settings: {
+      daemonrefresh: values.daemonrefresh as number,
+      enable_debug: values.enable_debug as 0 | 1,
+      daemontimeout: values.daemontimeout as number,
+      heatmap_max_valid_width: values.heatmap_max_valid_width as number,
+      heatmap_max_valid_height: values.heatmap_max_valid_height as number,
+    },
+  };
+}

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS, loadOptions } from '../../demo/server/settings';
+
+const ROOT = '/repo';
+const noFile = (): string => {
+  throw new Error('no config file expected');
+};
+
+describe('collector options', () => {
+  it('defaults to 127.0.0.1:5173, the repository database and the component defaults', () => {
+    expect(loadOptions({}, noFile, ROOT)).toEqual({ host: '127.0.0.1', port: 5173, dbPath: '/repo/.data/pagepulse.sqlite', settings: DEFAULT_SETTINGS });
+  });
+
+  it('reads the environment over the config file', () => {
+    const file = JSON.stringify({ port: 8080, daemonrefresh: 5, heatmap_max_valid_width: 400, db: ':memory:' });
+    const options = loadOptions(
+      { PAGEPULSE_CONFIG: 'pp.json', PORT: '5199', PAGEPULSE_DEBUG: '1', PAGEPULSE_DAEMONTIMEOUT: '0.5', PAGEPULSE_HEATMAP_MAX_HEIGHT: '80' },
+      (path) => (path === 'pp.json' ? file : noFile()),
+      ROOT,
+    );
+    expect(options).toEqual({
+      host: '127.0.0.1',
+      port: 5199,
+      dbPath: ':memory:',
+      settings: { daemonrefresh: 5, enable_debug: 1, daemontimeout: 0.5, heatmap_max_valid_width: 400, heatmap_max_valid_height: 80 },
+    });
+  });
+
+  it('names the variable of a bad value instead of running on a default', () => {
+    expect(() => loadOptions({ PORT: 'eighty' }, noFile, ROOT)).toThrow(/PORT/);
+    expect(() => loadOptions({ PAGEPULSE_DAEMONREFRESH: '0' }, noFile, ROOT)).toThrow(/PAGEPULSE_DAEMONREFRESH/);
+    expect(() => loadOptions({ PAGEPULSE_DEBUG: 'maybe' }, noFile, ROOT)).toThrow(/PAGEPULSE_DEBUG/);
+    expect(() => loadOptions({ PAGEPULSE_HEATMAP_MAX_WIDTH: '35.5' }, noFile, ROOT)).toThrow(/PAGEPULSE_HEATMAP_MAX_WIDTH/);
+  });
+});
