@@ -49,6 +49,25 @@ try {
   log.error('failed to start', error);
 }
 
+/** The QA overlay, loaded on first use; it reads from the collector the script came from. */
+function heatmapHandle(ctx: Context): { show(): Promise<void>; hide(): void } {
+  const collector = ctx.config.collector ?? scriptOrigin();
+  let overlay: Promise<{ show(): Promise<void>; hide(): void }> | null = null;
+  const load = () => (overlay ??= import('./ui/heatmap').then((m) => m.createHeatmapOverlay(ctx, collector)));
+  return {
+    show: () => load().then((o) => o.show()),
+    hide: () => void overlay?.then((o) => o.hide()),
+  };
+}
+
+function scriptOrigin(): string {
+  try {
+    return `${new URL(ownScript?.src || location.href).origin}/`;
+  } catch {
+    return '/';
+  }
+}
+
 function findOwnScript(): HTMLScriptElement | null {
   try {
     const current = document.currentScript;
@@ -147,7 +166,7 @@ function start(ctx: Context, marker: Record<symbol, unknown>): void {
     tracker,
     consentUi,
     notify: ctx.notify,
-    heatmap: null,
+    heatmap: heatmapHandle(ctx),
     destroy() {
       lifetime.dispose();
       if (win.PagePulse === api) delete win.PagePulse;

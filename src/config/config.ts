@@ -57,6 +57,8 @@ export interface Config {
   descriptionUrl: string | null;
   /** Google Consent Mode v2 bridge. */
   gcm: 'auto' | 'on' | 'off';
+  /** Reference collector for the QA heatmap overlay's reads; null = where the script came from. */
+  collector: string | null;
   /** Per category: offered in the UI, display name, locked, on before a choice, blocked host names. */
   categories: Record<CategoryId, CategoryConfig>;
 }
@@ -126,6 +128,7 @@ export function defaultConfig(): Config {
     useCategories: true,
     descriptionUrl: null,
     gcm: 'auto',
+    collector: null,
     categories,
   };
 }
@@ -161,6 +164,7 @@ const SCALARS = {
   useCategories: f.onOff,
   descriptionUrl: f.safeUrl,
   gcm: f.gcm,
+  collector: f.baseUrl,
 } satisfies Record<Exclude<keyof Config, 'categories'>, z.core.$ZodType>;
 
 const CATEGORY_FIELDS = {

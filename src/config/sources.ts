@@ -21,6 +21,7 @@ const DATA_ATTRIBUTES: ReadonlyArray<readonly [string, FieldKey]> = [
   ['data-state-input', 'stateInput'],
   ['data-privacy-url', 'privacyUrl'],
   ['data-country', 'country'],
+  ['data-collector', 'collector'],
 ];
 
 /** com_gdpr's gdprConfigurationOptions keys -> config keys. */
@@ -104,7 +105,7 @@ const OWN_KEYS: readonly FieldKey[] = [
   'base', 'lang', 'debug', 'tracker', 'consent', 'respectConsent', 'keepalive', 'keepaliveUrl', 'stateInput',
   'privacyUrl', 'country', 'csrfToken', 'requestTimeout', 'complianceType', 'revokable', 'reloadAfterChange',
   'placeholders', 'placeholderText', 'denyMessageEnabled', 'denyMessage', 'logConsent', 'useCategories',
-  'descriptionUrl', 'gcm',
+  'descriptionUrl', 'gcm', 'collector',
 ];
 const CATEGORY_KEYS = ['offered', 'name', 'locked', 'defaultOn', 'domains'] as const;
 

@@ -1,0 +1,129 @@
+import type { Browser, BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collectPageErrors, grantConsent, launch } from '../support/browser';
+import { removeDir, startCollector, type Harness } from '../support/collector';
+import { serveBundleUnderTest } from '../support/demo';
+
+let browser: Browser;
+let collector: Harness;
+
+beforeAll(async () => {
+  browser = await launch();
+  // photos are larger than the component's 350 x 50 click limit: this collector accepts them
+  collector = await startCollector({ now: Date.now, settings: { daemonrefresh: 0.5, heatmap_max_valid_width: 2000, heatmap_max_valid_height: 2000 } });
+});
+afterAll(async () => {
+  await browser.close();
+  await collector.close();
+  removeDir(collector.dbPath);
+});
+
+async function visitor(categories = '1.2.3'): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await serveBundleUnderTest(context);
+  await grantConsent(context, collector.url, categories);
+  return context;
+}
+
+const badge = (key: string) => `#jes_mod span.badge[data-bind="${key}"]`;
+
+describe('demo site on the reference collector', () => {
+  it('counts two browser contexts as two visitors in the badges', async () => {
+    const one = await visitor();
+    const two = await visitor();
+    const a = await one.newPage();
+    const b = await two.newPage();
+    const errors = [...collectPageErrors(a), ...collectPageErrors(b)];
+    await a.goto(`${collector.url}/`);
+    await b.goto(`${collector.url}/`);
+    await expect.poll(() => a.locator(badge('users_onpage')).textContent(), { timeout: 10_000 }).toBe('2');
+    expect(await a.locator(badge('visitors')).textContent()).toBe('2');
+    expect(Number(await a.locator(badge('users_total')).textContent())).toBeGreaterThanOrEqual(2);
+    expect(errors).toEqual([]);
+    await one.close();
+    await two.close();
+  });
+
+  it('stores a click on a gallery photo under a selector that matches it, and the overlay draws it', async () => {
+    const context = await visitor();
+    const page = await context.newPage();
+    await page.goto(`${collector.url}/`);
+    await page.waitForResponse((r) => r.url().includes('com_jrealtimeanalytics'));
+    await page.waitForTimeout(100);
+    const photo = page.locator('.gallery figure:nth-child(2) img');
+    await photo.scrollIntoViewIfNeeded();
+    await photo.click();
+    const address = `${collector.url}/`;
+    const listed = async () => {
+      const answer = (await (await fetch(`${collector.url}/api/clicks?page=${encodeURIComponent(address)}`)).json()) as { clicks: Array<{ selector: string; count: number }> };
+      return answer.clicks;
+    };
+    await expect.poll(async () => (await listed()).length, { timeout: 10_000 }).toBeGreaterThan(0);
+    const [stored] = await listed();
+    // the photo is a lightbox link: the click left the page (and still arrived); come back
+    await page.goto(address);
+    const same = await page.evaluate((sel) => {
+      const found = document.querySelectorAll(sel);
+      return [found.length, found[0] === document.querySelector('.gallery figure:nth-child(2) img')];
+    }, stored!.selector);
+    expect(same).toEqual([1, true]);
+    expect(stored!.count).toBe(1);
+
+    await page.evaluate(() => window.PagePulse!.heatmap.show());
+    const drawn = await page.evaluate(() => document.querySelector('pagepulse-heatmap')?.getAttribute('data-dots'));
+    expect(drawn).toBe('1');
+    // the dot is really painted: a red pixel at the photo's centre
+    const pixel = await page.evaluate(() => {
+      const img = document.querySelector('.gallery figure:nth-child(2) img')!.getBoundingClientRect();
+      const canvas = document.querySelector('pagepulse-heatmap')!.shadowRoot!.querySelector('canvas')!;
+      const data = canvas.getContext('2d')!.getImageData(Math.round(img.left + img.width / 2 + scrollX), Math.round(img.top + img.height / 2 + scrollY), 1, 1).data;
+      return Array.from(data);
+    });
+    expect(pixel[0]).toBeGreaterThan(150);
+    expect(pixel[3]).toBeGreaterThan(100);
+    await page.evaluate(() => window.PagePulse!.heatmap.hide());
+    await expect.poll(() => page.locator('pagepulse-heatmap').count()).toBe(0);
+    await context.close();
+  });
+
+  it('shows the sticky navbar after 300 px of scrolling; both policy links open the privacy page', async () => {
+    const context = await visitor('1.2');
+    const page = await context.newPage();
+    await page.goto(`${collector.url}/`);
+    const header = page.locator('.site-header');
+    expect(await header.getAttribute('class')).toContain('is-overlay');
+    expect(await header.getAttribute('class')).not.toContain('is-sticky');
+    await page.mouse.wheel(0, 200);
+    await page.waitForTimeout(300);
+    expect(await header.getAttribute('class')).not.toContain('is-sticky');
+    await page.evaluate(() => window.scrollTo(0, 450));
+    await expect.poll(async () => (await header.getAttribute('class')) ?? '').toContain('is-sticky');
+    expect(await header.evaluate((el) => getComputedStyle(el).position)).toBe('fixed');
+
+    for (const name of ['Cookie-Richtlinie', 'Datenschutzerklärung']) {
+      await page.goto(`${collector.url}/`);
+      await Promise.all([page.waitForURL('**/kontakt/datenschutz.html'), page.locator('footer').getByRole('link', { name, exact: true }).click()]);
+      expect(await page.locator('h1').textContent()).toContain('Datenschutz');
+    }
+    await context.close();
+  });
+
+  it('answers malformed and oversized requests with 400 and 413 and keeps serving', async () => {
+    const context = await visitor('1.2');
+    const page = await context.newPage();
+    await page.goto(`${collector.url}/`);
+    const statuses = await page.evaluate(async () => {
+      const post = (query: string, body: string) =>
+        fetch(`/index.php?${query}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body }).then((r) => r.status);
+      return [
+        await post('option=com_jrealtimeanalytics&format=json', 'task=stream.nonsense'),
+        await post('option=com_jrealtimeanalytics&format=json', 'task=stream.saveEntity&resource=heatmap'),
+        await post('option=com_gdpr&task=user.processCookieCategory', 'gdpr_cookie_category=9&gdpr_cookie_category_state=0'),
+        await post('option=com_jrealtimeanalytics&format=json', 'task=stream.display&nowpage=' + 'x'.repeat(70 * 1024)),
+        await fetch('/index.php?option=com_ajax&format=json').then((r) => r.status),
+      ];
+    });
+    expect(statuses).toEqual([400, 400, 400, 413, 200]);
+    await context.close();
+  });
+});
