@@ -1,5 +1,28 @@
 import { readFileSync } from 'node:fs';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+
+/**
+ * zod 4's `members()` and `derived()` (zod/v4/core/util.js) walk tables with `for...in` and no
+ * own-property check, so a page whose old library added an ENUMERABLE method to Object.prototype
+ * (`Object.prototype.extend = ...`) makes the bundle throw while it evaluates. Iterate own keys
+ * instead. The build fails if zod's source no longer has these loops, so the patch cannot rot.
+ */
+function zodOwnKeys(): Plugin {
+  const loops = ['for (const key in table) {', 'for (const key in computes) {'];
+  return {
+    name: 'pagepulse-zod-own-keys',
+    transform(code, id) {
+      if (!/zod[\\/]v4[\\/]core[\\/]util\.js$/.test(id)) return null;
+      let out = code;
+      for (const loop of loops) {
+        if (!out.includes(loop)) this.error(`zod changed: "${loop}" not found in ${id}; re-check the Object.prototype guard`);
+        const object = loop.slice('for (const key in '.length, -') {'.length);
+        out = out.replace(loop, `for (const key of Object.keys(${object})) {`);
+      }
+      return { code: out, map: null };
+    },
+  };
+}
 
 /**
  * Two builds from one source: `vite build` (React 19) and `vite build --mode lite` (preact/compat).
@@ -12,6 +35,7 @@ export default defineConfig(({ mode }) => {
   const lite = mode === 'lite';
   const eager = mode === 'eager';
   return {
+    plugins: [zodOwnKeys()],
     define: {
       'process.env.NODE_ENV': JSON.stringify('production'),
       __PAGEPULSE_VERSION__: JSON.stringify(pkg.version),

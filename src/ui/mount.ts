@@ -19,6 +19,7 @@ export function findOrCreateSurface(doc: Document, name: string, css: string): S
   if (!host) {
     host = doc.createElement(tag);
     (doc.body ?? doc.documentElement).appendChild(host);
+    raise(host);
   }
   const shadow = host.shadowRoot ?? host.attachShadow({ mode: 'open' });
   if (shadow.adoptedStyleSheets !== undefined && typeof CSSStyleSheet === 'function' && 'replaceSync' in CSSStyleSheet.prototype) {
@@ -37,6 +38,21 @@ export function findOrCreateSurface(doc: Document, name: string, css: string): S
     shadow.appendChild(container);
   }
   return { host, shadow, container };
+}
+
+/**
+ * Put a host in the top layer as a manual popover: above every z-index the page can set (a
+ * stuck preloader at 2147483647, a theme's `body::after` overlay). Where popovers are missing,
+ * the host's `z-index: 2147483647` from base.css is the fallback.
+ */
+function raise(host: HTMLElement): void {
+  if (typeof host.showPopover !== 'function') return;
+  try {
+    host.setAttribute('popover', 'manual');
+    host.showPopover();
+  } catch {
+    host.removeAttribute('popover');
+  }
 }
 
 /** Whether an event path runs through one of the bundle's host elements or placeholders. */
