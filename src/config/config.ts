@@ -175,6 +175,16 @@ const CATEGORY_FIELDS = {
   domains: f.domainList,
 } satisfies Record<keyof CategoryConfig, z.core.$ZodType>;
 
+/** Whether a name is a settable top-level key (PagePulseConfig accepts exactly these). */
+export function isScalarKey(name: string): name is Exclude<keyof Config, 'categories'> {
+  return Object.prototype.hasOwnProperty.call(SCALARS, name);
+}
+
+/** Whether a name is a settable per-category field. */
+export function isCategoryField(name: string): name is keyof CategoryConfig {
+  return Object.prototype.hasOwnProperty.call(CATEGORY_FIELDS, name);
+}
+
 /** One raw value from one source; `label` names it in warnings (e.g. `data-keepalive`). */
 export interface RawSetting {
   key: FieldKey;

@@ -1,4 +1,4 @@
-import { CATEGORY_IDS, type CategoryId, type FieldKey, type RawSetting } from './config';
+import { CATEGORY_IDS, isCategoryField, isScalarKey, type CategoryId, type FieldKey, type RawSetting } from './config';
 
 /** What the config reader may look at; passed in so nothing reads `window` at import time. */
 export interface ConfigEnv {
@@ -9,20 +9,8 @@ export interface ConfigEnv {
   warn: (message: string) => void;
 }
 
-/** data-* attribute -> config key (protocol section 2, source 4). */
-const DATA_ATTRIBUTES: ReadonlyArray<readonly [string, FieldKey]> = [
-  ['data-base', 'base'],
-  ['data-lang', 'lang'],
-  ['data-debug', 'debug'],
-  ['data-tracker', 'tracker'],
-  ['data-consent', 'consent'],
-  ['data-respect-consent', 'respectConsent'],
-  ['data-keepalive', 'keepalive'],
-  ['data-state-input', 'stateInput'],
-  ['data-privacy-url', 'privacyUrl'],
-  ['data-country', 'country'],
-  ['data-collector', 'collector'],
-];
+/** Keys settable by a data-* attribute (protocol section 2, source 4): `respectConsent` is `data-respect-consent`. */
+const DATA_KEYS: readonly FieldKey[] = ['base', 'lang', 'debug', 'tracker', 'consent', 'respectConsent', 'keepalive', 'stateInput', 'privacyUrl', 'country', 'collector'];
 
 /** com_gdpr's gdprConfigurationOptions keys -> config keys. */
 const GDPR_OPTIONS: ReadonlyArray<readonly [string, FieldKey]> = [
@@ -89,7 +77,8 @@ export function readSources(env: ConfigEnv): RawSetting[] {
 
   // 4. data-* attributes on our own script tag
   if (env.script) {
-    for (const [attribute, key] of DATA_ATTRIBUTES) {
+    for (const key of DATA_KEYS) {
+      const attribute = `data-${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
       const value = env.script.getAttribute(attribute);
       if (value !== null) push(key, value, attribute);
     }
@@ -100,14 +89,6 @@ export function readSources(env: ConfigEnv): RawSetting[] {
   if (debugParam === '1') push('debug', true, '?pagepulse-debug');
   return out;
 }
-
-const OWN_KEYS: readonly FieldKey[] = [
-  'base', 'lang', 'debug', 'tracker', 'consent', 'respectConsent', 'keepalive', 'keepaliveUrl', 'stateInput',
-  'privacyUrl', 'country', 'csrfToken', 'requestTimeout', 'complianceType', 'revokable', 'reloadAfterChange',
-  'placeholders', 'placeholderText', 'denyMessageEnabled', 'denyMessage', 'logConsent', 'useCategories',
-  'descriptionUrl', 'gcm', 'collector',
-];
-const CATEGORY_KEYS = ['offered', 'name', 'locked', 'defaultOn', 'domains'] as const;
 
 function readOwnConfig(
   record: Record<string, unknown>,
@@ -125,13 +106,13 @@ function readOwnConfig(
           continue;
         }
         for (const [field, fieldValue] of Object.entries(fieldRecord)) {
-          if ((CATEGORY_KEYS as readonly string[]).includes(field)) {
-            push(`category${id}.${field as (typeof CATEGORY_KEYS)[number]}`, fieldValue, `PagePulseConfig.categories.${id}.${field}`);
+          if (isCategoryField(field)) {
+            push(`category${id}.${field}`, fieldValue, `PagePulseConfig.categories.${id}.${field}`);
           } else warn(`PagePulse: ignoring unknown config key "PagePulseConfig.categories.${id}.${field}"`);
         }
       }
-    } else if ((OWN_KEYS as readonly string[]).includes(name)) {
-      push(name as FieldKey, value, `PagePulseConfig.${name}`);
+    } else if (isScalarKey(name)) {
+      push(name, value, `PagePulseConfig.${name}`);
     } else {
       warn(`PagePulse: ignoring unknown config key "PagePulseConfig.${name}"`);
     }
