@@ -1,0 +1,56 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { collectPageErrors, grantConsent, launch } from '../support/browser';
+import { DEFAULT_STREAM_ANSWER, fixturePage, startServer, type TestServer } from '../support/server';
+
+let browser: Browser;
+let server: TestServer;
+beforeAll(async () => {
+  browser = await launch();
+  server = await startServer();
+});
+afterAll(async () => {
+  await browser.close();
+  await server.close();
+});
+
+/**
+ * Records when the UI library's module code first runs: React DOM calls the devtools hook's
+ * checkDCE/inject while it evaluates; preact/compat's module body defines `componentWillMount`
+ * on Component.prototype. Also records when the first heartbeat request is issued.
+ */
+const WATCH = `(() => {
+  const mark = () => { if (window.__uiEvaluatedAt === undefined) window.__uiEvaluatedAt = performance.now(); };
+  window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = { supportsFiber: true, renderers: new Map(), checkDCE: mark, inject() { mark(); return 1; }, onCommitFiberRoot() {}, onCommitFiberUnmount() {}, onScheduleFiberRoot() {}, onPostCommitFiberRoot() {} };
+  const define = Object.defineProperty;
+  Object.defineProperty = function (target, key, descriptor) { if (key === 'componentWillMount') mark(); return define(target, key, descriptor); };
+  const f = window.fetch;
+  window.fetch = function (input, init) {
+    if (window.__heartbeatAt === undefined && String(input).includes('com_jrealtimeanalytics')) window.__heartbeatAt = performance.now();
+    return f.apply(this, arguments);
+  };
+})();`;
+
+it('runs the UI library only when a surface is needed, after the first heartbeat is on its way', async () => {
+  server.on('stream.display', (_r, n) => ({
+    body: { ...DEFAULT_STREAM_ANSWER, configparams: { ...DEFAULT_STREAM_ANSWER.configparams, daemonrefresh: 0.5, enable_debug: 1 }, loading: n === 2 ? [{ corefile: 'Jetzt', details: 'Debug' }] : [] },
+  }));
+  server.page('/deferred.html', fixturePage({ attrs: { 'data-consent': 'off' } }));
+  const context = await browser.newContext();
+  await grantConsent(context, server.origin);
+  const page = await context.newPage();
+  const errors = collectPageErrors(page);
+  await page.addInitScript(WATCH);
+  await page.goto(`${server.origin}/deferred.html`);
+  await server.waitFor('stream.display', 2);
+  const w = () => page.evaluate(() => ({ ui: (window as unknown as { __uiEvaluatedAt?: number }).__uiEvaluatedAt, beat: (window as unknown as { __heartbeatAt?: number }).__heartbeatAt }));
+  // two heartbeats answered, nothing to show yet: the UI library has not run a line
+  expect((await w()).ui).toBeUndefined();
+  expect((await w()).beat).toBeGreaterThan(0);
+  // the third answer carries a debug message: now the debug box needs the UI library
+  await page.waitForFunction(() => document.querySelector('pagepulse-debug'));
+  const after = await w();
+  expect(after.ui).toBeGreaterThan(after.beat!);
+  expect(errors).toEqual([]);
+  await context.close();
+});
