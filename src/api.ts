@@ -1,6 +1,7 @@
 import { CATEGORY_IDS, type CategoryId } from './config';
 import type { Context } from './context';
 import type { ConsentState } from './consent/store';
+import type { RequestOptions, RequestResult } from './platform/request';
 
 /** Notification statuses (UIkit's). */
 export type NotifyStatus = 'primary' | 'success' | 'warning' | 'danger';
@@ -30,6 +31,8 @@ export interface PagePulseApi {
   /** Turn the debug box on or off; returns whether it is on. */
   debug(on?: boolean): boolean;
   notify(text: string, options?: NotifyOptions): void;
+  /** Joomla.request semantics (CSRF token, timeout); a failure is shown as an error alert and returned. */
+  request<T = unknown>(options: RequestOptions): Promise<RequestResult<T>>;
   heatmap: { show(): Promise<void>; hide(): void };
   /** Remove every listener, timer, observer and host element of the bundle. */
   destroy(): void;
@@ -40,6 +43,8 @@ export interface ApiHandles {
   tracker: { start(): void; stop(): void; running(): boolean } | null;
   consentUi: { open(): void; revoke(): void; set(categories: Partial<Record<CategoryId, boolean>>): void } | null;
   notify: ((text: string, options?: NotifyOptions) => void) | null;
+  /** The alerting request helper. */
+  request: <T>(options: RequestOptions) => Promise<RequestResult<T>>;
   heatmap: { show(): Promise<void>; hide(): void } | null;
   destroy(): void;
 }
@@ -91,6 +96,13 @@ export function createApi(ctx: Context, handles: ApiHandles): PagePulseApi {
       if (handles.notify) handles.notify(String(text), options);
       else ctx.log.info(String(text));
     }, undefined),
+    request: <T>(options: RequestOptions): Promise<RequestResult<T>> => {
+      if (!options || typeof options !== 'object' || typeof options.url !== 'string') {
+        ctx.log.warn('PagePulse.request needs an object with a url');
+        return Promise.resolve({ ok: false, error: { kind: 'abort', status: 0, detail: 'no url' } });
+      }
+      return handles.request<T>(options);
+    },
     heatmap: {
       show: guard('heatmap.show', () => (handles.heatmap ? handles.heatmap.show() : Promise.resolve(missing('the heatmap overlay')())), Promise.resolve()),
       hide: guard('heatmap.hide', () => handles.heatmap?.hide(), undefined),

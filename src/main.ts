@@ -5,8 +5,10 @@ import { createConsentStore } from './consent/store';
 import { startConsentEarly, startConsentWidget } from './consent/widget';
 import { messages } from './i18n';
 import { documentCookieJar } from './platform/cookies';
+import { showPlatformError } from './platform/alerts';
+import { startKeepalive } from './platform/keepalive';
 import { createLifetime, type Lifetime } from './platform/lifetime';
-import { createRequester } from './platform/request';
+import { createRequester, type RequestOptions } from './platform/request';
 import { createTracker } from './tracker';
 import { createDebugStore } from './ui/debug/store';
 import { createNotifier } from './ui/notify';
@@ -94,14 +96,15 @@ function boot(marker: Record<symbol, unknown>): void {
   const doc = document;
   const lifetime = createLifetime(win, (error) => log.error(error));
   const config = readConfig({ win: win as unknown as Window & Record<string, unknown>, doc, script: ownScript, warn: (m) => console.warn(m) });
-  const notifier = createNotifier({ log });
+  const t = messages(config.lang);
+  const notifier = createNotifier({ doc, win, lifetime, log, t });
   const ctx: Context = {
     config,
     win,
     doc,
     lifetime,
     log,
-    t: messages(config.lang),
+    t,
     request: createRequester({
       // looked up per call: a page that wraps fetch later (monitoring, polyfills) is honoured
       fetch: (input, init) => win.fetch(input, init),
@@ -144,6 +147,7 @@ function boot(marker: Record<symbol, unknown>): void {
 function start(ctx: Context, marker: Record<symbol, unknown>): void {
   const { win, config, lifetime } = ctx;
   lifetime.add(watchDebugBox(ctx));
+  lifetime.add(startKeepalive(ctx));
 
   const tracker = config.tracker ? createTracker(ctx) : null;
   if (tracker) {
@@ -166,6 +170,11 @@ function start(ctx: Context, marker: Record<symbol, unknown>): void {
     tracker,
     consentUi,
     notify: ctx.notify,
+    request: <T>(options: RequestOptions) =>
+      ctx.request<T>(options).then((result) => {
+        if (!result.ok) showPlatformError(ctx, result.error);
+        return result;
+      }),
     heatmap: heatmapHandle(ctx),
     destroy() {
       lifetime.dispose();

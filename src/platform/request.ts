@@ -1,11 +1,10 @@
 import { encodeForm, type FormValue } from './encode';
+import { isSessionToken } from './validate';
 
 /** Default time a request may take before it counts as a timeout (Joomla's XHR has none; we do). */
 export const REQUEST_TIMEOUT_MS = 10_000;
 /** Answers longer than this are refused unparsed: no endpoint of the protocol sends this much. */
 export const MAX_ANSWER_CHARS = 256 * 1024;
-/** Joomla's session token check: 32 hexadecimal characters. */
-const TOKEN_PATTERN = /^[0-9a-f]{32}$/i;
 
 /** The failure classes of Joomla.request/ajaxErrorsMessages, plus our size guard under `parse`. */
 export type RequestErrorKind = 'parse' | 'nocontent' | 'timeout' | 'abort' | 'http';
@@ -56,11 +55,6 @@ export interface RequesterDeps {
   clearTimeout: typeof clearTimeout;
   /** Default timeout in ms. */
   timeoutMs?: number;
-}
-
-/** True for Joomla's 32-hex session token format. */
-export function isSessionToken(value: unknown): value is string {
-  return typeof value === 'string' && TOKEN_PATTERN.test(value);
 }
 
 /** Build the request helper. */

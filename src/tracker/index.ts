@@ -1,5 +1,5 @@
 import type { Context } from '../context';
-import { format } from '../i18n';
+import { describeError } from '../platform/alerts';
 import type { RequestError } from '../platform/request';
 import { isOwnUi } from '../ui/mount';
 import { parseSaveAnswer } from './answer';
@@ -18,20 +18,14 @@ export interface Tracker {
   dispose(): void;
 }
 
-/** Text for a failed call, shown after the network-error label in the debug box. */
+/**
+ * Text for a failed call, shown after the network-error label in the debug box: the status and
+ * server message, or the network error itself; Joomla's texts for the other classes.
+ */
 export function describeRequestError(error: RequestError, t: Context['t']): string {
-  switch (error.kind) {
-    case 'timeout':
-      return t.ajaxTimeout;
-    case 'nocontent':
-      return t.ajaxNoContent;
-    case 'parse':
-      return format(t.ajaxParse, error.detail);
-    case 'http':
-      return `HTTP ${error.status}${error.detail ? ` ${error.detail}` : ''}`;
-    case 'abort':
-      return error.detail || t.ajaxAbort;
-  }
+  if (error.kind === 'http') return `HTTP ${error.status}${error.detail ? ` ${error.detail}` : ''}`;
+  if (error.kind === 'abort' && error.detail) return error.detail;
+  return describeError(error, t);
 }
 
 /** A short printable form of an answer for console logs. */

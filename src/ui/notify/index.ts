@@ -1,5 +1,7 @@
 import type { NotifyOptions } from '../../api';
 import type { Context } from '../../context';
+import { lazySurface } from '../surfaces';
+import { createNotifyStore } from './store';
 
 /** The notification feature's handle. */
 export interface Notifier {
@@ -7,7 +9,32 @@ export interface Notifier {
   dispose(): void;
 }
 
-/** Notifications (protocol section 8). STUB: replaced by the notification surface. */
-export function createNotifier(ctx: Pick<Context, 'log'>): Notifier {
-  return { notify: (text) => ctx.log.info(text), dispose: () => {} };
+const STATUSES = ['primary', 'success', 'warning', 'danger'] as const;
+
+/**
+ * Notifications (protocol section 8). The view loads on the first message; the message is added
+ * once the empty live region is in the page, because screen readers announce changes to a region
+ * that already exists, not a region that arrives with its content.
+ */
+export function createNotifier(ctx: Pick<Context, 'doc' | 'win' | 'lifetime' | 'log' | 't'>): Notifier {
+  const store = createNotifyStore({ now: () => ctx.win.performance.now(), setTimer: (fn, ms) => ctx.lifetime.timeout(fn, ms) });
+  const load = lazySurface(() => import('./view'), (error) => ctx.log.error('notifications failed to load', error));
+  let mounted: Promise<boolean> | null = null;
+  const mount = (): Promise<boolean> =>
+    (mounted ??= load().then((view) => {
+      if (!view || ctx.lifetime.disposed) return false;
+      ctx.lifetime.add(view.mountNotify(ctx.doc, store, ctx.t));
+      return true;
+    }));
+  return {
+    notify(text, options = {}) {
+      const status = STATUSES.includes(options.status as (typeof STATUSES)[number]) ? options.status : 'primary';
+      const timeout = typeof options.timeout === 'number' && options.timeout >= 0 ? options.timeout : undefined;
+      void mount().then((ok) => {
+        if (ok) ctx.lifetime.timeout(() => store.add(String(text), status, timeout), 50);
+        else ctx.log.info(String(text));
+      });
+    },
+    dispose: () => store.dispose(),
+  };
 }

@@ -1,0 +1,14 @@
+import type { Context } from '../context';
+
+/**
+ * Joomla's keep-alive (protocol section 6): a GET every interval so a visitor's session (a form
+ * being filled in) does not expire; the answer is ignored. Like Joomla's it keeps running while
+ * the tab is hidden: a hidden tab with a half-written form is exactly the case it exists for, and
+ * browsers throttle hidden timers anyway.
+ */
+export function startKeepalive(ctx: Pick<Context, 'config' | 'lifetime' | 'request'>): () => void {
+  const { config } = ctx;
+  if (config.keepalive === null) return () => {};
+  const url = config.keepaliveUrl ?? `${config.base}index.php?option=com_ajax&format=json`;
+  return ctx.lifetime.interval(() => void ctx.request({ url, responseType: 'text' }), config.keepalive);
+}
