@@ -1,0 +1,148 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collectPageErrors, launch, shadowText } from '../support/browser';
+import { fixturePage, startServer, type TestServer } from '../support/server';
+
+let browser: Browser;
+let server: TestServer;
+beforeAll(async () => {
+  browser = await launch();
+  server = await startServer();
+});
+afterAll(async () => {
+  await browser.close();
+  await server.close();
+});
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A page without consent (the tracker stays silent) and without the consent widget. */
+async function open(path: string, options: { body?: string; head?: string; attrs?: Record<string, string> } = {}): Promise<{ page: Page; errors: string[]; close: () => Promise<void> }> {
+  server.page(path, fixturePage({ ...options, attrs: { 'data-consent': 'off', ...options.attrs } }));
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const errors = collectPageErrors(page);
+  await page.goto(`${server.origin}${path}`);
+  await page.waitForFunction(() => window.PagePulse);
+  return { page, errors, close: () => context.close() };
+}
+
+describe('notifications', () => {
+  it('close after 5 s, stay while hovered, close after the pointer leaves', async () => {
+    const { page, errors, close } = await open('/notify.html');
+    await page.evaluate(() => window.PagePulse!.notify('Erste Nachricht'));
+    await expect.poll(() => shadowText(page, 'pagepulse-notify')).toContain('Erste Nachricht');
+    const region = await page.evaluate(() => document.querySelector('pagepulse-notify')!.shadowRoot!.querySelector('ol')!.getAttribute('aria-live'));
+    expect(region).toBe('polite');
+    const box = await page.evaluate(() => {
+      const rect = document.querySelector('pagepulse-notify')!.shadowRoot!.querySelector('li')!.getBoundingClientRect();
+      return { centre: rect.left + rect.width / 2, top: rect.top, width: innerWidth };
+    });
+    expect(Math.abs(box.centre - box.width / 2)).toBeLessThan(2); // top-center
+    expect(box.top).toBeLessThan(40);
+    await sleep(4300);
+    expect(await shadowText(page, 'pagepulse-notify')).toContain('Erste Nachricht');
+    await expect.poll(() => shadowText(page, 'pagepulse-notify'), { timeout: 2000 }).not.toContain('Erste Nachricht');
+
+    await page.evaluate(() => window.PagePulse!.notify('Zweite Nachricht', { status: 'warning' }));
+    const item = page.locator('pagepulse-notify li');
+    await item.waitFor();
+    await item.hover();
+    await sleep(6500);
+    expect(await shadowText(page, 'pagepulse-notify')).toContain('Zweite Nachricht');
+    await page.mouse.move(5, 700);
+    await sleep(1000);
+    expect(await shadowText(page, 'pagepulse-notify')).toContain('Zweite Nachricht'); // the rest of its 5 s
+    await expect.poll(() => shadowText(page, 'pagepulse-notify'), { timeout: 6000 }).not.toContain('Zweite Nachricht');
+    expect(errors).toEqual([]);
+    await close();
+  }, 30_000);
+
+  it('shows texts as text and closes with its button', async () => {
+    const { page, close } = await open('/notify2.html');
+    await page.evaluate(() => window.PagePulse!.notify('<img src=x onerror="window.__pwned=1">', { timeout: 0 }));
+    await expect.poll(() => shadowText(page, 'pagepulse-notify')).toContain('<img src=x');
+    await page.locator('pagepulse-notify').getByRole('button', { name: 'Schließen' }).click();
+    await expect.poll(() => page.locator('pagepulse-notify li').count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    await close();
+  });
+});
+
+describe('error alerts of the request helper', () => {
+  it('renders a 500 with a JSON message and a timeout in #system-message-container', async () => {
+    server.on('user.fail500', () => ({ status: 500, body: { message: 'Die Datenbank antwortet nicht' } }));
+    server.on('user.slow', () => 'hang');
+    const { page, errors, close } = await open('/alerts.html', { body: '<div id="system-message-container"></div>' });
+    const result = await page.evaluate(() => window.PagePulse!.request({ url: '/index.php?option=com_test&task=user.fail500', data: [['a', '1']] }));
+    expect(result).toEqual({ ok: false, error: { kind: 'http', status: 500, detail: 'Die Datenbank antwortet nicht' } });
+    const alerts = page.locator('#system-message-container [role="alert"]');
+    await expect.poll(() => alerts.count()).toBe(1);
+    expect(await alerts.first().textContent()).toContain('Beim Abrufen der JSON-Daten ist ein Fehler aufgetreten: HTTP-Statuscode 500. Die Datenbank antwortet nicht');
+    expect(await alerts.first().getAttribute('class')).toContain('alert-danger');
+
+    await page.evaluate(() => window.PagePulse!.request({ url: '/index.php?option=com_test&task=user.slow', timeout: 300 }));
+    await expect.poll(() => alerts.count()).toBe(2);
+    expect(await alerts.nth(1).textContent()).toContain('Die Zeit für die Verarbeitung der Anfrage beim Server ist abgelaufen.');
+    await alerts.nth(1).getByRole('button').click();
+    await expect.poll(() => alerts.count()).toBe(1);
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it('goes through Joomla.renderMessages where the page has it', async () => {
+    server.on('user.fail502', () => ({ status: 502, body: 'upstream' })); // Node answers 502 with its status text 'Bad Gateway'
+    const { page, close } = await open('/alerts-joomla.html', {
+      head: '<script>window.__rendered = []; window.Joomla = { renderMessages: function (m) { window.__rendered.push(m); } };</script>',
+      body: '<div id="system-message-container"></div>',
+    });
+    await page.evaluate(() => window.PagePulse!.request({ url: '/index.php?option=com_test&task=user.fail502' }));
+    expect(await page.evaluate(() => (window as unknown as { __rendered: unknown[] }).__rendered)).toEqual([
+      { error: ['Beim Abrufen der JSON-Daten ist ein Fehler aufgetreten: HTTP-Statuscode 502. Bad Gateway'] },
+    ]);
+    expect(await page.locator('#system-message-container [role="alert"]').count()).toBe(0);
+    await close();
+  });
+
+  it('falls back to a danger notification without a message container', async () => {
+    server.on('user.fail404', () => ({ status: 404, body: 'nope' }));
+    const { page, close } = await open('/alerts-none.html');
+    await page.evaluate(() => window.PagePulse!.request({ url: '/index.php?option=com_test&task=user.fail404' }));
+    await expect.poll(() => shadowText(page, 'pagepulse-notify')).toContain('HTTP-Statuscode 404');
+    expect(await page.locator('pagepulse-notify li.danger').count()).toBe(1);
+    await close();
+  });
+});
+
+describe('keep-alive', () => {
+  it('calls com_ajax at the configured interval and stops after destroy()', async () => {
+    const before = server.calls('com_ajax').length;
+    const { page, errors, close } = await open('/keepalive.html', { attrs: { 'data-keepalive': '300' } });
+    await server.waitFor('com_ajax', before + 4, 5000);
+    const calls = server.calls('com_ajax').slice(before);
+    expect(calls[0]!.method).toBe('GET');
+    expect(calls[0]!.url).toBe('/index.php?option=com_ajax&format=json');
+    const gaps = calls.slice(1, 4).map((c, i) => c.at - calls[i]!.at);
+    for (const gap of gaps) {
+      expect(gap).toBeGreaterThanOrEqual(250);
+      expect(gap).toBeLessThan(700);
+    }
+    await page.evaluate(() => window.PagePulse!.destroy());
+    const stopped = server.calls('com_ajax').length;
+    await sleep(1000);
+    expect(server.calls('com_ajax').length).toBe(stopped);
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it('uses the page options system.keepalive uri and interval, and data-keepalive="off" disables it', async () => {
+    const options = JSON.stringify({ 'system.keepalive': { interval: 250, uri: '/index.php?option=com_ajax&format=json&custom=1' } });
+    const { close } = await open('/keepalive-options.html', { head: `<script type="application/json" class="joomla-script-options new">${options}</script>` });
+    await expect.poll(() => server.requests.filter((r) => r.url.includes('custom=1')).length, { timeout: 3000 }).toBeGreaterThanOrEqual(3);
+    await close();
+    const before = server.calls('com_ajax').length;
+    const off = await open('/keepalive-off.html', { attrs: { 'data-keepalive': 'off' }, head: `<script type="application/json" class="joomla-script-options new">${options}</script>` });
+    await sleep(900);
+    expect(server.calls('com_ajax').length).toBe(before);
+    await off.close();
+  });
+});
