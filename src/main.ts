@@ -2,7 +2,7 @@ import { createApi, snapshot, type PagePulseApi } from './api';
 import { readConfig } from './config';
 import type { Context, Logger, PagePulseEvents } from './context';
 import { createConsentStore } from './consent/store';
-import { startConsentEarly, startConsentWidget } from './consent/widget';
+import { startConsentEarly, startConsentWidget, type ConsentEarly } from './consent/widget';
 import { messages } from './i18n';
 import { documentCookieJar } from './platform/cookies';
 import { showPlatformError } from './platform/alerts';
@@ -130,10 +130,10 @@ function boot(marker: Record<symbol, unknown>): void {
 
   lifetime.add(() => notifier.dispose());
   // before the DOM is ready: Consent Mode default and the blocking observer must precede other tags
-  if (config.consent) lifetime.add(startConsentEarly(ctx));
+  const early = config.consent ? startConsentEarly(ctx) : null;
   const run = (): void => {
     try {
-      start(ctx, marker);
+      start(ctx, marker, early);
     } catch (error) {
       log.error('failed to start', error);
     }
@@ -144,7 +144,7 @@ function boot(marker: Record<symbol, unknown>): void {
 }
 
 /** DOM ready: debug box watcher, tracker, consent widget, public API. */
-function start(ctx: Context, marker: Record<symbol, unknown>): void {
+function start(ctx: Context, marker: Record<symbol, unknown>, early: ConsentEarly | null): void {
   const { win, config, lifetime } = ctx;
   lifetime.add(watchDebugBox(ctx));
   lifetime.add(startKeepalive(ctx));
@@ -163,7 +163,7 @@ function start(ctx: Context, marker: Record<symbol, unknown>): void {
   lifetime.add(ctx.consent.subscribe(() => ctx.emit('pagepulse:consent', snapshot(ctx.consent.get()) as never)));
 
   // consent widget (banner, dialog, logging, blocking)
-  const consentUi = config.consent ? startConsentWidget(ctx) : null;
+  const consentUi = early ? startConsentWidget(ctx, early) : null;
   if (consentUi) lifetime.add(() => consentUi.dispose());
 
   const api = createApi(ctx, {

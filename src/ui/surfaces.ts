@@ -16,7 +16,11 @@ export function lazySurface<M>(load: () => Promise<M>, onError: (error: unknown)
 }
 
 /** Every surface module, for the benchmark's eager build (never called by the shipped builds). */
-export const ALL_SURFACES: ReadonlyArray<() => Promise<unknown>> = [() => import('./debug/view'), () => import('./notify/view')];
+export const ALL_SURFACES: ReadonlyArray<() => Promise<unknown>> = [
+  () => import('./debug/view'),
+  () => import('./notify/view'),
+  () => import('./consent/view'),
+];
 
 /** Mount the debug box the first time debug is on and there is a message to show. */
 export function watchDebugBox(ctx: Context): () => void {

@@ -1,0 +1,157 @@
+import { createElement, useEffect, useRef, useSyncExternalStore, type ReactNode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { CATEGORY_IDS, type Config } from '../../config';
+import type { ConsentActions, ConsentUi } from '../../consent/widget';
+import type { SafeNode } from '../../consent/sanitize';
+import { format, type Messages } from '../../i18n';
+import type { Store } from '../../platform/store';
+import baseCss from '../base.css?inline';
+import { findOrCreateSurface, withDocumentListeners } from '../mount';
+import css from './consent.css?inline';
+
+interface Props {
+  ui: Store<ConsentUi>;
+  actions: ConsentActions;
+  t: Messages;
+  config: Config;
+}
+
+/** A sanitized description as React elements (never HTML strings). */
+function render(nodes: SafeNode[]): ReactNode[] {
+  return nodes.map((node, index) =>
+    typeof node === 'string'
+      ? node
+      : createElement(
+          node.tag,
+          { key: index, className: node.className, ...(node.tag === 'a' && node.href ? { href: node.href, target: '_blank', rel: 'noopener noreferrer' } : {}) },
+          ...(node.tag === 'br' ? [] : render(node.children)),
+        ),
+  );
+}
+
+/** The settings dialog: a native modal (top layer, inert page), Tab wraps, Escape closes. */
+function Details({ ui, actions, t }: Props) {
+  const { details } = useSyncExternalStore(ui.subscribe, ui.get);
+  const dialog = useRef<HTMLDialogElement>(null);
+  const opener = useRef<Element | null>(null);
+  useEffect(() => {
+    const element = dialog.current;
+    if (!element) return;
+    if (details && !element.open) {
+      opener.current = (element.getRootNode() as ShadowRoot).activeElement ?? document.activeElement;
+      element.showModal();
+    } else if (!details && element.open) element.close();
+  }, [details]);
+  const onClose = () => {
+    actions.closeDetails();
+    (opener.current as HTMLElement | null)?.focus?.();
+  };
+  const onKeyDown = (event: React.KeyboardEvent) => {
+    if (event.key !== 'Tab' || !dialog.current) return;
+    const focusable = Array.from(dialog.current.querySelectorAll<HTMLElement>('button, a[href]'));
+    const first = focusable[0];
+    const last = focusable[focusable.length - 1];
+    const active = (dialog.current.getRootNode() as ShadowRoot).activeElement;
+    if (event.shiftKey && active === first) {
+      event.preventDefault();
+      last?.focus();
+    } else if (!event.shiftKey && active === last) {
+      event.preventDefault();
+      first?.focus();
+    }
+  };
+  const name = details ? actions.categoryName(details.id) : '';
+  return (
+    <dialog ref={dialog} aria-labelledby="pp-details-title" onClose={onClose} onKeyDown={onKeyDown}>
+      <header>
+        <h2 id="pp-details-title">{format(t.consentDetails, name)}</h2>
+        <button type="button" className="close" aria-label={t.close} onClick={onClose}>
+          ×
+        </button>
+      </header>
+      <div className="description" aria-live="polite">
+        {details?.state === 'loading' && <p className="status">{t.consentLoading}</p>}
+        {details?.state === 'error' && <p className="error">{t.consentLoadError}</p>}
+        {details?.state === 'ready' && render(details.nodes)}
+      </div>
+    </dialog>
+  );
+}
+
+/** The banner: fixed at the bottom, decline first, categories as checkboxes, names open details. */
+function Banner(props: Props) {
+  const { ui, actions, t, config } = props;
+  const state = useSyncExternalStore(ui.subscribe, ui.get);
+  const section = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (state.open) section.current?.focus({ preventScroll: true });
+  }, [state.open]);
+  if (!state.open) return null;
+  return (
+    <section ref={section} className="banner" role="dialog" aria-modal="false" aria-labelledby="pp-title" aria-describedby="pp-text" tabIndex={-1}>
+      <h2 id="pp-title">{t.consentTitle}</h2>
+      <p id="pp-text">
+        {t.consentText}{' '}
+        {config.privacyUrl && (
+          <a href={config.privacyUrl} onClick={actions.openPrivacy}>
+            {t.consentPrivacy}
+          </a>
+        )}
+      </p>
+      {config.useCategories && (
+        <fieldset>
+          <legend>{t.consentCategories}</legend>
+          {CATEGORY_IDS.filter((id) => config.categories[id].offered || config.categories[id].locked).map((id) => {
+            const locked = config.categories[id].locked;
+            return (
+              <span className="category" key={id}>
+                <input
+                  type="checkbox"
+                  id={`pp-cat-${id}`}
+                  checked={state.draft[id]}
+                  disabled={locked}
+                  onChange={(event) => actions.toggle(id, event.currentTarget.checked)}
+                  aria-describedby={locked ? `pp-locked-${id}` : undefined}
+                />
+                <label htmlFor={`pp-cat-${id}`} className="label">
+                  <button type="button" className="name" onClick={() => actions.showDetails(id)} aria-haspopup="dialog">
+                    {actions.categoryName(id)}
+                  </button>
+                </label>
+                {locked && (
+                  <span className="locked" id={`pp-locked-${id}`}>
+                    ({t.consentLocked})
+                  </span>
+                )}
+              </span>
+            );
+          })}
+        </fieldset>
+      )}
+      <div className="actions">
+        <button type="button" onClick={actions.decline}>
+          {t.consentDecline}
+        </button>
+        <button type="button" onClick={actions.save}>
+          {t.consentSave}
+        </button>
+        <button type="button" className="primary" onClick={actions.acceptAll}>
+          {t.consentAcceptAll}
+        </button>
+      </div>
+      <Details {...props} />
+    </section>
+  );
+}
+
+/** Mount the banner and dialog in `<pagepulse-consent>`; returns the teardown. */
+export function mountConsent(doc: Document, ui: Store<ConsentUi>, actions: ConsentActions, t: Messages, config: Config): () => void {
+  const surface = findOrCreateSurface(doc, 'consent', baseCss + css);
+  const [root, removeListeners] = withDocumentListeners(doc, () => createRoot(surface.container));
+  root.render(<Banner ui={ui} actions={actions} t={t} config={config} />);
+  return () => {
+    root.unmount();
+    removeListeners();
+    surface.host.remove();
+  };
+}
