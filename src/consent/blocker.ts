@@ -147,7 +147,12 @@ export function startBlocker(deps: BlockerDeps): Blocker {
         element.removeAttribute('src');
       }
       element.setAttribute('data-category', String(listed));
-      held.push({ element, category: listed, placeholder: placeholderFor(element, listed), server: false });
+      const item: Held = { element, category: listed, placeholder: placeholderFor(element, listed), server: false };
+      held.push(item);
+      // caught before insertion: the placeholder goes in once the iframe is in the page
+      if (!item.placeholder) queueMicrotask(() => {
+        if (held.includes(item) && !item.placeholder) item.placeholder = placeholderFor(element, listed);
+      });
     }
   };
 

@@ -1,0 +1,327 @@
+import { readFileSync } from 'node:fs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collectConsole, collectPageErrors, launch, shadowText } from '../support/browser';
+import { fixturePage, startServer, type TestServer } from '../support/server';
+
+let browser: Browser;
+let server: TestServer;
+beforeAll(async () => {
+  browser = await launch();
+  server = await startServer();
+  server.file('/vendor/ad.js', "(window.order = window.order || []).push('ad');", 'text/javascript');
+  server.file('/vendor/stats.js', "(window.order = window.order || []).push('stats');", 'text/javascript');
+  server.file('/vendor/injected.js', 'window.__injected = true;', 'text/javascript');
+  server.page('/embed.html', '<!doctype html><title>Video</title><p>Video</p>');
+});
+afterAll(async () => {
+  await browser.close();
+  await server.close();
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const BLOCKED = `<h1>Studio</h1>
+<iframe data-category="4" data-src="/embed.html" title="Studio-Video" width="400" height="200"></iframe>
+<script type="text/plain" data-category="Marketing" data-src="/vendor/ad.js"></script>
+<script type="text/plain" data-category="3" data-src="/vendor/stats.js"></script>
+<div id="jes_mod"><span class="badge" data-bind="visitors">0</span></div>`;
+
+async function visit(path: string, html = fixturePage({ body: BLOCKED, attrs: { 'data-privacy-url': '/datenschutz.html' } })): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  server.page(path, html);
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const errors = collectPageErrors(page);
+  await page.goto(`${server.origin}${path}`);
+  return { context, page, errors };
+}
+const banner = (page: Page) => page.locator('pagepulse-consent .banner');
+const cookies = async (context: BrowserContext) => Object.fromEntries((await context.cookies()).map((c) => [c.name, c.value]));
+const logs = (since: number) => server.requests.slice(since).filter((r) => r.option === 'com_gdpr' && r.task?.startsWith('user.process')).map((r) => `${r.task} ${r.body}`);
+/** Click and report whether the page reloaded (a new document) within the wait. */
+async function clickAndWatch(page: Page, name: string, wait = 2500): Promise<boolean> {
+  const origin = await page.evaluate(() => performance.timeOrigin);
+  await page.locator('pagepulse-consent').getByRole('button', { name, exact: true }).click();
+  const deadline = Date.now() + wait;
+  while (Date.now() < deadline) {
+    await sleep(100);
+    const now = await page.evaluate(() => performance.timeOrigin).catch(() => origin);
+    if (now !== origin) {
+      await page.waitForLoadState('load');
+      return true;
+    }
+  }
+  return false;
+}
+
+describe('consent banner: first visit', () => {
+  it('shows the banner, decline first, defaults of the opt-out model, and no tracker request', async () => {
+    const { context, page, errors } = await visit('/first.html');
+    await banner(page).waitFor();
+    const buttons = await page.locator('pagepulse-consent .actions button').allTextContents();
+    expect(buttons).toEqual(['Ablehnen', 'Auswahl speichern', 'Alle akzeptieren']);
+    const boxes = await page.evaluate(() =>
+      Array.from(document.querySelector('pagepulse-consent')!.shadowRoot!.querySelectorAll('input[type=checkbox]')).map((b) => [(b as HTMLInputElement).checked, (b as HTMLInputElement).disabled]),
+    );
+    expect(boxes).toEqual([[true, true], [true, false], [false, false], [false, false]]);
+    expect(await banner(page).getAttribute('role')).toBe('dialog');
+    expect(await shadowText(page, 'pagepulse-consent')).toContain('Notwendig');
+    // fixed at the bottom: no layout shift of the page
+    const position = await page.evaluate(() => getComputedStyle(document.querySelector('pagepulse-consent')!).position);
+    expect(position).toBe('fixed');
+    await sleep(1000);
+    expect(server.requests.filter((r) => r.url.includes('/first.html') || r.task === 'stream.display' && r.body.includes('first.html'))).toEqual([]);
+    expect(await context.cookies()).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('speaks English with lang=en', async () => {
+    const { context, page } = await visit('/en.html', fixturePage({ lang: 'en', body: '<p>Hello</p>' }));
+    await banner(page).waitFor();
+    expect(await page.locator('pagepulse-consent .actions button').allTextContents()).toEqual(['Decline', 'Save selection', 'Accept all']);
+    await context.close();
+  });
+});
+
+describe('consent buttons', () => {
+  it('Ablehnen: deny cookies, log calls, reload, the deny message, a revoke button that reopens the banner', async () => {
+    const { context, page, errors } = await visit('/deny.html');
+    await banner(page).waitFor();
+    const since = server.requests.length;
+    expect(await clickAndWatch(page, 'Ablehnen')).toBe(true);
+    expect(await cookies(context)).toMatchObject({ cookieconsent_status: 'deny', cookieconsent_categories: '1' });
+    expect(logs(since)).toEqual([
+      'user.processGenericCookieCategories gdpr_generic_cookie_consent=0',
+      'user.processCookieCategory gdpr_cookie_category=2&gdpr_cookie_category_state=1',
+    ]);
+    await expect.poll(() => shadowText(page, 'pagepulse-notify')).toContain('Sie haben Cookies abgelehnt');
+    expect(await banner(page).count()).toBe(0);
+    const revoke = page.locator('pagepulse-consent').getByRole('button', { name: 'Cookie-Einstellungen' });
+    await revoke.click();
+    await banner(page).waitFor();
+    const boxes = await page.evaluate(() => Array.from(document.querySelector('pagepulse-consent')!.shadowRoot!.querySelectorAll('input[type=checkbox]')).map((b) => (b as HTMLInputElement).checked));
+    expect(boxes).toEqual([true, false, false, false]);
+    expect(server.calls('stream.display')).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('Auswahl speichern without a change: logs the generic consent and does not reload', async () => {
+    const { context, page } = await visit('/save.html');
+    await banner(page).waitFor();
+    const since = server.requests.length;
+    expect(await clickAndWatch(page, 'Auswahl speichern', 1500)).toBe(false);
+    expect(await cookies(context)).toMatchObject({ cookieconsent_status: 'allow', cookieconsent_categories: '1.2' });
+    expect(logs(since)).toEqual(['user.processGenericCookieCategories gdpr_generic_cookie_consent=1']);
+    expect(await banner(page).count()).toBe(0);
+    await context.close();
+  });
+
+  it('Auswahl speichern with Statistiken ticked: logs that category, reloads, and the tracker starts', async () => {
+    const { context, page } = await visit('/save3.html');
+    await banner(page).waitFor();
+    await page.locator('pagepulse-consent input#pp-cat-3').check();
+    const since = server.requests.length;
+    expect(await clickAndWatch(page, 'Auswahl speichern')).toBe(true);
+    expect(await cookies(context)).toMatchObject({ cookieconsent_status: 'allow', cookieconsent_categories: '1.2.3' });
+    expect(logs(since)).toEqual([
+      'user.processGenericCookieCategories gdpr_generic_cookie_consent=1',
+      'user.processCookieCategory gdpr_cookie_category=3&gdpr_cookie_category_state=0',
+    ]);
+    await expect.poll(() => server.calls('stream.display').filter((c) => c.body.includes('save3.html')).length).toBeGreaterThan(0);
+    await context.close();
+  });
+
+  it('Alle akzeptieren: all categories, logs, reload, and the revoke button shows the current choice', async () => {
+    const { context, page } = await visit('/all.html');
+    await banner(page).waitFor();
+    const since = server.requests.length;
+    expect(await clickAndWatch(page, 'Alle akzeptieren')).toBe(true);
+    expect(await cookies(context)).toMatchObject({ cookieconsent_status: 'allow', cookieconsent_categories: '1.2.3.4' });
+    expect(logs(since)).toEqual([
+      'user.processGenericCookieCategories gdpr_generic_cookie_consent=1',
+      'user.processCookieCategory gdpr_cookie_category=3&gdpr_cookie_category_state=0',
+      'user.processCookieCategory gdpr_cookie_category=4&gdpr_cookie_category_state=0',
+    ]);
+    expect(await banner(page).count()).toBe(0);
+    await page.evaluate(() => window.PagePulse!.consent.revoke());
+    await banner(page).waitFor();
+    const boxes = await page.evaluate(() => Array.from(document.querySelector('pagepulse-consent')!.shadowRoot!.querySelectorAll('input[type=checkbox]')).map((b) => (b as HTMLInputElement).checked));
+    expect(boxes).toEqual([true, true, true, true]);
+    expect(await page.evaluate(() => window.PagePulse!.consent.get())).toEqual({ status: 'allow', categories: { 1: true, 2: true, 3: true, 4: true } });
+    await context.close();
+  });
+});
+
+describe('blocking', () => {
+  it('keeps the marketing iframe and the scripts inert with a placeholder, then runs them in document order', async () => {
+    const { context, page, errors } = await visit('/block.html');
+    await banner(page).waitFor();
+    await sleep(300);
+    expect(await page.evaluate(() => (window as unknown as { order?: string[] }).order)).toBeUndefined();
+    expect(await page.locator('iframe').getAttribute('src')).toBeNull();
+    const placeholder = page.locator('.gdprlock-placeholder');
+    expect(await placeholder.count()).toBe(1);
+    expect(await placeholder.locator('.gdprlock-placeholder-text').textContent()).toContain('müssen Cookies akzeptiert und die Seite neu geladen werden');
+    // its button opens the settings
+    await page.locator('pagepulse-consent .actions button').first().waitFor();
+    expect(await clickAndWatch(page, 'Alle akzeptieren')).toBe(true);
+    await expect.poll(() => page.evaluate(() => (window as unknown as { order?: string[] }).order)).toEqual(['ad', 'stats']);
+    expect(await page.locator('iframe').getAttribute('src')).toBe('/embed.html');
+    expect(await page.locator('.gdprlock-placeholder').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('blocks a script and an iframe injected later from a listed domain', async () => {
+    const port = new URL(server.origin).port;
+    const html = fixturePage({ body: '<p>Seite</p><div id="slot"></div>' }).replace(
+      '<script src="/dist',
+      `<script src="/vendor-config.js"></script><script src="/dist`,
+    );
+    server.file('/vendor-config.js', "window.PagePulseConfig = { categories: { 4: { domains: ['ads.localhost'] } } };", 'text/javascript');
+    const { context, page, errors } = await visit('/inject.html', html);
+    await banner(page).waitFor();
+    await page.evaluate((p) => {
+      const script = document.createElement('script');
+      script.src = `http://ads.localhost:${p}/vendor/injected.js`;
+      document.head.appendChild(script);
+      const frame = document.createElement('iframe');
+      frame.src = `http://ads.localhost:${p}/embed.html`;
+      document.getElementById('slot')!.append(frame);
+    }, port);
+    await sleep(800);
+    expect(await page.evaluate(() => (window as unknown as { __injected?: boolean }).__injected)).toBeUndefined();
+    expect(await page.evaluate(() => document.querySelector('head script[data-category="4"]')?.getAttribute('type'))).toBe('text/plain');
+    expect(await page.locator('#slot iframe').getAttribute('src')).toBeNull();
+    expect(await page.locator('#slot .gdprlock-placeholder-text').textContent()).toContain('ads.localhost');
+    expect(server.requests.filter((r) => r.url.includes('injected.js'))).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("shows the placeholder for com_gdpr's server-blocked elements", async () => {
+    const { context, page } = await visit('/gdprlock.html', fixturePage({ body: '<iframe data-source="gdprlock" src="about:blank#gdprlock" width="300" height="150" title="Karte"></iframe>' }));
+    await page.locator('.gdprlock-placeholder').waitFor();
+    expect(await page.locator('iframe').getAttribute('hidden')).toBe('');
+    await context.close();
+  });
+});
+
+describe('settings dialog', () => {
+  it('renders a hostile description without running anything, allowed markup still shows', async () => {
+    server.on('user.getCookieCategoryDescription', () => ({
+      headers: { 'content-type': 'text/html; charset=utf-8' },
+      body: `<div class="desc"><p>Statistik <strong>Cookies</strong></p><script>window.__pwned = 1</script>
+<img src=x onerror="window.__pwned = 2"><ul><li>_pk_id</li><li onclick="window.__pwned=3">_pk_ses</li></ul>
+<a href="javascript:window.__pwned=4">böse</a> <a href="https://example.org/info">gut</a><iframe src="javascript:alert(1)"></iframe>
+<svg onload="window.__pwned=5"></svg><style>*{display:none}</style></div>`,
+    }));
+    const { context, page, errors } = await visit('/desc.html');
+    await banner(page).waitFor();
+    await page.locator('pagepulse-consent').getByRole('button', { name: 'Statistiken' }).click();
+    const dialog = page.locator('pagepulse-consent dialog');
+    await expect.poll(() => dialog.locator('li').count()).toBe(2);
+    expect(await dialog.locator('strong').textContent()).toBe('Cookies');
+    expect(await dialog.locator('a[href="https://example.org/info"]').count()).toBe(1);
+    expect(await dialog.locator('a', { hasText: 'böse' }).getAttribute('href')).toBeNull();
+    const dangerous = await page.evaluate(() => document.querySelector('pagepulse-consent')!.shadowRoot!.querySelectorAll('script, img, iframe, svg, style, [onclick], [onerror]').length);
+    expect(dangerous).toBe(0);
+    await sleep(300);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('shows an error state when the description cannot be loaded', async () => {
+    server.on('user.getCookieCategoryDescription', () => ({ status: 500, body: 'kaputt' }));
+    const { context, page } = await visit('/desc-error.html');
+    await banner(page).waitFor();
+    await page.locator('pagepulse-consent').getByRole('button', { name: 'Marketing' }).click();
+    await expect.poll(() => shadowText(page, 'pagepulse-consent')).toContain('Die Beschreibung konnte nicht geladen werden.');
+    await context.close();
+  });
+});
+
+describe('keyboard and accessibility', () => {
+  it('Tab reaches every control in order, Escape closes the dialog and focus returns; axe finds no violations', async () => {
+    server.on('user.getCookieCategoryDescription', () => ({ headers: { 'content-type': 'text/html' }, body: '<p>Beschreibung</p><ul><li>Cookie</li></ul>' }));
+    const { context, page, errors } = await visit('/keys.html');
+    await banner(page).waitFor();
+    const focused = () =>
+      page.evaluate(() => {
+        const active = document.querySelector('pagepulse-consent')!.shadowRoot!.activeElement as HTMLElement | null;
+        return active ? (active.textContent || active.id || active.tagName).trim() : null;
+      });
+    const order: Array<string | null> = [];
+    for (let i = 0; i < 9; i++) {
+      await page.keyboard.press('Tab');
+      order.push(await focused());
+    }
+    expect(order).toEqual(['Datenschutzerklärung', 'Notwendig', 'pp-cat-2', 'Präferenzen', 'pp-cat-3', 'Statistiken', 'pp-cat-4', 'Marketing', 'Ablehnen']);
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('Alle akzeptieren');
+
+    // open a description from the keyboard, Tab stays inside, Escape closes, focus returns
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Shift+Tab');
+    expect(await focused()).toBe('Marketing');
+    await page.keyboard.press('Enter');
+    const dialog = page.locator('pagepulse-consent dialog');
+    await expect.poll(() => dialog.evaluate((d) => (d as HTMLDialogElement).open)).toBe(true);
+    await expect.poll(() => dialog.locator('li').count()).toBe(1);
+    for (let i = 0; i < 3; i++) {
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => Boolean(document.querySelector('pagepulse-consent')!.shadowRoot!.activeElement?.closest('dialog')))).toBe(true);
+    }
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog.evaluate((d) => (d as HTMLDialogElement).open)).toBe(false);
+    expect(await focused()).toBe('Marketing');
+
+    await page.addScriptTag({ content: readFileSync('node_modules/axe-core/axe.min.js', 'utf8') });
+    const run = () =>
+      page.evaluate(async () => {
+        const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: Array<{ id: string; nodes: unknown[] }> }> } }).axe;
+        const result = await axe.run({ include: [['pagepulse-consent']] }, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] });
+        return result.violations.map((v) => `${v.id} (${v.nodes.length})`);
+      });
+    expect(await run()).toEqual([]);
+    await page.locator('pagepulse-consent').getByRole('button', { name: 'Statistiken' }).click();
+    await expect.poll(() => dialog.locator('li').count()).toBe(1);
+    expect(await run()).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('consent log queue', () => {
+  it('a log sent while the server is down arrives after it is back, on the next page', async () => {
+    let down = true;
+    server.on('user.processGenericCookieCategories', () => (down ? 'reset' : undefined));
+    server.on('user.processCookieCategory', () => (down ? { status: 503, body: '' } : undefined));
+    const { context, page } = await visit('/queue.html');
+    const consoleLines = collectConsole(page);
+    await banner(page).waitFor();
+    const since = server.requests.length;
+    expect(await clickAndWatch(page, 'Alle akzeptieren', 4000)).toBe(true);
+    const queued = await page.evaluate(() => localStorage.getItem('pagepulse.consentlog'));
+    expect(queued).toContain('processGenericCookieCategories\tgdpr_generic_cookie_consent=1');
+    expect(queued).toContain('gdpr_cookie_category=4&gdpr_cookie_category_state=0');
+    down = false;
+    const before = server.requests.length;
+    await page.goto(`${server.origin}/queue.html`);
+    await expect.poll(() => logs(before).sort()).toEqual([
+      'user.processCookieCategory gdpr_cookie_category=3&gdpr_cookie_category_state=0',
+      'user.processCookieCategory gdpr_cookie_category=4&gdpr_cookie_category_state=0',
+      'user.processGenericCookieCategories gdpr_generic_cookie_consent=1',
+    ]);
+    await expect.poll(() => page.evaluate(() => localStorage.getItem('pagepulse.consentlog'))).toBeNull();
+    expect(logs(since).length).toBeGreaterThanOrEqual(3);
+    expect(consoleLines.filter((l) => l.startsWith('error: PagePulse'))).toEqual([]);
+    server.on('user.processGenericCookieCategories', () => undefined);
+    server.on('user.processCookieCategory', () => undefined);
+    await context.close();
+  });
+});
