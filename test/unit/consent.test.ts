@@ -1,0 +1,138 @@
+import { describe, expect, it } from 'vitest';
+import { defaultConfig } from '../../src/config';
+import { logEntries, readQueue, writeQueue, deliver, flushQueue, QUEUE_KEY, type QueueStorage } from '../../src/consent/log';
+import { acceptsByCountry, automaticCategories, categoryOf, consentModeSignals, fieldLabel, isTrackedField } from '../../src/consent/rules';
+import { sanitizeFragment, safeHref } from '../../src/consent/sanitize';
+import { createConsentStore, readConsent } from '../../src/consent/store';
+import type { CookieJar } from '../../src/platform/cookies';
+import type { Requester } from '../../src/platform/request';
+
+const memoryStorage = (): QueueStorage & { data: Map<string, string> } => {
+  const data = new Map<string, string>();
+  return { data, getItem: (k) => data.get(k) ?? null, setItem: (k, v) => void data.set(k, v), removeItem: (k) => void data.delete(k) };
+};
+const jar = (initial: Record<string, string> = {}): CookieJar & { data: Record<string, string> } => {
+  const data = { ...initial };
+  return { data, get: (n) => data[n] ?? null, set: (n, v) => void (data[n] = v), remove: (n) => void delete data[n] };
+};
+
+describe('description sanitizer', () => {
+  const base = 'https://site.example/seite';
+  it('keeps the allowlist and drops everything that could run', () => {
+    const nodes = sanitizeFragment(
+      '<p class="x" onclick="a()">Hallo <strong>Welt</strong><script>bad()</script></p><img src=x onerror=bad()><ul><li>a</li></ul><a href="javascript:bad()">j</a><a href="/info" target="_top" style="color:red">i</a><table><tr><td>Zelle</td></tr></table><iframe srcdoc="x"></iframe>',
+      base,
+    );
+    expect(nodes).toEqual([
+      { tag: 'p', className: 'x', children: ['Hallo ', { tag: 'strong', children: ['Welt'] }] },
+      { tag: 'ul', children: [{ tag: 'li', children: ['a'] }] },
+      { tag: 'a', children: ['j'] },
+      { tag: 'a', href: 'https://site.example/info', children: ['i'] },
+      'Zelle',
+    ]);
+  });
+  it('accepts only http(s) links', () => {
+    expect(safeHref('https://a.example/x', 'https://b/')).toBe('https://a.example/x');
+    expect(safeHref('  JaVaScRiPt:alert(1)', 'https://b/')).toBeNull();
+    expect(safeHref('data:text/html,x', 'https://b/')).toBeNull();
+    expect(safeHref('vbscript:x', 'https://b/')).toBeNull();
+    expect(safeHref('//cdn.example/x', 'https://b/')).toBe('https://cdn.example/x');
+  });
+  it('bounds a hostile, deeply nested fragment', () => {
+    const deep = '<div>'.repeat(500) + 'x' + '</div>'.repeat(500);
+    expect(JSON.stringify(sanitizeFragment(deep, base)).length).toBeLessThan(2000);
+  });
+});
+
+describe('consent log queue', () => {
+  it('builds the generic and per-category calls of protocol section 5', () => {
+    expect(logEntries({ base: '/' }, true, [[3, true], [4, false]])).toEqual([
+      { url: '/index.php?option=com_gdpr&task=user.processGenericCookieCategories', body: 'gdpr_generic_cookie_consent=1' },
+      { url: '/index.php?option=com_gdpr&task=user.processCookieCategory', body: 'gdpr_cookie_category=3&gdpr_cookie_category_state=0' },
+      { url: '/index.php?option=com_gdpr&task=user.processCookieCategory', body: 'gdpr_cookie_category=4&gdpr_cookie_category_state=1' },
+    ]);
+  });
+  it('keeps what failed, drops what arrived, and survives Array.prototype.toJSON', async () => {
+    const storage = memoryStorage();
+    const proto = Array.prototype as unknown as { toJSON?: () => string };
+    proto.toJSON = () => 'garbled';
+    try {
+      let up = false;
+      const request: Requester = async () => (up ? { ok: true, status: 200, data: '' } : { ok: false, error: { kind: 'abort', status: 0, detail: 'down' } });
+      await deliver(request, storage, logEntries({ base: '/' }, false, [[2, false]]));
+      expect(readQueue(storage)).toHaveLength(2);
+      expect(storage.data.get(QUEUE_KEY)).toContain('gdpr_generic_cookie_consent=0');
+      up = true;
+      await flushQueue(request, storage);
+      expect(readQueue(storage)).toEqual([]);
+      expect(storage.data.has(QUEUE_KEY)).toBe(false);
+    } finally {
+      delete proto.toJSON;
+    }
+  });
+  it('tolerates storage that throws or holds garbage', () => {
+    const throwing: QueueStorage = { getItem: () => { throw new Error('denied'); }, setItem: () => { throw new Error('full'); }, removeItem: () => {} };
+    expect(readQueue(throwing)).toEqual([]);
+    expect(() => writeQueue(throwing, [{ url: '/a', body: 'b' }])).not.toThrow();
+    const garbage = memoryStorage();
+    garbage.setItem(QUEUE_KEY, 'no tab here\n\t\n/ok\tx=1');
+    expect(readQueue(garbage)).toEqual([{ url: '/ok', body: 'x=1' }]);
+  });
+});
+
+describe('consent rules', () => {
+  it('names categories by number or name, German or English', () => {
+    expect(['1', 'Notwendig', 'necessary'].map(categoryOf)).toEqual([1, 1, 1]);
+    expect(['2', 'Präferenzen', 'preferences', '3', 'Statistiken', 'statistics', '4', 'MARKETING'].map(categoryOf)).toEqual([2, 2, 2, 3, 3, 3, 4, 4]);
+    expect(['5', '', 'ads', null].map(categoryOf)).toEqual([null, null, null, null]);
+  });
+  it('asks in the EU, EEA, GB and CH and accepts elsewhere, never marketing under GPC', () => {
+    for (const c of ['DE', 'at', 'FR', 'NO', 'IS', 'GB', 'CH']) expect(acceptsByCountry(c), c).toBe(false);
+    for (const c of ['US', 'JP', 'BR']) expect(acceptsByCountry(c), c).toBe(true);
+    expect(acceptsByCountry(null)).toBe(false);
+    const offered = { 1: true, 2: true, 3: true, 4: true } as const;
+    expect(automaticCategories(offered, false)).toEqual({ 1: true, 2: true, 3: true, 4: true });
+    expect(automaticCategories(offered, true)).toEqual({ 1: true, 2: true, 3: true, 4: false });
+  });
+  it('maps categories to Consent Mode v2 signals', () => {
+    expect(consentModeSignals({ 1: true, 2: true, 3: false, 4: true })).toEqual({
+      security_storage: 'granted',
+      functionality_storage: 'granted',
+      personalization_storage: 'granted',
+      analytics_storage: 'denied',
+      ad_storage: 'granted',
+      ad_user_data: 'granted',
+      ad_personalization: 'granted',
+    });
+  });
+  it('labels and selects form fields as com_gdpr does', () => {
+    expect(fieldLabel('jform_email')).toBe('email');
+    expect(fieldLabel('jform[contact_name]')).toBe('contact name');
+    expect(fieldLabel('your-message')).toBe('your message');
+    expect(['jform_name', 'email', 'subject', 'jform[message]'].every(isTrackedField)).toBe(true);
+    expect(['phone', 'jform_privacy'].some(isTrackedField)).toBe(false);
+  });
+});
+
+describe('consent store', () => {
+  it('starts opt-out (1, 2 on), opt-in (only 1), or as gdprCookieCategoryDisabledN says', () => {
+    const config = defaultConfig();
+    expect(readConsent(jar(), config)).toEqual({ status: null, chosen: false, categories: { 1: true, 2: true, 3: false, 4: false } });
+    expect(readConsent(jar(), { ...config, complianceType: 'opt-in' }).categories).toEqual({ 1: true, 2: false, 3: false, 4: false });
+    const disabled = defaultConfig();
+    disabled.categories[2].defaultOn = false;
+    expect(readConsent(jar(), disabled).categories[2]).toBe(false);
+  });
+  it('reads and writes both cookies; malformed ones mean no choice; category 1 stays on', () => {
+    const config = defaultConfig();
+    expect(readConsent(jar({ cookieconsent_status: 'allow', cookieconsent_categories: '1.3' }), config).categories).toEqual({ 1: true, 2: false, 3: true, 4: false });
+    expect(readConsent(jar({ cookieconsent_status: 'allow' }), config).categories).toEqual({ 1: true, 2: true, 3: true, 4: true });
+    expect(readConsent(jar({ cookieconsent_status: 'maybe' }), config).chosen).toBe(false);
+    expect(readConsent(jar({ cookieconsent_status: 'deny', cookieconsent_categories: '9;x' }), config).categories).toEqual({ 1: true, 2: false, 3: false, 4: false });
+    const cookies = jar();
+    const store = createConsentStore(cookies, config);
+    expect(store.choose('allow', { 1: false, 3: true })).toEqual([3]);
+    expect(cookies.data).toEqual({ cookieconsent_status: 'allow', cookieconsent_categories: '1.2.3' });
+    expect(store.get()).toEqual({ status: 'allow', chosen: true, categories: { 1: true, 2: true, 3: true, 4: false } });
+  });
+});
