@@ -58,7 +58,8 @@ describe('consent log queue', () => {
     proto.toJSON = () => 'garbled';
     try {
       let up = false;
-      const request: Requester = async () => (up ? { ok: true, status: 200, data: '' } : { ok: false, error: { kind: 'abort', status: 0, detail: 'down' } });
+      const request = (async () =>
+        up ? { ok: true, status: 200, data: '' } : { ok: false, error: { kind: 'abort', status: 0, detail: 'down' } }) as unknown as Requester;
       await deliver(request, storage, logEntries({ base: '/' }, false, [[2, false]]));
       expect(readQueue(storage)).toHaveLength(2);
       expect(storage.data.get(QUEUE_KEY)).toContain('gdpr_generic_cookie_consent=0');

@@ -1,0 +1,112 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collectPageErrors, launch } from '../support/browser';
+import { fixturePage, startServer, type TestServer } from '../support/server';
+
+let browser: Browser;
+let server: TestServer;
+beforeAll(async () => {
+  browser = await launch();
+  server = await startServer();
+  server.file('/vendor/stats.js', "(window.order = window.order || []).push('stats');", 'text/javascript');
+});
+afterAll(async () => {
+  await browser.close();
+  await server.close();
+});
+
+async function visit(path: string, html: string, init?: string): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  server.page(path, html);
+  const context = await browser.newContext();
+  if (init) await context.addInitScript(init);
+  const page = await context.newPage();
+  const errors = collectPageErrors(page);
+  await page.goto(`${server.origin}${path}`);
+  return { context, page, errors };
+}
+const cookies = async (context: BrowserContext) => Object.fromEntries((await context.cookies()).map((c) => [c.name, c.value]));
+const withConfig = (config: object, options: Parameters<typeof fixturePage>[0] = {}) =>
+  fixturePage(options).replace('<script src="/dist', `<script src="/config-${Object.keys(config).join('-')}.js"></script><script src="/dist`);
+
+describe('Google Consent Mode v2 and a choice without reload', () => {
+  it('pushes the default before any tag and the update after the choice; the tracker and scripts start live', async () => {
+    server.file('/gtag-setup.js', 'window.dataLayer = window.dataLayer || []; window.gtag = function () { dataLayer.push(arguments); };', 'text/javascript');
+    server.file('/config-reloadAfterChange.js', 'window.PagePulseConfig = { reloadAfterChange: false };', 'text/javascript');
+    const html = withConfig({ reloadAfterChange: false }, { body: '<script type="text/plain" data-category="3" data-src="/vendor/stats.js"></script>' }).replace(
+      '<title>Fixture</title>',
+      '<title>Fixture</title><script src="/gtag-setup.js"></script>',
+    );
+    const { context, page, errors } = await visit('/gcm.html', html);
+    const consentCalls = () =>
+      page.evaluate(() => (window as unknown as { dataLayer: IArguments[] }).dataLayer.map((entry) => Array.from(entry as ArrayLike<unknown>)).filter((e) => e[0] === 'consent'));
+    const first = await consentCalls();
+    expect(first[0]).toEqual([
+      'consent',
+      'default',
+      { security_storage: 'granted', functionality_storage: 'granted', personalization_storage: 'granted', analytics_storage: 'denied', ad_storage: 'denied', ad_user_data: 'denied', ad_personalization: 'denied', wait_for_update: 500 },
+    ]);
+    // gtag.js needs real Arguments objects
+    expect(await page.evaluate(() => Object.prototype.toString.call((window as unknown as { dataLayer: unknown[] }).dataLayer[0]))).toBe('[object Arguments]');
+    await page.locator('pagepulse-consent input#pp-cat-3').check();
+    await page.locator('pagepulse-consent').getByRole('button', { name: 'Auswahl speichern' }).click();
+    await expect.poll(async () => (await consentCalls()).length).toBe(2);
+    expect((await consentCalls())[1]).toEqual([
+      'consent',
+      'update',
+      { security_storage: 'granted', functionality_storage: 'granted', personalization_storage: 'granted', analytics_storage: 'granted', ad_storage: 'denied', ad_user_data: 'denied', ad_personalization: 'denied' },
+    ]);
+    // no reload configured: the statistics script and the tracker start on this page
+    await expect.poll(() => page.evaluate(() => (window as unknown as { order?: string[] }).order)).toEqual(['stats']);
+    await expect.poll(() => server.calls('stream.display').filter((c) => c.body.includes('gcm.html')).length).toBeGreaterThan(0);
+    expect(await page.evaluate(() => window.PagePulse!.tracker.running())).toBe(true);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('country rule', () => {
+  it('accepts automatically outside the EU/EEA/GB/CH and reloads after 1000 ms', async () => {
+    const { context, page, errors } = await visit('/country.html', fixturePage({ attrs: { 'data-country': 'US' } }));
+    const started = Date.now();
+    await page.waitForFunction(() => document.cookie.includes('cookieconsent_status'));
+    await page.waitForEvent('load', { timeout: 5000 });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    expect(await cookies(context)).toMatchObject({ cookieconsent_categories: '1.2.3.4' });
+    expect(await page.locator('pagepulse-consent .banner').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('never turns marketing on by itself under Global Privacy Control, and asks in Germany', async () => {
+    const { context } = await visit('/country-gpc.html', fixturePage({ attrs: { 'data-country': 'US' } }), "Object.defineProperty(Navigator.prototype, 'globalPrivacyControl', { get: () => true });");
+    await expect.poll(async () => (await cookies(context)).cookieconsent_categories).toBe('1.2.3');
+    await context.close();
+    const de = await visit('/country-de.html', fixturePage({ attrs: { 'data-country': 'DE' } }));
+    await de.page.locator('pagepulse-consent .banner').waitFor();
+    expect(await de.context.cookies()).toEqual([]);
+    await de.context.close();
+  });
+});
+
+describe('form consent', () => {
+  it('stores the consent when the privacy box is ticked and deletes it when unticked, with the tracked fields', async () => {
+    const form = `<form id="kontaktformular" name="kontakt">
+      <input id="jform_name" name="jform[name]" value="Anna Weber"><input id="jform_email" name="jform[email]" type="email" value="anna@example.org">
+      <input id="jform_subject" name="jform[subject]" value="Hochzeit"><textarea id="jform_message" name="jform[message]">Hallo!</textarea>
+      <input id="jform_phone" name="jform[phone]" value="0761"><input type="hidden" name="jform[name_hidden]" value="x">
+      <input type="checkbox" id="jform_privacy" name="jform[privacy]"><label for="jform_privacy">Datenschutz</label></form>`;
+    const { context, page, errors } = await visit('/form.html', fixturePage({ body: form }));
+    await page.locator('#jform_privacy').check();
+    const [stored] = await server.waitFor('user.storeConsent', 1);
+    expect(stored!.url).toBe('/index.php?option=com_gdpr&task=user.storeConsent&format=raw');
+    const enc = (s: string) => encodeURIComponent(s).replace(/%20/g, '+');
+    expect(stored!.body).toBe(
+      `url=${enc(`${server.origin}/form.html`)}&formid=kontaktformular&formname=kontakt&formfields%5Bname%5D=Anna+Weber&formfields%5Bemail%5D=anna%40example.org&formfields%5Bsubject%5D=Hochzeit&formfields%5Bmessage%5D=Hallo!`,
+    );
+    await page.locator('#jform_privacy').uncheck();
+    const [deleted] = await server.waitFor('user.deleteConsent', 1);
+    expect(deleted!.body).toBe(stored!.body);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
