@@ -126,4 +126,33 @@ describe('demo site on the reference collector', () => {
     expect(statuses).toEqual([400, 400, 400, 413, 200]);
     await context.close();
   });
+
+  it('stores consent choices made in the banner and form consent, listed after a collector restart', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await serveBundleUnderTest(context);
+    const page = await context.newPage();
+    await page.goto(`${collector.url}/`);
+    const consentHost = page.locator('pagepulse-consent');
+    await consentHost.locator('.banner').waitFor();
+    // accept Statistiken in the banner: logged, reloaded, and then the heartbeat runs
+    await consentHost.locator('input#pp-cat-3').check();
+    await Promise.all([page.waitForEvent('load'), consentHost.getByRole('button', { name: 'Auswahl speichern' }).click()]);
+    await expect.poll(() => page.locator(badge('visitors')).textContent(), { timeout: 10_000 }).not.toBe('0');
+    // form consent with the tracked fields
+    await page.fill('#jform_name', 'Anna Weber');
+    await page.fill('#jform_email', 'anna@example.org');
+    await page.locator('#jform_privacy').check();
+    const consents = async (url: string) => ((await (await fetch(`${url}/api/consents?limit=20`)).json()) as { consents: Array<Record<string, unknown>> }).consents;
+    await expect.poll(async () => (await consents(collector.url)).some((c) => c.kind === 'form')).toBe(true);
+    const before = await consents(collector.url);
+    expect(before.find((c) => c.kind === 'generic')).toMatchObject({ granted: true });
+    expect(before.find((c) => c.kind === 'category')).toMatchObject({ category: 3, granted: true });
+    expect(before.find((c) => c.kind === 'form')).toMatchObject({ formId: 'kontaktformular', fields: { name: 'Anna Weber', email: 'anna@example.org' }, deletedAt: null });
+    await context.close();
+
+    collector = await collector.reopen();
+    const after = await consents(collector.url);
+    expect(after).toEqual(before);
+  });
 });
+
