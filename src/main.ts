@@ -8,7 +8,7 @@ import { documentCookieJar } from './platform/cookies';
 import { showPlatformError } from './platform/alerts';
 import { startKeepalive } from './platform/keepalive';
 import { createLifetime, type Lifetime } from './platform/lifetime';
-import { createRequester, type RequestOptions } from './platform/request';
+import { createRequester, reporting } from './platform/request';
 import { createTracker } from './tracker';
 import { createDebugStore } from './ui/debug/store';
 import { createNotifier } from './ui/notify';
@@ -170,11 +170,7 @@ function start(ctx: Context, marker: Record<symbol, unknown>, early: ConsentEarl
     tracker,
     consentUi,
     notify: ctx.notify,
-    request: <T>(options: RequestOptions) =>
-      ctx.request<T>(options).then((result) => {
-        if (!result.ok) showPlatformError(ctx, result.error);
-        return result;
-      }),
+    request: reporting(ctx.request, (error) => showPlatformError(ctx, error)),
     heatmap: heatmapHandle(ctx),
     destroy() {
       lifetime.dispose();

@@ -1,5 +1,7 @@
 import { CATEGORY_IDS, type CategoryId } from '../config';
 import type { Context } from '../context';
+import { describeError } from '../platform/alerts';
+import { reporting } from '../platform/request';
 import { createStore, type Store } from '../platform/store';
 import { findOrCreateSurface } from '../ui/mount';
 import { lazySurface } from '../ui/surfaces';
@@ -99,6 +101,10 @@ export function startConsentEarly(ctx: Context): ConsentEarly {
 /** The consent widget (banner, dialog, logging, forms, revoke button). */
 export function startConsentWidget(ctx: Context, early: ConsentEarly): ConsentWidget {
   const { config, consent, doc, win, t, lifetime } = ctx;
+  // the widget's own calls: a failure is kept (queue) or shown in place, and named in the debug box
+  const request = reporting(ctx.request, (error, options) =>
+    ctx.debug.add(t.consentCallTitle, `${options.url.split('task=')[1] ?? options.url}: ${describeError(error, t)}`),
+  );
   const storage = guardedStorage(() => win.localStorage);
   const session = guardedStorage(() => win.sessionStorage);
   const gcm = consentMode(ctx);
@@ -151,7 +157,7 @@ export function startConsentWidget(ctx: Context, early: ConsentEarly): ConsentWi
     hide();
     if (config.logConsent) {
       const entries = logEntries(config, status !== 'deny', changed.map((id) => [id, now[id]]));
-      await Promise.race([deliver(ctx.request, storage, entries), new Promise((resolve) => lifetime.timeout(() => resolve(null), LOG_WAIT_MS))]);
+      await Promise.race([deliver(request, storage, entries), new Promise((resolve) => lifetime.timeout(() => resolve(null), LOG_WAIT_MS))]);
     }
     const denied = status === 'deny' && config.denyMessageEnabled;
     if (changed.length > 0 && config.reloadAfterChange) {
@@ -184,7 +190,7 @@ export function startConsentWidget(ctx: Context, early: ConsentEarly): ConsentWi
       const url = config.descriptionUrl
         ? `${config.descriptionUrl}&gdpr_cookie_category=${id}`
         : `${config.base}index.php?option=com_gdpr&task=user.getCookieCategoryDescription&format=raw&gdpr_cookie_category=${id}`;
-      void ctx.request<string>({ url, responseType: 'text' }).then((result) => {
+      void request<string>({ url, responseType: 'text' }).then((result) => {
         const details: Details = result.ok
           ? { id, state: 'ready', nodes: sanitizeFragment(String(result.data).slice(0, 64 * 1024), win.location.href) }
           : { id, state: 'error', nodes: [] };
@@ -223,13 +229,13 @@ export function startConsentWidget(ctx: Context, early: ConsentEarly): ConsentWi
         fields.push([`formfields[${fieldLabel(key)}]`, field.value]);
       }
       const task = box.checked ? 'storeConsent' : 'deleteConsent';
-      void ctx.request({ url: `${config.base}index.php?option=com_gdpr&task=user.${task}&format=raw`, data: fields, responseType: 'text', keepalive: true });
+      void request({ url: `${config.base}index.php?option=com_gdpr&task=user.${task}&format=raw`, data: fields, responseType: 'text', keepalive: true });
     },
     { capture: true },
   );
 
   early.openSettings = show;
-  void flushQueue(ctx.request, storage);
+  void flushQueue(request, storage);
   if (readFlag(session, DENY_FLAG)) {
     writeFlag(session, DENY_FLAG, false);
     ctx.notify(config.denyMessage || t.consentDenyMessage, { status: 'warning' });

@@ -43,6 +43,8 @@ export const de = {
   placeholderDomain: 'Um Inhalte von %s zu sehen, müssen Cookies akzeptiert und die Seite neu geladen werden.',
   placeholderButton: 'Cookie-Einstellungen öffnen',
   scriptLoadError: 'Skript konnte nicht geladen werden: %s (%m)',
+  consentCallTitle: 'Cookie-Einwilligung (Client)',
+  keepaliveTitle: 'Sitzung (Client)',
 };
 
 /** The shape every language table has. */

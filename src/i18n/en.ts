@@ -43,4 +43,6 @@ export const en: Messages = {
   placeholderDomain: 'To see content from %s, cookies must be accepted and the page reloaded.',
   placeholderButton: 'Open cookie settings',
   scriptLoadError: 'Script could not be loaded: %s (%m)',
+  consentCallTitle: 'Cookie consent (client)',
+  keepaliveTitle: 'Session (client)',
 };

@@ -1,4 +1,5 @@
 import type { Context } from '../context';
+import { describeError } from './alerts';
 
 /**
  * Joomla's keep-alive (protocol section 6): a GET every interval so a visitor's session (a form
@@ -6,9 +7,15 @@ import type { Context } from '../context';
  * the tab is hidden: a hidden tab with a half-written form is exactly the case it exists for, and
  * browsers throttle hidden timers anyway.
  */
-export function startKeepalive(ctx: Pick<Context, 'config' | 'lifetime' | 'request'>): () => void {
-  const { config } = ctx;
+export function startKeepalive(ctx: Pick<Context, 'config' | 'lifetime' | 'request' | 'debug' | 't'>): () => void {
+  const { config, t } = ctx;
   if (config.keepalive === null) return () => {};
   const url = config.keepaliveUrl ?? `${config.base}index.php?option=com_ajax&format=json`;
-  return ctx.lifetime.interval(() => void ctx.request({ url, responseType: 'text' }), config.keepalive);
+  return ctx.lifetime.interval(
+    () =>
+      void ctx.request({ url, responseType: 'text' }).then((result) => {
+        if (!result.ok) ctx.debug.add(t.keepaliveTitle, describeError(result.error, t));
+      }),
+    config.keepalive,
+  );
 }

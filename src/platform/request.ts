@@ -143,3 +143,12 @@ export function errorText(error: unknown): string {
   if (error instanceof Error) return error.message || error.name;
   return String(error);
 }
+
+/** A requester that also reports each failure (as an alert, a debug message...) and still returns it. */
+export function reporting(request: Requester, report: (error: RequestError, options: RequestOptions) => void): Requester {
+  return async <T>(options: RequestOptions): Promise<RequestResult<T>> => {
+    const result = await request<T>(options);
+    if (!result.ok) report(result.error, options);
+    return result;
+  };
+}

@@ -80,3 +80,55 @@ describe('faulty server: heatmap click (stream.saveEntity)', () => {
     });
   }
 });
+
+describe('faulty server: consent log, category description, form consent, keep-alive', () => {
+  const FORM = `<form id="f" name="f"><input id="jform_name" name="jform[name]" value="Anna"><input type="checkbox" id="jform_privacy" name="jform[privacy]"></form>`;
+  for (const [index, fault] of FAULTS.entries()) {
+    it(`${fault.name}: logs kept until delivered, description error state, keep-alive goes on, the page unharmed`, async () => {
+      const path = `/platform-${index}.html`;
+      for (const task of ['user.processGenericCookieCategories', 'user.processCookieCategory', 'user.getCookieCategoryDescription', 'user.storeConsent', 'com_ajax'])
+        server.on(task, () => fault.reply);
+      server.file('/no-reload.js', 'window.PagePulseConfig = { reloadAfterChange: false, requestTimeout: 700 };', 'text/javascript');
+      server.page(
+        path,
+        fixturePage({ head: HOST_SCRIPT, body: FORM, attrs: { 'data-debug': '1', 'data-keepalive': '300' } }).replace('<script src="/dist', '<script src="/no-reload.js"></script><script src="/dist'),
+      );
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      const errors = collectPageErrors(page);
+      await page.goto(`${server.origin}${path}`);
+      const consent = page.locator('pagepulse-consent');
+      await consent.locator('.banner').waitFor();
+      await consent.getByRole('button', { name: 'Statistiken' }).click();
+      // any HTTP 200 is a delivered call here: the description endpoint answers HTML by design,
+      // so a 200 body is rendered through the allowlist; failures show the error state
+      const delivered = typeof fault.reply === 'object' && fault.reply.status === 200 && !fault.reply.delayMs;
+      const errorShown = async () => (await shadowText(page, 'pagepulse-consent')).includes('Die Beschreibung konnte nicht geladen werden.');
+      if (!delivered) await expect.poll(errorShown, { timeout: 5000 }).toBe(true);
+      else {
+        const shown = () => page.evaluate(() => document.querySelector('pagepulse-consent')!.shadowRoot!.querySelector('.description')?.textContent?.length ?? 0);
+        await expect.poll(shown, { timeout: 5000 }).toBeGreaterThan(0);
+        expect(await errorShown()).toBe(false);
+      }
+      await page.keyboard.press('Escape');
+      await consent.getByRole('button', { name: 'Alle akzeptieren' }).click();
+      await page.locator('#jform_privacy').check();
+      await server.waitFor('com_ajax', server.calls('com_ajax').length + 2, 6000); // keep-alive goes on
+      const ticks = await page.evaluate(() => (window as unknown as { __ticks: number }).__ticks);
+      await sleep(800);
+      expect(await page.evaluate(() => (window as unknown as { __ticks: number }).__ticks)).toBeGreaterThan(ticks + 8);
+      // the log is only dropped from the queue when the server took it: a "wrong shape" 200 counts as taken
+      const queued = await page.evaluate(() => localStorage.getItem('pagepulse.consentlog'));
+      if (delivered) expect(queued).toBeNull();
+      else {
+        expect(queued).toContain('gdpr_generic_cookie_consent=1');
+        expect(await shadowText(page, 'pagepulse-debug')).toMatch(/Cookie-Einwilligung \(Client\)|Sitzung \(Client\)/);
+      }
+      expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+      expect(errors).toEqual([]);
+      for (const task of ['user.processGenericCookieCategories', 'user.processCookieCategory', 'user.getCookieCategoryDescription', 'user.storeConsent', 'com_ajax'])
+        server.on(task, () => undefined);
+      await context.close();
+    });
+  }
+});
