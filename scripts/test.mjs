@@ -1,7 +1,7 @@
 // `npm test`: type check, both builds, unit suites (jsdom + happy-dom), collector suite, the
 // browser suite against EACH built bundle, then one summary line `tests: N passed, N failed`.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureChromium } from './ensure-chromium.mjs';
@@ -33,6 +33,10 @@ function vitest(name, projects, env = {}) {
   }
 }
 
+if (!existsSync('node_modules/.bin/vitest') || !existsSync('node_modules/.bin/vite')) {
+  console.error('npm test: the dev dependencies are not installed. Run `npm ci` first (README, first lines).');
+  process.exit(1);
+}
 ensureChromium();
 const only = process.argv.slice(2);
 const want = (what) => only.length === 0 || only.includes(what);
