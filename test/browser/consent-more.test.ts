@@ -1,18 +1,15 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectPageErrors, launch } from '../support/browser';
-import { fixturePage, startServer, type TestServer } from '../support/server';
+import { describe, expect, it } from 'vitest';
+import { collectPageErrors } from '../support/browser';
+import { fixturePage, type TestServer } from '../support/server';
+import { useBrowserAndServer } from '../support/suite';
 
 let browser: Browser;
 let server: TestServer;
-beforeAll(async () => {
-  browser = await launch();
-  server = await startServer();
+useBrowserAndServer((b, s) => {
+  browser = b;
+  server = s;
   server.file('/vendor/stats.js', "(window.order = window.order || []).push('stats');", 'text/javascript');
-});
-afterAll(async () => {
-  await browser.close();
-  await server.close();
 });
 
 async function visit(path: string, html: string, init?: string): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {

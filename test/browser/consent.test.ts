@@ -1,22 +1,19 @@
 import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectConsole, collectPageErrors, launch, shadowText } from '../support/browser';
-import { fixturePage, startServer, type TestServer } from '../support/server';
+import { describe, expect, it } from 'vitest';
+import { collectConsole, collectPageErrors, shadowText } from '../support/browser';
+import { fixturePage, type TestServer } from '../support/server';
+import { useBrowserAndServer } from '../support/suite';
 
 let browser: Browser;
 let server: TestServer;
-beforeAll(async () => {
-  browser = await launch();
-  server = await startServer();
+useBrowserAndServer((b, s) => {
+  browser = b;
+  server = s;
   server.file('/vendor/ad.js', "(window.order = window.order || []).push('ad');", 'text/javascript');
   server.file('/vendor/stats.js', "(window.order = window.order || []).push('stats');", 'text/javascript');
   server.file('/vendor/injected.js', 'window.__injected = true;', 'text/javascript');
   server.page('/embed.html', '<!doctype html><title>Video</title><p>Video</p>');
-});
-afterAll(async () => {
-  await browser.close();
-  await server.close();
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -36,7 +33,8 @@ async function visit(path: string, html = fixturePage({ body: BLOCKED, attrs: { 
 }
 const banner = (page: Page) => page.locator('pagepulse-consent .banner');
 const cookies = async (context: BrowserContext) => Object.fromEntries((await context.cookies()).map((c) => [c.name, c.value]));
-const logs = (since: number) => server.requests.slice(since).filter((r) => r.option === 'com_gdpr' && r.task?.startsWith('user.process')).map((r) => `${r.task} ${r.body}`);
+/** The consent log calls since a request index, sorted: parallel keepalive fetches may arrive in any order. */
+const logs = (since: number) => server.requests.slice(since).filter((r) => r.option === 'com_gdpr' && r.task?.startsWith('user.process')).map((r) => `${r.task} ${r.body}`).sort();
 /** Click and report whether the page reloaded (a new document) within the wait. */
 async function clickAndWatch(page: Page, name: string, wait = 2500): Promise<boolean> {
   const origin = await page.evaluate(() => performance.timeOrigin);
@@ -91,8 +89,8 @@ describe('consent buttons', () => {
     expect(await clickAndWatch(page, 'Ablehnen')).toBe(true);
     expect(await cookies(context)).toMatchObject({ cookieconsent_status: 'deny', cookieconsent_categories: '1' });
     expect(logs(since)).toEqual([
-      'user.processGenericCookieCategories gdpr_generic_cookie_consent=0',
       'user.processCookieCategory gdpr_cookie_category=2&gdpr_cookie_category_state=1',
+      'user.processGenericCookieCategories gdpr_generic_cookie_consent=0',
     ]);
     await expect.poll(() => shadowText(page, 'pagepulse-notify')).toContain('Sie haben Cookies abgelehnt');
     expect(await banner(page).count()).toBe(0);
@@ -125,8 +123,8 @@ describe('consent buttons', () => {
     expect(await clickAndWatch(page, 'Auswahl speichern')).toBe(true);
     expect(await cookies(context)).toMatchObject({ cookieconsent_status: 'allow', cookieconsent_categories: '1.2.3' });
     expect(logs(since)).toEqual([
-      'user.processGenericCookieCategories gdpr_generic_cookie_consent=1',
       'user.processCookieCategory gdpr_cookie_category=3&gdpr_cookie_category_state=0',
+      'user.processGenericCookieCategories gdpr_generic_cookie_consent=1',
     ]);
     await expect.poll(() => server.calls('stream.display').filter((c) => c.body.includes('save3.html')).length).toBeGreaterThan(0);
     await context.close();
@@ -139,9 +137,9 @@ describe('consent buttons', () => {
     expect(await clickAndWatch(page, 'Alle akzeptieren')).toBe(true);
     expect(await cookies(context)).toMatchObject({ cookieconsent_status: 'allow', cookieconsent_categories: '1.2.3.4' });
     expect(logs(since)).toEqual([
-      'user.processGenericCookieCategories gdpr_generic_cookie_consent=1',
       'user.processCookieCategory gdpr_cookie_category=3&gdpr_cookie_category_state=0',
       'user.processCookieCategory gdpr_cookie_category=4&gdpr_cookie_category_state=0',
+      'user.processGenericCookieCategories gdpr_generic_cookie_consent=1',
     ]);
     expect(await banner(page).count()).toBe(0);
     await page.evaluate(() => window.PagePulse!.consent.revoke());
@@ -312,7 +310,7 @@ describe('consent log queue', () => {
     down = false;
     const before = server.requests.length;
     await page.goto(`${server.origin}/queue.html`);
-    await expect.poll(() => logs(before).sort()).toEqual([
+    await expect.poll(() => logs(before)).toEqual([
       'user.processCookieCategory gdpr_cookie_category=3&gdpr_cookie_category_state=0',
       'user.processCookieCategory gdpr_cookie_category=4&gdpr_cookie_category_state=0',
       'user.processGenericCookieCategories gdpr_generic_cookie_consent=1',

@@ -1,17 +1,14 @@
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { collectPageErrors, grantConsent, launch } from '../support/browser';
-import { DEFAULT_STREAM_ANSWER, fixturePage, startServer, type TestServer } from '../support/server';
+import { expect, it } from 'vitest';
+import { collectPageErrors, grantConsent } from '../support/browser';
+import { DEFAULT_STREAM_ANSWER, fixturePage, type TestServer } from '../support/server';
+import { useBrowserAndServer } from '../support/suite';
 
 let browser: Browser;
 let server: TestServer;
-beforeAll(async () => {
-  browser = await launch();
-  server = await startServer();
-});
-afterAll(async () => {
-  await browser.close();
-  await server.close();
+useBrowserAndServer((b, s) => {
+  browser = b;
+  server = s;
 });
 
 /**

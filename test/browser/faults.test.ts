@@ -1,18 +1,15 @@
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectPageErrors, grantConsent, launch, shadowText } from '../support/browser';
+import { describe, expect, it } from 'vitest';
+import { collectPageErrors, grantConsent, shadowText } from '../support/browser';
 import { FAULTS } from '../support/faults';
-import { DEFAULT_STREAM_ANSWER, fixturePage, startServer, type TestServer } from '../support/server';
+import { DEFAULT_STREAM_ANSWER, fixturePage, type TestServer } from '../support/server';
+import { useBrowserAndServer } from '../support/suite';
 
 let browser: Browser;
 let server: TestServer;
-beforeAll(async () => {
-  browser = await launch();
-  server = await startServer();
-});
-afterAll(async () => {
-  await browser.close();
-  await server.close();
+useBrowserAndServer((b, s) => {
+  browser = b;
+  server = s;
 });
 
 // the page's own script must keep running whatever the server does

@@ -1,17 +1,14 @@
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUNDLE, collectPageErrors, grantConsent, launch, shadowText } from '../support/browser';
-import { DEFAULT_STREAM_ANSWER, fixturePage, startServer, type TestServer } from '../support/server';
+import { describe, expect, it } from 'vitest';
+import { BUNDLE, collectPageErrors, grantConsent, shadowText } from '../support/browser';
+import { DEFAULT_STREAM_ANSWER, fixturePage, type TestServer } from '../support/server';
+import { useBrowserAndServer } from '../support/suite';
 
 let browser: Browser;
 let server: TestServer;
-beforeAll(async () => {
-  browser = await launch();
-  server = await startServer();
-});
-afterAll(async () => {
-  await browser.close();
-  await server.close();
+useBrowserAndServer((b, s) => {
+  browser = b;
+  server = s;
 });
 
 /** What old CMS libraries (Prototype, MooTools) and careless themes did to a page. */

@@ -1,19 +1,16 @@
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { attachments, collectPageErrors, COUNT_ATTACHMENTS, grantConsent, launch } from '../support/browser';
-import { DEFAULT_STREAM_ANSWER, fixturePage, startServer, type TestServer } from '../support/server';
+import { describe, expect, it } from 'vitest';
+import { attachments, collectPageErrors, COUNT_ATTACHMENTS, grantConsent } from '../support/browser';
+import { DEFAULT_STREAM_ANSWER, fixturePage, type TestServer } from '../support/server';
+import { useBrowserAndServer } from '../support/suite';
 
 let browser: Browser;
 let server: TestServer;
 
-beforeAll(async () => {
-  browser = await launch({ bfcache: true });
-  server = await startServer();
-});
-afterAll(async () => {
-  await browser.close();
-  await server.close();
-});
+useBrowserAndServer((b, s) => {
+  browser = b;
+  server = s;
+}, { bfcache: true });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

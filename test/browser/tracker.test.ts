@@ -36,6 +36,38 @@ afterEach(async () => {
   await server.close();
 });
 
+describe('heartbeat on the wire (protocol section 3)', () => {
+  it('sends the first and second bodies byte for byte', async () => {
+    server.on('stream.display', () => stream({ daemonrefresh: 0.2 }));
+    server.page('/seite.html', fixturePage({ body: MODULE }));
+    const address = `${server.origin}/seite.html?q=a b&x=(1)!*'~`;
+    await page.goto(address);
+    const [first, second] = await server.waitFor('stream.display', 2);
+    const href = await page.evaluate(() => location.href);
+    const size = await page.evaluate(() => [window.outerWidth, window.outerHeight]);
+    const enc = (s: string) => encodeURIComponent(s).replace(/%20/g, '+');
+    expect(first!.body).toBe(
+      `task=stream.display&nowpage=${enc(href)}&initialize=true&module_available=1&device_width=${size[0]}&device_height=${size[1]}`,
+    );
+    expect(second!.body).toBe(`task=stream.display&nowpage=${enc(href)}&initialize=&module_available=1`);
+    // jQuery's $.param leaves ( ) ! ' * ~ as they are; URLSearchParams would not
+    expect(first!.body).toContain('(1)!*');
+    expect(first!.body).not.toMatch(/%28|%29|%21|%2A/);
+    expect(first!.method).toBe('POST');
+    expect(first!.url).toBe('/index.php?option=com_jrealtimeanalytics&format=json');
+    expect(first!.headers['content-type']).toBe('application/x-www-form-urlencoded; charset=UTF-8');
+    expect(first!.headers['x-requested-with']).toBe('XMLHttpRequest');
+    expect(errors).toEqual([]);
+  });
+
+  it('counts zero modules when the statistics module is absent', async () => {
+    server.page('/leer.html', fixturePage());
+    await page.goto(`${server.origin}/leer.html`);
+    const [first] = await server.waitFor('stream.display', 1);
+    expect(first!.body).toContain('&module_available=0&');
+  });
+});
+
 describe('heartbeat loop', () => {
   it('follows daemonrefresh', async () => {
     server.on('stream.display', () => stream({ daemonrefresh: 0.4 }));
