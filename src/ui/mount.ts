@@ -65,24 +65,3 @@ export function isOwnUi(path: EventTarget[]): boolean {
   }
   return false;
 }
-
-/**
- * Run `create` (a createRoot call) and return, with its result, a teardown for the listeners it
- * added to the document. React registers a `selectionchange` listener on the root's document and
- * never removes it; capturing it here is what lets destroy() leave no listener behind.
- */
-export function withDocumentListeners<T>(doc: Document, create: () => T): [T, () => void] {
-  const added: Array<[string, EventListenerOrEventListenerObject, boolean | AddEventListenerOptions | undefined]> = [];
-  const own = Object.getOwnPropertyDescriptor(doc, 'addEventListener');
-  const original = doc.addEventListener;
-  doc.addEventListener = function (this: Document, type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | AddEventListenerOptions) {
-    if (listener) added.push([type, listener, options]);
-    return original.call(this, type, listener as EventListenerOrEventListenerObject, options);
-  } as Document['addEventListener'];
-  try {
-    return [create(), () => added.forEach(([type, listener, options]) => doc.removeEventListener(type, listener, options))];
-  } finally {
-    if (own) Object.defineProperty(doc, 'addEventListener', own);
-    else delete (doc as unknown as Record<string, unknown>).addEventListener;
-  }
-}

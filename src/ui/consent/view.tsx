@@ -1,12 +1,10 @@
 import { createElement, useEffect, useRef, useSyncExternalStore, type ReactNode } from 'react';
-import { createRoot } from 'react-dom/client';
 import { CATEGORY_IDS, type Config } from '../../config';
 import type { ConsentActions, ConsentUi } from '../../consent/widget';
 import type { SafeNode } from '../../consent/sanitize';
 import { format, type Messages } from '../../i18n';
 import type { Store } from '../../platform/store';
-import baseCss from '../base.css?inline';
-import { findOrCreateSurface, withDocumentListeners } from '../mount';
+import { mountReactSurface } from '../react-root';
 import css from './consent.css?inline';
 
 interface Props {
@@ -146,12 +144,5 @@ function Banner(props: Props) {
 
 /** Mount the banner and dialog in `<pagepulse-consent>`; returns the teardown. */
 export function mountConsent(doc: Document, ui: Store<ConsentUi>, actions: ConsentActions, t: Messages, config: Config): () => void {
-  const surface = findOrCreateSurface(doc, 'consent', baseCss + css);
-  const [root, removeListeners] = withDocumentListeners(doc, () => createRoot(surface.container));
-  root.render(<Banner ui={ui} actions={actions} t={t} config={config} />);
-  return () => {
-    root.unmount();
-    removeListeners();
-    surface.host.remove();
-  };
+  return mountReactSurface(doc, 'consent', css, <Banner ui={ui} actions={actions} t={t} config={config} />);
 }

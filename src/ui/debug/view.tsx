@@ -1,8 +1,6 @@
 import { useSyncExternalStore } from 'react';
-import { createRoot } from 'react-dom/client';
 import type { Messages } from '../../i18n';
-import baseCss from '../base.css?inline';
-import { findOrCreateSurface, withDocumentListeners } from '../mount';
+import { mountReactSurface } from '../react-root';
 import css from './debug.css?inline';
 import type { DebugStore } from './store';
 
@@ -29,12 +27,5 @@ function DebugBox({ store, t }: { store: DebugStore; t: Messages }) {
 
 /** Mount the debug box in `<pagepulse-debug>`; returns the teardown. */
 export function mountDebug(doc: Document, store: DebugStore, t: Messages): () => void {
-  const surface = findOrCreateSurface(doc, 'debug', baseCss + css);
-  const [root, removeListeners] = withDocumentListeners(doc, () => createRoot(surface.container));
-  root.render(<DebugBox store={store} t={t} />);
-  return () => {
-    root.unmount();
-    removeListeners();
-    surface.host.remove();
-  };
+  return mountReactSurface(doc, 'debug', css, <DebugBox store={store} t={t} />);
 }

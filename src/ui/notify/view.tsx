@@ -1,8 +1,6 @@
 import { useSyncExternalStore } from 'react';
-import { createRoot } from 'react-dom/client';
 import type { Messages } from '../../i18n';
-import baseCss from '../base.css?inline';
-import { findOrCreateSurface, withDocumentListeners } from '../mount';
+import { mountReactSurface } from '../react-root';
 import css from './notify.css?inline';
 import type { NotifyStore } from './store';
 
@@ -32,12 +30,5 @@ function Notifications({ store, t }: { store: NotifyStore; t: Messages }) {
 
 /** Mount the notifications in `<pagepulse-notify>`; returns the teardown. */
 export function mountNotify(doc: Document, store: NotifyStore, t: Messages): () => void {
-  const surface = findOrCreateSurface(doc, 'notify', baseCss + css);
-  const [root, removeListeners] = withDocumentListeners(doc, () => createRoot(surface.container));
-  root.render(<Notifications store={store} t={t} />);
-  return () => {
-    root.unmount();
-    removeListeners();
-    surface.host.remove();
-  };
+  return mountReactSurface(doc, 'notify', css, <Notifications store={store} t={t} />);
 }
