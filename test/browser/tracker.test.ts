@@ -75,8 +75,9 @@ describe('heartbeat loop', () => {
     await page.goto(`${server.origin}/a.html`);
     const calls = await server.waitFor('stream.display', 4);
     const gaps = calls.slice(1, 4).map((c, i) => c.at - calls[i]!.at);
+    // arrival gaps: the interval plus the answer's round trip, minus jitter of a loaded machine
     for (const gap of gaps.slice(1)) {
-      expect(gap).toBeGreaterThanOrEqual(380);
+      expect(gap).toBeGreaterThanOrEqual(340);
       expect(gap).toBeLessThan(1200);
     }
   });
@@ -244,7 +245,7 @@ describe('boot', () => {
     await sleep(2300);
     // one loop at 0.5 s: about 5 calls in 2.3 s; two loops would make about 10
     const count = server.calls('stream.display').length;
-    expect(count).toBeGreaterThanOrEqual(4);
+    expect(count).toBeGreaterThanOrEqual(3);
     expect(count).toBeLessThanOrEqual(6);
     expect(server.calls('stream.display').filter((c) => c.body.includes('initialize=true'))).toHaveLength(1);
     expect(await page.evaluate(() => document.querySelectorAll('pagepulse-debug').length)).toBeLessThanOrEqual(1);
