@@ -138,7 +138,7 @@ export type FieldKey =
   | Exclude<keyof Config, 'categories'>
   | `category${CategoryId}.${Exclude<keyof CategoryConfig, never>}`;
 
-// zod/mini schema of every settable key
+// zod/mini schema of every settable key, each built on first use
 const SCALARS = {
   base: f.baseUrl,
   lang: f.lang,
@@ -151,7 +151,7 @@ const SCALARS = {
   stateInput: f.selector,
   privacyUrl: f.safeUrl,
   country: f.country,
-  csrfToken: z.string().check(z.maxLength(200)),
+  csrfToken: f.lazy(() => z.string().check(z.maxLength(200))),
   requestTimeout: f.timeoutMs,
   complianceType: f.complianceType,
   revokable: f.onOff,
@@ -165,7 +165,7 @@ const SCALARS = {
   descriptionUrl: f.safeUrl,
   gcm: f.gcm,
   collector: f.baseUrl,
-} satisfies Record<Exclude<keyof Config, 'categories'>, z.core.$ZodType>;
+} satisfies Record<Exclude<keyof Config, 'categories'>, () => z.core.$ZodType>;
 
 const CATEGORY_FIELDS = {
   offered: f.onOff,
@@ -173,7 +173,7 @@ const CATEGORY_FIELDS = {
   locked: f.onOff,
   defaultOn: f.onOff,
   domains: f.domainList,
-} satisfies Record<keyof CategoryConfig, z.core.$ZodType>;
+} satisfies Record<keyof CategoryConfig, () => z.core.$ZodType>;
 
 /** Whether a name is a settable top-level key (PagePulseConfig accepts exactly these). */
 export function isScalarKey(name: string): name is Exclude<keyof Config, 'categories'> {
@@ -201,12 +201,12 @@ export function resolveConfig(settings: readonly RawSetting[], warn: (message: s
   for (const { key, value, label } of settings) {
     if (value === undefined) continue;
     const dot = key.indexOf('.');
-    const schema: z.core.$ZodType | undefined =
+    const schema: (() => z.core.$ZodType) | undefined =
       dot < 0
         ? SCALARS[key as keyof typeof SCALARS]
         : CATEGORY_FIELDS[key.slice(dot + 1) as keyof CategoryConfig];
     if (!schema) continue;
-    const parsed = z.safeParse(schema, value);
+    const parsed = z.safeParse(schema(), value);
     if (!parsed.success) {
       warn(`PagePulse: ignoring invalid config value for "${label}" (${describe(value)}): ${parsed.error.issues[0]?.message ?? 'invalid'}`);
       continue;

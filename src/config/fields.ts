@@ -4,86 +4,121 @@ import * as z from 'zod/mini';
  * One zod/mini schema per config key: every source (page globals, PagePulseConfig, data-*
  * attributes, the address) goes through the same field, so a value means the same wherever it
  * comes from. Each schema turns the loose forms CMS templates write ("1", "on", "6") into one type.
+ *
+ * Each is built on first use (`lazy`): zod's constructors are costly enough to show in the
+ * bundle's evaluation time, and a page usually sets only a few keys.
  */
 
+/** A value built once, on first call. */
+export function lazy<T>(build: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= build());
+}
+
 /** on/off, 1/0, true/false, yes/no, as booleans, numbers or strings. */
-export const onOff = z.pipe(
-  z.union([
-    z.boolean(),
-    z.literal(0),
-    z.literal(1),
-    z.string().check(z.regex(/^\s*(on|off|1|0|true|false|yes|no)\s*$/i)),
-  ]),
-  z.transform((v) => v === true || v === 1 || (typeof v === 'string' && /^\s*(on|1|true|yes)\s*$/i.test(v))),
+export const onOff = lazy(() =>
+  z.pipe(
+    z.union([
+      z.boolean(),
+      z.literal(0),
+      z.literal(1),
+      z.string().check(z.regex(/^\s*(on|off|1|0|true|false|yes|no)\s*$/i)),
+    ]),
+    z.transform((v) => v === true || v === 1 || (typeof v === 'string' && /^\s*(on|1|true|yes)\s*$/i.test(v))),
+  ),
 );
 
 /** A finite number, also written as a numeric string ("6", "2.5"). */
-export const looseNumber = z.pipe(
-  z.union([z.number().check(z.refine(Number.isFinite)), z.string().check(z.regex(/^\s*-?\d+(\.\d+)?\s*$/))]),
-  z.transform((v) => Number(v)),
+export const looseNumber = lazy(() =>
+  z.pipe(
+    z.union([z.number().check(z.refine(Number.isFinite)), z.string().check(z.regex(/^\s*-?\d+(\.\d+)?\s*$/))]),
+    z.transform((v) => Number(v)),
+  ),
 );
 
 /** A loose number that also satisfies `test` (message names the range in warnings). */
 export function numberWhere(test: (n: number) => boolean, message?: string) {
-  return z.pipe(looseNumber, z.number().check(z.refine(test, message)));
+  return z.pipe(looseNumber(), z.number().check(z.refine(test, message)));
 }
 
 /** An address the bundle may call or link to: http(s) absolute, protocol-relative or relative. */
-export const safeUrl = z.pipe(
-  z.string().check(
-    z.minLength(1),
-    z.maxLength(2048),
-    z.refine((v) => !/^\s*[a-z][a-z0-9+.-]*:/i.test(v) || /^\s*https?:/i.test(v), 'only http(s) or relative addresses'),
+export const safeUrl = lazy(() =>
+  z.pipe(
+    z.string().check(
+      z.minLength(1),
+      z.maxLength(2048),
+      z.refine((v) => !/^\s*[a-z][a-z0-9+.-]*:/i.test(v) || /^\s*https?:/i.test(v), 'only http(s) or relative addresses'),
+    ),
+    z.transform((v) => v.trim()),
   ),
-  z.transform((v) => v.trim()),
 );
 
 /** The site base: like safeUrl, always ending with `/`. */
-export const baseUrl = z.pipe(safeUrl, z.transform((v) => (v.endsWith('/') ? v : `${v}/`)));
+export const baseUrl = lazy(() =>
+  z.pipe(safeUrl(), z.transform((v) => (v.endsWith('/') ? v : `${v}/`))),
+);
 
 /** Milliseconds for the keep-alive, or off. */
-export const keepalive = z.union([
-  z.pipe(z.union([z.literal(false), z.literal('off'), z.literal('0'), z.literal(0)]), z.transform(() => null)),
-  numberWhere((n) => n >= 100 && n <= 86_400_000, 'between 100 and 86400000 ms'),
-]);
+export const keepalive = lazy(() =>
+  z.union([
+    z.pipe(z.union([z.literal(false), z.literal('off'), z.literal('0'), z.literal(0)]), z.transform(() => null)),
+    numberWhere((n) => n >= 100 && n <= 86_400_000, 'between 100 and 86400000 ms'),
+  ]),
+);
 
 /** A language the bundle speaks. */
-export const lang = z.pipe(
-  z.string().check(z.regex(/^\s*(de|en)([-_][a-z]{2})?\s*$/i)),
-  z.transform((v) => (v.trim().slice(0, 2).toLowerCase() === 'en' ? 'en' : 'de') as 'de' | 'en'),
+export const lang = lazy(() =>
+  z.pipe(
+    z.string().check(z.regex(/^\s*(de|en)([-_][a-z]{2})?\s*$/i)),
+    z.transform((v) => (v.trim().slice(0, 2).toLowerCase() === 'en' ? 'en' : 'de') as 'de' | 'en'),
+  ),
 );
 
 /** An ISO 3166 alpha-2 country code. */
-export const country = z.pipe(z.string().check(z.regex(/^\s*[a-z]{2}\s*$/i)), z.transform((v) => v.trim().toUpperCase()));
+export const country = lazy(() =>
+  z.pipe(z.string().check(z.regex(/^\s*[a-z]{2}\s*$/i)), z.transform((v) => v.trim().toUpperCase())),
+);
 
 /** A CSS selector; a syntax error is caught at the edge instead of at click time. */
-export const selector = z.string().check(
-  z.minLength(1),
-  z.maxLength(500),
-  z.refine((v) => {
-    try {
-      document.createDocumentFragment().querySelector(v);
-      return true;
-    } catch {
-      return false;
-    }
-  }, 'not a valid CSS selector'),
+export const selector = lazy(() =>
+  z.string().check(
+    z.minLength(1),
+    z.maxLength(500),
+    z.refine((v) => {
+      try {
+        document.createDocumentFragment().querySelector(v);
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'not a valid CSS selector'),
+  ),
 );
 
 /** A short display text (category names, placeholder and deny messages). */
-export const text = z.pipe(z.string().check(z.maxLength(2000)), z.transform((v) => v.trim()));
+export const text = lazy(() =>
+  z.pipe(z.string().check(z.maxLength(2000)), z.transform((v) => v.trim())),
+);
 
 /** Request timeout in ms. */
-export const timeoutMs = numberWhere((n) => n >= 100 && n <= 120_000, 'between 100 and 120000 ms');
+export const timeoutMs = lazy(() =>
+  numberWhere((n) => n >= 100 && n <= 120_000, 'between 100 and 120000 ms'),
+);
 
 /** com_gdpr's compliance type: only opt-in changes the defaults; opt-out and info keep them. */
-export const complianceType = z.pipe(
-  z.string().check(z.regex(/^\s*(opt-?in|opt-?out|info)\s*$/i)),
-  z.transform((v) => (/in/i.test(v) ? 'opt-in' : 'opt-out') as 'opt-in' | 'opt-out'),
+export const complianceType = lazy(() =>
+  z.pipe(
+    z.string().check(z.regex(/^\s*(opt-?in|opt-?out|info)\s*$/i)),
+    z.transform((v) => (/in/i.test(v) ? 'opt-in' : 'opt-out') as 'opt-in' | 'opt-out'),
+  ),
 );
 
 /** Host names per category for blocking scripts and iframes added later by other scripts. */
-export const domainList = z.array(z.string().check(z.regex(/^[a-z0-9.-]+\.[a-z]{2,}$/i), z.maxLength(253))).check(z.maxLength(200));
+export const domainList = lazy(() =>
+  z.array(z.string().check(z.regex(/^[a-z0-9.-]+\.[a-z]{2,}$/i), z.maxLength(253))).check(z.maxLength(200)),
+);
 
 /** Google Consent Mode: auto (when gtag/dataLayer is on the page), on, off. */
-export const gcm = z.union([z.enum(['auto', 'on', 'off']), z.pipe(onOff, z.transform((b) => (b ? 'on' : 'off') as 'on' | 'off'))]);
+export const gcm = lazy(() =>
+  z.union([z.enum(['auto', 'on', 'off']), z.pipe(onOff(), z.transform((b) => (b ? 'on' : 'off') as 'on' | 'off'))]),
+);

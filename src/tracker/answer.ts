@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { looseNumber, numberWhere } from '../config/fields';
+import { lazy, looseNumber, numberWhere } from '../config/fields';
 
 /** Longest debug or badge text kept from a server answer; the rest is cut. */
 const MAX_TEXT = 2000;
@@ -30,21 +30,26 @@ export interface StreamAnswer {
   problems: string[];
 }
 
-const textish = z.pipe(
-  z.union([z.string(), z.number(), z.boolean(), z.null(), z.undefined()]),
-  z.transform((v) => (v == null ? '' : String(v)).slice(0, MAX_TEXT)),
-);
-const list = z.array(z.unknown());
-const positive = numberWhere((n) => n > 0);
-const nonNegative = numberWhere((n) => n >= 0);
-const flag = z.pipe(z.union([looseNumber, z.boolean()]), z.transform((v) => v === true || v === 1));
-const CONFIG_FIELDS = {
-  daemonrefresh: ['refreshSec', positive],
-  enable_debug: ['debug', flag],
-  daemontimeout: ['timeoutMin', nonNegative],
-  heatmap_max_valid_width: ['maxWidth', positive],
-  heatmap_max_valid_height: ['maxHeight', positive],
-} as const;
+/** The answer's schemas, built on the first answer (after the first heartbeat has left). */
+const schemas = lazy(() => {
+  const positive = numberWhere((n) => n > 0);
+  const nonNegative = numberWhere((n) => n >= 0);
+  const flag = z.pipe(z.union([looseNumber(), z.boolean()]), z.transform((v) => v === true || v === 1));
+  return {
+    textish: z.pipe(
+      z.union([z.string(), z.number(), z.boolean(), z.null(), z.undefined()]),
+      z.transform((v) => (v == null ? '' : String(v)).slice(0, MAX_TEXT)),
+    ),
+    list: z.array(z.unknown()),
+    config: {
+      daemonrefresh: ['refreshSec', positive],
+      enable_debug: ['debug', flag],
+      daemontimeout: ['timeoutMin', nonNegative],
+      heatmap_max_valid_width: ['maxWidth', positive],
+      heatmap_max_valid_height: ['maxHeight', positive],
+    } as const,
+  };
+});
 
 /**
  * Read a stream answer part by part, so one malformed part (a hostile or broken server) costs
@@ -59,7 +64,7 @@ export function parseStreamAnswer(raw: unknown): StreamAnswer {
   const config = raw.configparams;
   if (isRecord(config)) {
     const parsed: NonNullable<StreamAnswer['config']> = {};
-    for (const [field, [key, schema]] of Object.entries(CONFIG_FIELDS)) {
+    for (const [field, [key, schema]] of Object.entries(schemas().config)) {
       if (config[field] === undefined || config[field] === null || config[field] === '') continue;
       const result = z.safeParse(schema, config[field]);
       if (result.success) (parsed as Record<string, unknown>)[key] = result.data;
@@ -79,7 +84,7 @@ export function parseStreamAnswer(raw: unknown): StreamAnswer {
   const binds = raw['data-bind'];
   if (isRecord(binds)) {
     for (const key of Object.keys(binds).slice(0, MAX_ITEMS)) {
-      const result = z.safeParse(textish, binds[key]);
+      const result = z.safeParse(schemas().textish, binds[key]);
       if (result.success) answer.binds.push([key, result.data]);
       else answer.problems.push(`data-bind.${key.slice(0, 40)}`);
     }
@@ -100,6 +105,7 @@ export function parseSaveAnswer(raw: unknown): { errors: ServerItem[]; malformed
  * object schema brings ~1 KB gzip and a `new Function` fast path that a strict CSP reports.
  */
 function parseItems(value: unknown): ServerItem[] | null {
+  const { list, textish } = schemas();
   const parsed = z.safeParse(list, value);
   if (!parsed.success) return null;
   const out: ServerItem[] = [];

@@ -6,8 +6,6 @@ import { findOrCreateSurface } from './mount';
 const MAX_RADIUS = 28;
 const MIN_RADIUS = 6;
 
-const clicksAnswer = z.array(z.unknown());
-
 /** What the overlay draws: one dot per stored selector that still matches an element. */
 interface Dot {
   x: number;
@@ -44,7 +42,7 @@ export function createHeatmapOverlay(ctx: Context, collector: string): HeatmapOv
         ctx.log.warn(`heatmap: the collector did not answer (${result.error.kind} ${result.error.status})`);
         return;
       }
-      const clicks = z.safeParse(clicksAnswer, (result.data as { clicks?: unknown } | null)?.clicks);
+      const clicks = z.safeParse(z.array(z.unknown()), (result.data as { clicks?: unknown } | null)?.clicks);
       if (!clicks.success) {
         ctx.log.warn('heatmap: unexpected answer from the collector');
         return;
