@@ -7,6 +7,9 @@ import Database from 'better-sqlite3';
  * consent was given (com_gdpr's inverted "state" is turned around on the way in). Consent rows
  * keep the user agent and IP address because a consent log must show who agreed, as com_gdpr's does.
  */
+/** How often presence heartbeats are pruned, at most. */
+const PRUNE_EVERY_MS = 60_000;
+
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS sessions (
   id TEXT PRIMARY KEY,
@@ -118,6 +121,12 @@ export interface Store {
   recordHeartbeat(visitor: Visitor, beat: Heartbeat, at: number): void;
   /** Sessions seen on `page` and on the whole site since `since`, and ever. */
   presence(page: string, since: number): Presence;
+  /**
+   * Delete presence heartbeats (`initialize = 0`) older than `before`; page views (`initialize = 1`)
+   * stay. Runs at most once a minute of `at`, so calling it on every heartbeat is cheap. Returns
+   * how many rows went.
+   */
+  prunePresence(before: number, at: number): number;
   recordClick(visitor: Visitor, page: string, selector: string, at: number): void;
   clicksOn(page: string, limit: number): ClickSummary[];
   recordCookieConsent(visitor: Visitor, category: number | null, granted: boolean, at: number): void;
@@ -173,6 +182,9 @@ export function openStore(path: string): Store {
     { id: number; session_id: string; url: string; form_id: string; form_name: string; fields: string; user_agent: string; at: number; deleted_at: number | null }
   >('SELECT id, session_id, url, form_id, form_name, fields, user_agent, at, deleted_at FROM form_consents ORDER BY at DESC, id DESC LIMIT ?');
 
+  const deletePresence = db.prepare('DELETE FROM heartbeats WHERE initialize = 0 AND at < ?');
+  let prunedAt = Number.NEGATIVE_INFINITY;
+
   const heartbeat = db.transaction((visitor: Visitor, beat: Heartbeat, at: number) => {
     upsertSession.run({ session: visitor.session, userAgent: visitor.userAgent, deviceWidth: beat.deviceWidth, deviceHeight: beat.deviceHeight, at });
     insertHeartbeat.run({ session: visitor.session, page: beat.page, initialize: beat.initialize ? 1 : 0, modules: beat.modules, at });
@@ -185,6 +197,11 @@ export function openStore(path: string): Store {
       online: countOnline.get(since)!.n,
       total: countTotal.get()!.n,
     }),
+    prunePresence(before, at) {
+      if (at - prunedAt < PRUNE_EVERY_MS) return 0;
+      prunedAt = at;
+      return deletePresence.run(before).changes;
+    },
     recordClick: (visitor, page, selector, at) => void insertClick.run(visitor.session, page, selector, at),
     clicksOn: (page, limit) => selectClicks.all(page, limit),
     recordCookieConsent: (visitor, category, granted, at) =>

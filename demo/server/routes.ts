@@ -8,6 +8,12 @@ import type { Settings } from './settings';
 const PRESENCE_INTERVALS = 3;
 /** ...but never less than this: a short refresh must not make visitors flicker in and out. */
 const PRESENCE_MIN_MS = 10_000;
+/**
+ * Presence heartbeats only feed the live counts, so they are kept this long (or the presence
+ * window, when that is longer) and then deleted; page views are kept. Without it a visitor on a
+ * 2 s refresh would add 1800 rows an hour, forever.
+ */
+export const PRESENCE_RETENTION_MS = 60 * 60 * 1000;
 /** Longest text field accepted: a selector from `html` down a deep page runs to a few KiB, a URL to 2. */
 const MAX_FIELD_CHARS = 8192;
 /** Most selectors /api/clicks lists for a page: more is noise for a heatmap overlay. */
@@ -62,6 +68,7 @@ const TASKS: Record<string, Task> = {
       );
       const windowMs = Math.max(PRESENCE_INTERVALS * settings.daemonrefresh * 1000, PRESENCE_MIN_MS);
       const presence = store.presence(page, now - windowMs);
+      store.prunePresence(now - Math.max(windowMs, PRESENCE_RETENTION_MS), now);
       return {
         json: {
           configparams: settings,

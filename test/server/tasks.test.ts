@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../demo/server/settings';
 import { STREAM, removeDir, startCollector, type Harness } from '../support/collector';
@@ -47,6 +48,29 @@ describe('stream.display (heartbeat)', () => {
     h.clock.now += 2_000; // anna's beat is 11 s old now
     expect((await h.visitor().beat(PAGE, true))['data-bind']).toMatchObject({ users_onpage: '2', visitors: '2', users_total: '3' });
     expect((await anna.beat(PAGE))['data-bind']).toMatchObject({ users_onpage: '3', visitors: '3', users_total: '3' });
+  });
+
+  it('prunes presence heartbeats older than an hour and keeps page views', async () => {
+    const anna = h.visitor();
+    await anna.beat(PAGE, true);
+    await anna.beat(PAGE);
+    await anna.beat(PAGE);
+    const rows = () => {
+      const db = new Database(h.dbPath, { readonly: true });
+      try {
+        return db.prepare('SELECT initialize, COUNT(*) AS n FROM heartbeats GROUP BY initialize ORDER BY initialize').all();
+      } finally {
+        db.close();
+      }
+    };
+    expect(rows()).toEqual([{ initialize: 0, n: 2 }, { initialize: 1, n: 1 }]);
+    h.clock.now += 59 * 60_000;
+    await anna.beat(PAGE); // not an hour old yet: nothing goes
+    expect(rows()).toEqual([{ initialize: 0, n: 3 }, { initialize: 1, n: 1 }]);
+    h.clock.now += 2 * 60_000;
+    expect((await anna.beat(PAGE))['data-bind']).toMatchObject({ users_onpage: '1', users_total: '1' });
+    // the two beats of the first minute went; the page view and the recent beats stay
+    expect(rows()).toEqual([{ initialize: 0, n: 2 }, { initialize: 1, n: 1 }]);
   });
 
   it('sends the configured settings and widens the window with a slower refresh', async () => {
