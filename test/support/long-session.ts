@@ -40,10 +40,22 @@ export async function longSession(browser: Browser, beats: number, at: number[])
     const samples: MemorySample[] = [];
     for (const target of at) {
       await server.waitFor('stream.display', target, 120_000);
-      await cdp.send('HeapProfiler.collectGarbage');
-      const counters = (await cdp.send('Memory.getDOMCounters')) as { nodes: number; jsEventListeners: number };
-      const heap = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
-      samples.push({ beats: target, nodes: counters.nodes, listeners: counters.jsEventListeners, heapUsed: heap.usedSize });
+      // three readings a few beats apart, the smallest of each kept: a reading can catch a request
+      // in flight or a debug line being rendered; a leak shows in every reading
+      const readings: Array<Omit<MemorySample, 'beats'>> = [];
+      for (let i = 0; i < 3; i++) {
+        if (i > 0) await server.waitFor('stream.display', server.calls('stream.display').length + 5, 10_000);
+        await cdp.send('HeapProfiler.collectGarbage');
+        const counters = (await cdp.send('Memory.getDOMCounters')) as { nodes: number; jsEventListeners: number };
+        const heap = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
+        readings.push({ nodes: counters.nodes, listeners: counters.jsEventListeners, heapUsed: heap.usedSize });
+      }
+      samples.push({
+        beats: target,
+        nodes: Math.min(...readings.map((r) => r.nodes)),
+        listeners: Math.min(...readings.map((r) => r.listeners)),
+        heapUsed: Math.min(...readings.map((r) => r.heapUsed)),
+      });
     }
     if (at[at.length - 1]! < beats) await server.waitFor('stream.display', beats, 120_000);
     return samples;
