@@ -19,6 +19,8 @@ const COUNTRY_RELOAD_MS = 1000;
 const LOG_WAIT_MS = 1500;
 /** A decline reloads the page: its notification is shown on the page that follows. */
 const DENY_FLAG = 'pagepulse.denied';
+/** Longest wait for an idle moment before the deferred start-up work runs anyway. */
+const IDLE_WAIT_MS = 1000;
 /** Centred popup for the privacy page (site-spec section 9: 700x800). */
 const POPUP = { width: 700, height: 800 };
 
@@ -235,11 +237,17 @@ export function startConsentWidget(ctx: Context, early: ConsentEarly): ConsentWi
   );
 
   early.openSettings = show;
-  void flushQueue(request, storage);
-  if (readFlag(session, DENY_FLAG)) {
-    writeFlag(session, DENY_FLAG, false);
-    ctx.notify(config.denyMessage || t.consentDenyMessage, { status: 'warning' });
-  }
+  // not needed for the page's first frame: re-sending queued logs (their first storage read costs
+  // milliseconds), the deny message carried over the reload and the revoke button wait for an
+  // idle moment, so the host page's own start-up goes first
+  lifetime.idle(() => {
+    void flushQueue(request, storage);
+    if (readFlag(session, DENY_FLAG)) {
+      writeFlag(session, DENY_FLAG, false);
+      ctx.notify(config.denyMessage || t.consentDenyMessage, { status: 'warning' });
+    }
+    syncRevoke();
+  }, IDLE_WAIT_MS);
   void early.blocker.release();
 
   if (!consent.get().chosen) {
@@ -248,7 +256,7 @@ export function startConsentWidget(ctx: Context, early: ConsentEarly): ConsentWi
       const categories = automaticCategories(offered(), gpc);
       void choose(categories[2] || categories[3] || categories[4] ? 'allow' : 'deny', categories, COUNTRY_RELOAD_MS);
     } else show();
-  } else syncRevoke();
+  }
 
   return {
     open: show,

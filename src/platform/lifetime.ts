@@ -12,6 +12,11 @@ export interface Lifetime {
   ): () => void;
   /** setTimeout that is cleared on dispose; returns a cancel function. */
   timeout(fn: () => void, ms: number): () => void;
+  /**
+   * Run once the page is idle, at the latest after `maxWaitMs` (requestIdleCallback; a 0 ms
+   * timeout where there is none); cancelled on dispose; returns a cancel function.
+   */
+  idle(fn: () => void, maxWaitMs: number): () => void;
   /** setInterval that is cleared on dispose; returns a cancel function. */
   interval(fn: () => void, ms: number): () => void;
   /** Register any other teardown (observers, host elements, React roots). */
@@ -26,7 +31,8 @@ export interface Lifetime {
 
 /** Create a Lifetime over the given timer functions (the page's by default). */
 export function createLifetime(
-  timers: Pick<typeof globalThis, 'setTimeout' | 'clearTimeout' | 'setInterval' | 'clearInterval'> = globalThis,
+  timers: Pick<typeof globalThis, 'setTimeout' | 'clearTimeout' | 'setInterval' | 'clearInterval'> &
+    Partial<Pick<typeof globalThis, 'requestIdleCallback' | 'cancelIdleCallback'>> = globalThis,
   onError: (error: unknown) => void = () => {},
 ): Lifetime {
   const live = new Set<() => void>();
@@ -48,18 +54,32 @@ export function createLifetime(
     return once;
   };
 
+  const timeout = (fn: () => void, ms: number): (() => void) => {
+    let cancel = (): void => {};
+    const id = timers.setTimeout(() => {
+      cancel();
+      safely(fn, onError);
+    }, ms);
+    cancel = add(() => timers.clearTimeout(id));
+    return cancel;
+  };
+
   return {
     listen(target, type, handler, options) {
       target.addEventListener(type, handler, options);
       return add(() => target.removeEventListener(type, handler, options));
     },
-    timeout(fn, ms) {
+    timeout,
+    idle(fn, maxWaitMs) {
+      const request = timers.requestIdleCallback;
+      const cancelIdle = timers.cancelIdleCallback;
+      if (typeof request !== 'function' || typeof cancelIdle !== 'function') return timeout(fn, 0);
       let cancel = (): void => {};
-      const id = timers.setTimeout(() => {
+      const id = request.call(timers, () => {
         cancel();
         safely(fn, onError);
-      }, ms);
-      cancel = add(() => timers.clearTimeout(id));
+      }, { timeout: maxWaitMs });
+      cancel = add(() => cancelIdle.call(timers, id));
       return cancel;
     },
     interval(fn, ms) {
