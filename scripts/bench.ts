@@ -254,7 +254,7 @@ async function main(): Promise<void> {
       '',
       `Layout shift (CLS, sum of layout-shift entries without recent input): banner appearing ${shift(cls.banner)} (lite ${shift(clsLite.banner)}), after accepting and the reload ${shift(cls.accepted)} (lite ${shift(clsLite.accepted)}).`,
       '',
-      `Long session, ${BEATS} heartbeats at 10 ms with debug on (after a forced GC): React ${memory['pagepulse.iife.js']}; lite ${memory['pagepulse.lite.iife.js']}.`,
+      `Long session, ${BEATS} heartbeats at 10 ms with debug on (each figure the smallest of three readings a few beats apart, each after a forced GC): React ${memory['pagepulse.iife.js']}; lite ${memory['pagepulse.lite.iife.js']}.`,
       '',
     ].join('\n');
     writeFileSync('BENCHMARKS.md', report);
