@@ -54,15 +54,18 @@ export function createLifetime(
     return once;
   };
 
-  const timeout = (fn: () => void, ms: number): (() => void) => {
+  /** A one-shot callback: live until it runs or is cancelled (by its cancel or by dispose). */
+  const oneShot = <Id>(fn: () => void, start: (run: () => void) => Id, stop: (id: Id) => void): (() => void) => {
     let cancel = (): void => {};
-    const id = timers.setTimeout(() => {
+    const id = start(() => {
       cancel();
       safely(fn, onError);
-    }, ms);
-    cancel = add(() => timers.clearTimeout(id));
+    });
+    cancel = add(() => stop(id));
     return cancel;
   };
+  const timeout = (fn: () => void, ms: number): (() => void) =>
+    oneShot(fn, (run) => timers.setTimeout(run, ms), (id) => timers.clearTimeout(id));
 
   return {
     listen(target, type, handler, options) {
@@ -74,13 +77,7 @@ export function createLifetime(
       const request = timers.requestIdleCallback;
       const cancelIdle = timers.cancelIdleCallback;
       if (typeof request !== 'function' || typeof cancelIdle !== 'function') return timeout(fn, 0);
-      let cancel = (): void => {};
-      const id = request.call(timers, () => {
-        cancel();
-        safely(fn, onError);
-      }, { timeout: maxWaitMs });
-      cancel = add(() => cancelIdle.call(timers, id));
-      return cancel;
+      return oneShot(fn, (run) => request.call(timers, run, { timeout: maxWaitMs }), (id) => cancelIdle.call(timers, id));
     },
     interval(fn, ms) {
       const id = timers.setInterval(() => safely(fn, onError), ms);
