@@ -1,5 +1,8 @@
 import Database from 'better-sqlite3';
 
+/** How often presence heartbeats are pruned, at most. */
+const PRUNE_EVERY_MS = 60_000;
+
 /**
  * Times are integer milliseconds since the epoch (the collector's injectable clock). `sessions`
  * holds visitors that sent at least one heartbeat (visitors who refused statistics are not
@@ -7,9 +10,6 @@ import Database from 'better-sqlite3';
  * consent was given (com_gdpr's inverted "state" is turned around on the way in). Consent rows
  * keep the user agent and IP address because a consent log must show who agreed, as com_gdpr's does.
  */
-/** How often presence heartbeats are pruned, at most. */
-const PRUNE_EVERY_MS = 60_000;
-
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS sessions (
   id TEXT PRIMARY KEY,
