@@ -152,10 +152,11 @@ function start(ctx: Context, marker: Record<symbol, unknown>, early: ConsentEarl
   const tracker = config.tracker ? createTracker(ctx) : null;
   if (tracker) {
     lifetime.add(() => tracker.dispose());
-    // protocol section 10: with consent respected, track only while category 3 is on
+    // protocol section 10: with consent respected, track only while category 3 is on; a choice
+    // about to reload starts nothing here (protocol section 3): the reloaded page sends the page view
     const gate = (): void => {
-      if (!config.respectConsent || ctx.consent.allows(3)) tracker.start();
-      else tracker.stop();
+      if (config.respectConsent && !ctx.consent.allows(3)) tracker.stop();
+      else if (!ctx.consent.get().reloading) tracker.start();
     };
     lifetime.add(ctx.consent.subscribe(gate));
     gate();

@@ -21,14 +21,19 @@ export interface ConsentState {
   categories: Categories;
   /** A choice was made (a status cookie exists). */
   chosen: boolean;
+  /** The last choice changed categories and the page is about to reload: nothing new starts on this page. */
+  reloading?: true;
 }
 
 /** The React-free consent store. */
 export interface ConsentStore {
   get(): ConsentState;
   subscribe(listener: () => void): () => void;
-  /** Record a choice: locked categories stay on; writes both cookies; returns the categories that changed. */
-  choose(status: ConsentStatus, categories: Partial<Categories>): CategoryId[];
+  /**
+   * Record a choice: locked categories stay on; writes both cookies; returns the categories that
+   * changed. With `reloadOnChange`, a choice that changed any category marks the state `reloading`.
+   */
+  choose(status: ConsentStatus, categories: Partial<Categories>, reloadOnChange?: boolean): CategoryId[];
   /** Whether a category is on now. */
   allows(id: CategoryId): boolean;
 }
@@ -76,7 +81,7 @@ export function createConsentStore(jar: CookieJar, config: Config, onError?: (er
     get: store.get,
     subscribe: store.subscribe,
     allows: (id) => store.get().categories[id],
-    choose(status, wanted) {
+    choose(status, wanted, reloadOnChange = false) {
       const previous = store.get();
       const categories = { ...previous.categories };
       for (const id of CATEGORY_IDS) {
@@ -87,7 +92,7 @@ export function createConsentStore(jar: CookieJar, config: Config, onError?: (er
       const changed = CATEGORY_IDS.filter((id) => categories[id] !== previous.categories[id]);
       jar.set(STATUS_COOKIE, status, CONSENT_DAYS);
       jar.set(CATEGORIES_COOKIE, formatCategories(categories), CONSENT_DAYS);
-      store.set({ status, categories, chosen: true });
+      store.set(changed.length > 0 && reloadOnChange ? { status, categories, chosen: true, reloading: true } : { status, categories, chosen: true });
       return changed;
     },
   };

@@ -153,7 +153,8 @@ export function startConsentWidget(ctx: Context, early: ConsentEarly): ConsentWi
   };
 
   const choose = async (status: ConsentStatus, wanted: Categories, reloadDelay = 0): Promise<void> => {
-    const changed = consent.choose(status, wanted);
+    // announced before the store's listeners run: the tracker does not start on a page about to reload
+    const changed = consent.choose(status, wanted, config.reloadAfterChange);
     const now = consent.get().categories;
     gcm?.('update', now);
     hide();

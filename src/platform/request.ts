@@ -12,7 +12,7 @@ export type RequestErrorKind = 'parse' | 'nocontent' | 'timeout' | 'abort' | 'ht
 /** A classified failure: `detail` is the raw reason (error text, server message or status text). */
 export interface RequestError {
   kind: RequestErrorKind;
-  /** HTTP status, 0 when no answer came. */
+  /** HTTP status, 0 when no answer came (the request failed before any header arrived). */
   status: number;
   /** The server's JSON `message`, the status text, or the network error's text. */
   detail: string;
@@ -85,6 +85,8 @@ export function createRequester(deps: RequesterDeps): Requester {
     const outer = options.signal;
     const onOuterAbort = (): void => controller.abort();
     outer?.addEventListener('abort', onOuterAbort);
+    // set once the headers came: a body that then fails to arrive still was an answer
+    let status = 0;
 
     try {
       const response = await deps.fetch(url.href, {
@@ -96,6 +98,7 @@ export function createRequester(deps: RequesterDeps): Requester {
         keepalive: options.keepalive === true,
         signal: controller.signal,
       });
+      status = response.status;
       const text = await response.text();
       if (!response.ok) return fail('http', response.status, serverMessage(text) ?? response.statusText ?? '');
       if (options.responseType === 'text') return { ok: true, status: response.status, data: text as T };
@@ -107,8 +110,8 @@ export function createRequester(deps: RequesterDeps): Requester {
         return fail('parse', response.status, text.slice(0, 200));
       }
     } catch (error) {
-      if (timedOut) return fail('timeout', 0, '');
-      return fail('abort', 0, errorText(error));
+      if (timedOut) return fail('timeout', status, '');
+      return fail('abort', status, errorText(error));
     } finally {
       deps.clearTimeout(timer);
       outer?.removeEventListener('abort', onOuterAbort);

@@ -1,9 +1,12 @@
 /** The statistics module's badges (`#jes_mod span.badge[data-bind]`); ids may repeat on CMS pages. */
 const BADGE_SELECTOR = '[id="jes_mod"] span.badge[data-bind]';
 
-/** Number of statistics modules on the page (`module_available`). */
-export function countModules(doc: Document): number {
-  return doc.querySelectorAll('[id="jes_mod"]').length;
+/**
+ * `module_available`: the original counts `$('#jes_mod').length`, whose id fast path
+ * (getElementById) finds at most one element, so a repeated module still gives 1.
+ */
+export function moduleAvailable(doc: Document): 0 | 1 {
+  return doc.getElementById('jes_mod') ? 1 : 0;
 }
 
 /**

@@ -18,7 +18,11 @@ export interface HeartbeatState {
   refreshMs: number;
   /** daemontimeout in minutes; 0 = no cap. */
   timeoutMin: number;
-  /** An answer arrived once: later calls send `initialize=` empty. */
+  /**
+   * The page view may have been counted: an answer of any kind came, or a call timed out or was
+   * cancelled in flight. Later calls omit `initialize` (protocol section 3: one page view, one
+   * `initialize=true`).
+   */
   initialized: boolean;
   clicksStarted: boolean;
   /** Consecutive transient failures (drives the backoff). */
@@ -87,9 +91,12 @@ export function transition(state: HeartbeatState, event: HeartbeatEvent): Transi
         state: { ...state, phase: 'waiting' },
         effects: [{ type: 'cancel' }, { type: 'send', initialize: !state.initialized }],
       };
-    case 'stop':
+    case 'stop': {
       if (state.phase === 'idle' || state.phase === 'stopped') return { state: { ...state, phase: 'stopped' }, effects: [] };
-      return { state: { ...state, phase: 'stopped' }, effects: [{ type: 'cancel' }, { type: 'stopped', reason: 'api' }] };
+      // a call cancelled in flight may have reached the server: it counts as sent
+      const initialized = state.initialized || state.phase === 'waiting';
+      return { state: { ...state, phase: 'stopped', initialized }, effects: [{ type: 'cancel' }, { type: 'stopped', reason: 'api' }] };
+    }
     case 'answer':
       return state.phase === 'waiting' ? onAnswer(state, event.answer) : { state, effects: [] };
     case 'failure':
@@ -111,12 +118,14 @@ function onAnswer(previous: HeartbeatState, answer: StreamAnswer): Transition {
     state.clicksStarted = true;
     effects.push({ type: 'startClicks', maxWidth: config.maxWidth, maxHeight: config.maxHeight });
   }
-  if (answer.storing.length > 0) {
-    effects.push({ type: 'debug', items: answer.storing }, { type: 'stopped', reason: 'storing' });
-    return { state: { ...state, phase: 'stopped' }, effects };
-  }
+  if (answer.storing.length > 0) effects.push({ type: 'debug', items: answer.storing });
+  // independently of storing, as the original client does: the answer that stops the loop still fills the badges
   if (answer.loading.length > 0) effects.push({ type: 'debug', items: answer.loading });
   else if (answer.binds.length > 0) effects.push({ type: 'badges', binds: answer.binds });
+  if (answer.storing.length > 0) {
+    effects.push({ type: 'stopped', reason: 'storing' });
+    return { state: { ...state, phase: 'stopped' }, effects };
+  }
 
   // floor(timeout*60 / refresh), computed in whole milliseconds: 0.6 s / 0.1 s is 5.999... in floats
   if (state.timeoutMin > 0 && state.calls > Math.floor(Math.round(state.timeoutMin * 60_000) / state.refreshMs)) {
@@ -131,7 +140,9 @@ function onAnswer(previous: HeartbeatState, answer: StreamAnswer): Transition {
  * Transient failures (no answer, timeout, 5xx, 408, 429, unreadable answers) are retried with
  * capped exponential backoff; any other 4xx means the endpoint refuses us, so the loop stops.
  */
-function onFailure(previous: HeartbeatState, error: RequestError, random: number): Transition {
+function onFailure(failed: HeartbeatState, error: RequestError, random: number): Transition {
+  // only a call that never reached the server may repeat initialize=true
+  const previous = { ...failed, initialized: failed.initialized || mayHaveBeenCounted(error) };
   if (!isTransient(error)) {
     return {
       state: { ...previous, phase: 'stopped' },
@@ -144,6 +155,16 @@ function onFailure(previous: HeartbeatState, error: RequestError, random: number
     state: { ...previous, phase: 'scheduled', failures },
     effects: [{ type: 'networkError', error, retryInMs: ms }, { type: 'schedule', ms }],
   };
+}
+
+/**
+ * Whether the server may have counted a failed call's page view. Any answer (an HTTP error, an
+ * empty or unreadable body, a PHP notice before the JSON) and a timeout (the server may still be
+ * working on it) may have; only a request that failed before any answer came (the fetch itself
+ * rejected: connection refused, DNS, offline, an invalid address) certainly did not.
+ */
+export function mayHaveBeenCounted(error: RequestError): boolean {
+  return !(error.kind === 'abort' && error.status === 0);
 }
 
 /** Whether a failed call is worth retrying. */

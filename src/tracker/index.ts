@@ -3,7 +3,8 @@ import { describeError } from '../platform/alerts';
 import type { RequestError } from '../platform/request';
 import { isOwnUi } from '../ui/mount';
 import { parseSaveAnswer } from './answer';
-import { countModules, updateBadges } from './badges';
+import { moduleAvailable, updateBadges } from './badges';
+import { askWindowsVersion } from './client-hints';
 import { DEFAULT_MAX_HEIGHT, DEFAULT_MAX_WIDTH, startClickRecorder } from './clicks';
 import type { HeartbeatEffect } from './heartbeat';
 import { createHeartbeatRunner } from './runner';
@@ -100,19 +101,24 @@ export function createTracker(ctx: Context): Tracker {
     }
   };
 
+  // the Windows 11 marker: asked on the first call, sent on the calls after it once known
+  let windowsVersion: string | null = null;
+  let askedWindows = false;
   const runner = createHeartbeatRunner({
-    send: (initialize, signal) =>
-      ctx.request({
-        url,
-        data: heartbeatBody(initialize, {
-          href: win.location.href,
-          modules: countModules(doc),
-          outerWidth: win.outerWidth,
-          outerHeight: win.outerHeight,
-        }),
-        timeout: config.requestTimeout,
-        signal,
-      }),
+    send: (initialize, signal) => {
+      const data = heartbeatBody(initialize, {
+        href: win.location.href,
+        moduleAvailable: moduleAvailable(doc),
+        outerWidth: win.outerWidth,
+        outerHeight: win.outerHeight,
+        windowsVersion,
+      });
+      if (!askedWindows) {
+        askedWindows = true;
+        void askWindowsVersion(win.navigator).then((version) => (windowsVersion = version));
+      }
+      return ctx.request({ url, data, timeout: config.requestTimeout, signal });
+    },
     setTimer: (fn, ms) => lifetime.timeout(fn, ms),
     random: Math.random,
     perform,

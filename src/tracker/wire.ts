@@ -4,11 +4,13 @@ import { encodeForm } from '../platform/encode';
 export interface PageFacts {
   /** location.href at send time. */
   href: string;
-  /** Number of statistics modules (`#jes_mod`) on the page. */
-  modules: number;
+  /** `module_available`: 1 when the statistics module (`#jes_mod`) is on the page, else 0. */
+  moduleAvailable: 0 | 1;
   /** window.outerWidth / outerHeight. */
   outerWidth: number;
   outerHeight: number;
+  /** `windowsver` once the client hints said Windows 11 (`'Windows 11'`), else null. */
+  windowsVersion: string | null;
 }
 
 /** The analytics component's endpoint (protocol section 3). */
@@ -17,17 +19,17 @@ export function streamUrl(base: string): string {
 }
 
 /**
- * Body of stream.display. The first call carries `initialize=true` and the window size; later
- * calls send `initialize=` EMPTY, because PHP casts the string "false" to true.
+ * Body of stream.display, field for field as the original stream script's data object after
+ * jQuery's `$.ajax` dropped its undefined values: the first call carries `initialize=true` and the
+ * window size; later calls have NO `initialize` field (PHP casts the string "false" to true), and
+ * `windowsver` comes last once it is known.
  */
 export function heartbeatBody(initialize: boolean, page: PageFacts): string {
-  const fields: Array<[string, string | number]> = [
-    ['task', 'stream.display'],
-    ['nowpage', page.href],
-    ['initialize', initialize ? 'true' : ''],
-    ['module_available', page.modules],
-  ];
+  const fields: Array<[string, string | number]> = [['task', 'stream.display'], ['nowpage', page.href]];
+  if (initialize) fields.push(['initialize', 'true']);
+  fields.push(['module_available', page.moduleAvailable]);
   if (initialize) fields.push(['device_width', page.outerWidth], ['device_height', page.outerHeight]);
+  if (page.windowsVersion !== null) fields.push(['windowsver', page.windowsVersion]);
   return encodeForm(fields);
 }
 

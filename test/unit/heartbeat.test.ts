@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { StreamAnswer } from '../../src/tracker/answer';
 import { MAX_RETRY_MS, retryDelay } from '../../src/tracker/backoff';
-import { initialHeartbeat, isTransient, transition, type HeartbeatEffect, type HeartbeatState } from '../../src/tracker/heartbeat';
+import type { RequestError } from '../../src/platform/request';
+import { initialHeartbeat, isTransient, mayHaveBeenCounted, transition, type HeartbeatEffect, type HeartbeatState } from '../../src/tracker/heartbeat';
 
 const answer = (overrides: Partial<StreamAnswer> = {}): StreamAnswer => ({
   config: null,
@@ -32,7 +33,7 @@ function run(reply: (n: number) => StreamAnswer, max = 1000): { state: Heartbeat
 }
 
 describe('heartbeat transition', () => {
-  it('sends initialize=true first and empty afterwards', () => {
+  it('sends initialize=true first and omits it afterwards', () => {
     const { sends } = run(() => answer(), 3);
     expect(sends).toEqual([true, false, false]);
   });
@@ -61,6 +62,27 @@ describe('heartbeat transition', () => {
     t = transition(t.state, { type: 'answer', answer: answer({ storing: [{ title: 'a.php', text: 'db down' }] }) });
     expect(t.state.phase).toBe('stopped');
     expect(types(t.effects)).toEqual(['answered', 'debug', 'stopped']);
+  });
+
+  it('still fills the badges from the answer whose storing errors stop the loop', () => {
+    let t = transition(initialHeartbeat, { type: 'start' });
+    t = transition(t.state, {
+      type: 'answer',
+      answer: answer({ storing: [{ title: 'a.php', text: 'db down' }], binds: [['visitors', '3']] }),
+    });
+    expect(t.state.phase).toBe('stopped');
+    expect(t.effects).toEqual([
+      { type: 'answered', answer: expect.anything() },
+      { type: 'debug', items: [{ title: 'a.php', text: 'db down' }] },
+      { type: 'badges', binds: [['visitors', '3']] },
+      { type: 'stopped', reason: 'storing' },
+    ]);
+    // loading errors win over the badges, with or without storing
+    t = transition(transition(initialHeartbeat, { type: 'start' }).state, {
+      type: 'answer',
+      answer: answer({ storing: [{ title: 'a', text: 'b' }], loading: [{ title: 'c', text: 'd' }], binds: [['visitors', '3']] }),
+    });
+    expect(types(t.effects)).toEqual(['answered', 'debug', 'debug', 'stopped']);
   });
 
   it('shows loading errors instead of updating badges, and goes on', () => {
@@ -132,6 +154,82 @@ describe('heartbeat transition', () => {
     expect(transition(resumed.state, { type: 'resume' }).effects).toEqual([]);
     t = transition(initialHeartbeat, { type: 'start' });
     expect(transition(t.state, { type: 'resume' }).effects).toEqual([]);
+  });
+});
+
+describe('one page view, one initialize=true (protocol section 3)', () => {
+  /** The initialize flag of each call when the first call fails with `error` and every later call is answered. */
+  function afterFirstFailure(error: RequestError): boolean[] {
+    const sends: boolean[] = [];
+    const sent = (effects: HeartbeatEffect[]) => {
+      for (const e of effects) if (e.type === 'send') sends.push(e.initialize);
+    };
+    let t = transition(initialHeartbeat, { type: 'start' });
+    sent(t.effects);
+    t = transition(t.state, { type: 'failure', error, random: 0.5 });
+    for (let n = 0; n < 2 && t.state.phase === 'scheduled'; n++) {
+      t = transition(t.state, { type: 'due' });
+      sent(t.effects);
+      t = transition(t.state, { type: 'answer', answer: answer() });
+    }
+    return sends;
+  }
+
+  // every class the request helper reports after an answer came, or when none came in time
+  const maybeCounted: Array<[string, RequestError]> = [
+    ['a PHP notice before the JSON (parse error on a 200)', { kind: 'parse', status: 200, detail: '<br /><b>Notice</b>: ...{"storing":[]}' }],
+    ['a 200 with an HTML page', { kind: 'parse', status: 200, detail: '<!doctype html><title>Wartung</title>' }],
+    ['an empty 200', { kind: 'nocontent', status: 200, detail: '' }],
+    ['a 204', { kind: 'nocontent', status: 204, detail: '' }],
+    ['HTTP 500', { kind: 'http', status: 500, detail: 'Internal Server Error' }],
+    ['HTTP 503', { kind: 'http', status: 503, detail: '' }],
+    ['HTTP 429', { kind: 'http', status: 429, detail: '' }],
+    ['a timeout before any answer', { kind: 'timeout', status: 0, detail: '' }],
+    ['a timeout while the body was arriving', { kind: 'timeout', status: 200, detail: '' }],
+    ['a connection lost while the body was arriving', { kind: 'abort', status: 200, detail: 'network error' }],
+  ];
+  for (const [name, error] of maybeCounted) {
+    it(`omits initialize after ${name}`, () => {
+      expect(mayHaveBeenCounted(error)).toBe(true);
+      expect(afterFirstFailure(error)).toEqual([true, false, false]);
+    });
+  }
+
+  it('repeats initialize=true only after a request that never reached the server', () => {
+    for (const detail of ['Failed to fetch', 'NetworkError when attempting to fetch resource.', 'invalid address: http://[']) {
+      const error: RequestError = { kind: 'abort', status: 0, detail };
+      expect(mayHaveBeenCounted(error)).toBe(false);
+      expect(afterFirstFailure(error)).toEqual([true, true, false]);
+    }
+  });
+
+  it('keeps omitting it when a later call fails in any way', () => {
+    let t = transition(transition(initialHeartbeat, { type: 'start' }).state, { type: 'answer', answer: answer() });
+    t = transition(transition(t.state, { type: 'due' }).state, { type: 'failure', error: { kind: 'abort', status: 0, detail: 'Failed to fetch' }, random: 0 });
+    expect(transition(t.state, { type: 'due' }).effects).toEqual([{ type: 'send', initialize: false }]);
+  });
+
+  it('a refused first call (4xx) still counts as sent when the tracker is started again', () => {
+    let t = transition(initialHeartbeat, { type: 'start' });
+    t = transition(t.state, { type: 'failure', error: { kind: 'http', status: 403, detail: 'Forbidden' }, random: 0 });
+    expect(t.state.phase).toBe('stopped');
+    expect(transition(t.state, { type: 'start' }).effects).toEqual([{ type: 'send', initialize: false }]);
+  });
+
+  it('a call cancelled in flight (stop) may have been counted; a stop before any call was not', () => {
+    let t = transition(initialHeartbeat, { type: 'start' });
+    t = transition(t.state, { type: 'stop' });
+    expect(transition(t.state, { type: 'start' }).effects).toEqual([{ type: 'send', initialize: false }]);
+    t = transition(initialHeartbeat, { type: 'stop' });
+    expect(transition(t.state, { type: 'start' }).effects).toEqual([{ type: 'send', initialize: true }]);
+  });
+
+  it('a stop while a retry of a never-sent first call is scheduled keeps initialize=true', () => {
+    let t = transition(initialHeartbeat, { type: 'start' });
+    t = transition(t.state, { type: 'failure', error: { kind: 'abort', status: 0, detail: 'Failed to fetch' }, random: 0 });
+    expect(t.state.phase).toBe('scheduled');
+    t = transition(t.state, { type: 'stop' });
+    expect(transition(t.state, { type: 'start' }).effects).toEqual([{ type: 'send', initialize: true }]);
   });
 });
 

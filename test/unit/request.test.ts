@@ -77,6 +77,13 @@ describe('request helper: Joomla.request semantics', () => {
     expect(await request({ url: '/x' })).toEqual({ ok: false, error: { kind: 'abort', status: 0, detail: 'Failed to fetch' } });
   });
 
+  it('keeps the status when the connection is lost after the headers: an answer came', async () => {
+    const body = new ReadableStream({ start: (controller) => controller.error(new TypeError('network error')) });
+    const { request } = setup(() => new Response(body, { status: 200 }));
+    const got = await request({ url: '/x' });
+    expect(got).toMatchObject({ ok: false, error: { kind: 'abort', status: 200 } });
+  });
+
   it('classifies other failures with the status and the server message or the status text', async () => {
     const withMessage = setup(() => json({ message: 'Datenbank weg' }, 500, 'Internal Server Error'));
     expect(await withMessage.request({ url: '/x' })).toEqual({ ok: false, error: { kind: 'http', status: 500, detail: 'Datenbank weg' } });

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { defaultConfig } from '../../src/config';
+import { createConsentStore } from '../../src/consent/store';
+import type { CookieJar } from '../../src/platform/cookies';
+import { moduleAvailable } from '../../src/tracker/badges';
+import { askWindowsVersion, isWindows11 } from '../../src/tracker/client-hints';
+import { heartbeatBody, type PageFacts } from '../../src/tracker/wire';
+
+const page = (overrides: Partial<PageFacts> = {}): PageFacts => ({
+  href: 'https://site.example/a b?x=(1)',
+  moduleAvailable: 1,
+  outerWidth: 1280,
+  outerHeight: 800,
+  windowsVersion: null,
+  ...overrides,
+});
+
+describe('heartbeat body (protocol section 3)', () => {
+  it('first call: initialize=true and the window size; later calls: no initialize field at all', () => {
+    expect(heartbeatBody(true, page())).toBe(
+      'task=stream.display&nowpage=https%3A%2F%2Fsite.example%2Fa+b%3Fx%3D(1)&initialize=true&module_available=1&device_width=1280&device_height=800',
+    );
+    expect(heartbeatBody(false, page({ moduleAvailable: 0 }))).toBe('task=stream.display&nowpage=https%3A%2F%2Fsite.example%2Fa+b%3Fx%3D(1)&module_available=0');
+  });
+
+  it('appends windowsver last once known', () => {
+    expect(heartbeatBody(false, page({ windowsVersion: 'Windows 11' }))).toMatch(/&module_available=1&windowsver=Windows\+11$/);
+    // a repeated first call (the first never reached the server) keeps the original data object's order
+    expect(heartbeatBody(true, page({ windowsVersion: 'Windows 11' }))).toMatch(/&device_height=800&windowsver=Windows\+11$/);
+  });
+});
+
+describe('module_available', () => {
+  it('is 1 for one module, 1 for a repeated id (jQuery id fast path), 0 without', () => {
+    document.body.innerHTML = '<div id="jes_mod"></div>';
+    expect(moduleAvailable(document)).toBe(1);
+    document.body.innerHTML = '<div id="jes_mod"></div><aside><div id="jes_mod"></div></aside>';
+    expect(moduleAvailable(document)).toBe(1);
+    document.body.innerHTML = '<div class="jes_mod" name="jes_mod"></div>';
+    expect(moduleAvailable(document)).toBe(0);
+  });
+});
+
+describe('Windows 11 client hints', () => {
+  it('needs platform Windows and major platformVersion 13 or more', () => {
+    expect(isWindows11('Windows', '13.0.0')).toBe(true);
+    expect(isWindows11('Windows', '15.0.0')).toBe(true);
+    expect(isWindows11('Windows', '10.0.0')).toBe(false);
+    expect(isWindows11('Windows', '0.3.0')).toBe(false);
+    expect(isWindows11('macOS', '15.0.0')).toBe(false);
+    expect(isWindows11('Windows', undefined)).toBe(false);
+    expect(isWindows11('Windows', 'x')).toBe(false);
+  });
+
+  it('asks getHighEntropyValues for platformVersion and never rejects', async () => {
+    const asked: string[][] = [];
+    const nav = (userAgentData: unknown) => ({ userAgentData }) as unknown as Navigator;
+    const hints = (platformVersion: string) => ({
+      platform: 'Windows',
+      getHighEntropyValues: (keys: string[]) => {
+        asked.push(keys);
+        return Promise.resolve({ platform: 'Windows', platformVersion });
+      },
+    });
+    expect(await askWindowsVersion(nav(hints('15.0.0')))).toBe('Windows 11');
+    expect(asked).toEqual([['platformVersion']]);
+    expect(await askWindowsVersion(nav(hints('10.0.0')))).toBeNull();
+    expect(await askWindowsVersion(nav(undefined))).toBeNull();
+    expect(await askWindowsVersion(nav({ getHighEntropyValues: () => Promise.reject(new Error('denied')) }))).toBeNull();
+    expect(await askWindowsVersion(nav({ getHighEntropyValues: () => { throw new Error('hostile'); } }))).toBeNull();
+  });
+});
+
+describe('consent choice that will reload', () => {
+  const jar = (): CookieJar => {
+    const data: Record<string, string> = {};
+    return { get: (n) => data[n] ?? null, set: (n, v) => void (data[n] = v), remove: (n) => void delete data[n] };
+  };
+
+  it('is announced in the state the store listeners see, only when a category changed', () => {
+    const store = createConsentStore(jar(), defaultConfig());
+    const seen: Array<boolean | undefined> = [];
+    store.subscribe(() => seen.push(store.get().reloading));
+    store.choose('allow', { 3: true }, true);
+    expect(seen).toEqual([true]);
+    // no change: no reload, so it is not reloading
+    store.choose('allow', { 3: true }, true);
+    expect(seen).toEqual([true, undefined]);
+    // a change without reloadAfterChange
+    store.choose('allow', { 4: true });
+    expect(seen).toEqual([true, undefined, undefined]);
+  });
+});
