@@ -50,7 +50,7 @@ describe('hostile host pages', () => {
     const size = await page.evaluate(() => [outerWidth, outerHeight]);
     const enc = (s: string) => encodeURIComponent(s).replace(/%20/g, '+');
     expect(first!.body).toBe(`task=stream.display&nowpage=${enc(href)}&initialize=true&module_available=1&device_width=${size[0]}&device_height=${size[1]}`);
-    expect(second!.body).toBe(`task=stream.display&nowpage=${enc(href)}&initialize=&module_available=1`);
+    expect(second!.body).toBe(`task=stream.display&nowpage=${enc(href)}&module_available=1`);
     expect(await page.evaluate(() => (window as unknown as { __fetchCalls: number }).__fetchCalls)).toBeGreaterThanOrEqual(2);
     await expect.poll(() => shadowText(page, 'pagepulse-debug')).toContain('Titel');
     // visible despite `* { all: unset }` and `div { display: none !important }`

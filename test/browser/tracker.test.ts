@@ -49,7 +49,7 @@ describe('heartbeat on the wire (protocol section 3)', () => {
     expect(first!.body).toBe(
       `task=stream.display&nowpage=${enc(href)}&initialize=true&module_available=1&device_width=${size[0]}&device_height=${size[1]}`,
     );
-    expect(second!.body).toBe(`task=stream.display&nowpage=${enc(href)}&initialize=&module_available=1`);
+    expect(second!.body).toBe(`task=stream.display&nowpage=${enc(href)}&module_available=1`);
     // jQuery's $.param leaves ( ) ! ' * ~ as they are; URLSearchParams would not
     expect(first!.body).toContain('(1)!*');
     expect(first!.body).not.toMatch(/%28|%29|%21|%2A/);
@@ -82,17 +82,21 @@ describe('heartbeat loop', () => {
     }
   });
 
-  it('stops after storing errors and shows them in the debug box', async () => {
+  it('stops after storing errors, shows them in the debug box and still fills the badges from that answer', async () => {
     server.on('stream.display', (_r, n) =>
-      n === 1 ? stream({ daemonrefresh: 0.2 }, { storing: [{ corefile: 'stream.php', details: 'Datenbank nicht erreichbar' }] }) : stream({ daemonrefresh: 0.2 }),
+      n === 1
+        ? stream({ daemonrefresh: 0.2 }, { storing: [{ corefile: 'stream.php', details: 'Datenbank nicht erreichbar' }], 'data-bind': { users_onpage: '7', visitors: '9' } })
+        : stream({ daemonrefresh: 0.2 }),
     );
-    server.page('/a.html', fixturePage({ attrs: { 'data-debug': '1' } }));
+    server.page('/a.html', fixturePage({ attrs: { 'data-debug': '1' }, body: MODULE }));
     await page.goto(`${server.origin}/a.html`);
     await server.waitFor('stream.display', 2);
     await sleep(1000);
     expect(server.calls('stream.display')).toHaveLength(2);
     await expect.poll(() => shadowText(page, 'pagepulse-debug')).toContain('Datenbank nicht erreichbar');
     expect(await shadowText(page, 'pagepulse-debug')).toContain('stream.php');
+    expect(await page.locator('#jes_mod span[data-bind="users_onpage"]').textContent()).toBe('7');
+    expect(await page.locator('#jes_mod span[data-bind="visitors"]').textContent()).toBe('9');
   });
 
   it('stops after daemontimeout allows floor(timeout*60/refresh) calls', async () => {
