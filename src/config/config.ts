@@ -57,6 +57,20 @@ export interface Config {
   descriptionUrl: string | null;
   /** Google Consent Mode v2 bridge. */
   gcm: 'auto' | 'on' | 'off';
+  /** Reopen the banner on each page view after a decline (com_gdpr openAlwaysDeclined). */
+  openAlwaysDeclined: boolean;
+  /** The site's own banner texts (com_gdpr option names); null = the built-in text. Markup allowed, rendered through the allowlist. */
+  headerText: string | null;
+  messageText: string | null;
+  cookieSettingsDesc: string | null;
+  /** The site's own labels (plain text after the allowlist). */
+  denyText: string | null;
+  allowText: string | null;
+  cookieSettingsLabel: string | null;
+  privacyPolicyLinkText: string | null;
+  cookiePolicyLinkText: string | null;
+  /** Cookie policy page (com_gdpr cookiePolicyLink), linked beside the privacy policy. */
+  cookiePolicyLink: string | null;
   /** Reference collector for the QA heatmap overlay's reads; null = where the script came from. */
   collector: string | null;
   /** Per category: offered in the UI, display name, locked, on before a choice, blocked host names. */
@@ -75,6 +89,8 @@ export interface CategoryConfig {
   defaultOn: boolean;
   /** Scripts and iframes from these hosts, added later by other scripts, belong to this category. */
   domains: string[];
+  /** The server printed gdprCookieCategoryDisabledN = 1 (off in the visitor's session): a com_gdpr choice never turns it on. */
+  disabled: boolean;
 }
 
 /** Built-in host lists for blocking later-added resources (extend with PagePulseConfig.categoryDomains). */
@@ -101,7 +117,7 @@ const DEFAULT_DOMAINS: Record<CategoryId, string[]> = {
 export function defaultConfig(): Config {
   const categories = {} as Record<CategoryId, CategoryConfig>;
   for (const id of CATEGORY_IDS) {
-    categories[id] = { offered: true, name: null, locked: id === 1, defaultOn: id <= 2, domains: [...DEFAULT_DOMAINS[id]] };
+    categories[id] = { offered: true, name: null, locked: id === 1, defaultOn: id <= 2, domains: [...DEFAULT_DOMAINS[id]], disabled: false };
   }
   return {
     base: '/',
@@ -129,6 +145,16 @@ export function defaultConfig(): Config {
     descriptionUrl: null,
     gcm: 'auto',
     collector: null,
+    openAlwaysDeclined: false,
+    headerText: null,
+    messageText: null,
+    cookieSettingsDesc: null,
+    denyText: null,
+    allowText: null,
+    cookieSettingsLabel: null,
+    privacyPolicyLinkText: null,
+    cookiePolicyLinkText: null,
+    cookiePolicyLink: null,
     categories,
   };
 }
@@ -165,6 +191,16 @@ const SCALARS = {
   descriptionUrl: f.safeUrl,
   gcm: f.gcm,
   collector: f.baseUrl,
+  openAlwaysDeclined: f.onOff,
+  headerText: f.text,
+  messageText: f.text,
+  cookieSettingsDesc: f.text,
+  denyText: f.text,
+  allowText: f.text,
+  cookieSettingsLabel: f.text,
+  privacyPolicyLinkText: f.text,
+  cookiePolicyLinkText: f.text,
+  cookiePolicyLink: f.safeUrl,
 } satisfies Record<Exclude<keyof Config, 'categories'>, () => z.core.$ZodType>;
 
 const CATEGORY_FIELDS = {
@@ -173,6 +209,7 @@ const CATEGORY_FIELDS = {
   locked: f.onOff,
   defaultOn: f.onOff,
   domains: f.domainList,
+  disabled: f.onOff,
 } satisfies Record<keyof CategoryConfig, () => z.core.$ZodType>;
 
 /** Whether a name is a settable top-level key (PagePulseConfig accepts exactly these). */

@@ -21,6 +21,10 @@ const GDPR_OPTIONS: ReadonlyArray<readonly [string, FieldKey]> = [
   ['placeholderBlockedResourcesText', 'placeholderText'],
   ['denyMessageEnabled', 'denyMessageEnabled'],
   ['denyMessage', 'denyMessage'],
+  ['privacyPolicyLink', 'privacyUrl'],
+  ...(
+    ['openAlwaysDeclined', 'headerText', 'messageText', 'cookieSettingsDesc', 'denyText', 'allowText', 'cookieSettingsLabel', 'privacyPolicyLinkText', 'cookiePolicyLinkText', 'cookiePolicyLink'] as const
+  ).map((key) => [key, key] as const),
 ];
 
 /**
@@ -41,7 +45,11 @@ export function readSources(env: ConfigEnv): RawSetting[] {
   push('base', global('gdpr_ajax_livesite'), 'gdpr_ajax_livesite');
   const gdpr = asRecord(global('gdprConfigurationOptions'));
   if (gdpr) {
-    for (const [name, key] of GDPR_OPTIONS) push(key, gdpr[name], `gdprConfigurationOptions.${name}`);
+    for (const [name, key] of GDPR_OPTIONS) {
+      const value = gdpr[name];
+      // com_gdpr's default link is `javascript:void(0)` ("no page"): not worth a warning
+      if (!(typeof value === 'string' && /^\s*javascript:/i.test(value))) push(key, value, `gdprConfigurationOptions.${name}`);
+    }
     for (const id of CATEGORY_IDS) {
       push(`category${id}.offered`, gdpr[`cookieCategory${id}Enable`], `gdprConfigurationOptions.cookieCategory${id}Enable`);
       push(`category${id}.name`, gdpr[`cookieCategory${id}Name`], `gdprConfigurationOptions.cookieCategory${id}Name`);
@@ -50,7 +58,11 @@ export function readSources(env: ConfigEnv): RawSetting[] {
   }
   for (const id of CATEGORY_IDS) {
     const disabled = global(`gdprCookieCategoryDisabled${id}`);
-    if (disabled !== undefined) push(`category${id}.defaultOn`, !(disabled === 1 || disabled === '1' || disabled === true), `gdprCookieCategoryDisabled${id}`);
+    if (disabled !== undefined) {
+      const off = disabled === 1 || disabled === '1' || disabled === true;
+      push(`category${id}.defaultOn`, !off, `gdprCookieCategoryDisabled${id}`);
+      push(`category${id}.disabled`, off, `gdprCookieCategoryDisabled${id}`);
+    }
   }
   push('logConsent', global('gdpr_enable_log_cookie_consent'), 'gdpr_enable_log_cookie_consent');
   push('useCategories', global('gdprUseCookieCategories'), 'gdprUseCookieCategories');

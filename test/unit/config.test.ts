@@ -85,6 +85,48 @@ describe('config sources and precedence', () => {
     expect(c.logConsent).toBe(false);
   });
 
+  it('reads com_gdpr texts, links, openAlwaysDeclined and the session-disabled categories', () => {
+    const { config, warnings } = env({
+      gdprConfigurationOptions: {
+        headerText: ' Cookies auf <b>Lichtwerk</b> ',
+        messageText: 'Wir nutzen Cookies.',
+        denyText: 'Nein danke',
+        allowText: 'Cookies erlauben',
+        cookieSettingsLabel: 'Cookie-Einstellungen:',
+        cookieSettingsDesc: 'Wählen Sie.',
+        privacyPolicyLinkText: 'Datenschutz',
+        privacyPolicyLink: '/datenschutz',
+        cookiePolicyLinkText: '',
+        cookiePolicyLink: 'javascript:void(0)',
+        openAlwaysDeclined: 1,
+      },
+      gdprCookieCategoryDisabled3: 1,
+      gdprCookieCategoryDisabled4: '1',
+    });
+    const c = config();
+    expect(c).toMatchObject({
+      headerText: 'Cookies auf <b>Lichtwerk</b>',
+      messageText: 'Wir nutzen Cookies.',
+      denyText: 'Nein danke',
+      allowText: 'Cookies erlauben',
+      cookieSettingsLabel: 'Cookie-Einstellungen:',
+      cookieSettingsDesc: 'Wählen Sie.',
+      privacyPolicyLinkText: 'Datenschutz',
+      privacyUrl: '/datenschutz',
+      cookiePolicyLinkText: '',
+      cookiePolicyLink: null,
+      openAlwaysDeclined: true,
+    });
+    expect([1, 2, 3, 4].map((id) => c.categories[id as 1].disabled)).toEqual([false, false, true, true]);
+    // com_gdpr's default "no page" link is skipped silently; a data-privacy-url still wins
+    expect(warnings).toEqual([]);
+    expect(env({ gdprConfigurationOptions: { privacyPolicyLink: '/a' } }, { 'data-privacy-url': '/b' }).config().privacyUrl).toBe('/b');
+    const bad = env({ gdprConfigurationOptions: { headerText: 5, openAlwaysDeclined: 'sometimes' } });
+    expect(bad.config()).toMatchObject({ headerText: null, openAlwaysDeclined: false });
+    expect(bad.warnings).toHaveLength(2);
+    expect(env().config().openAlwaysDeclined).toBe(false);
+  });
+
   it('survives globals whose getters throw', () => {
     const globals = {};
     Object.defineProperty(globals, 'PagePulseConfig', { get: () => { throw new Error('boom'); }, enumerable: true });
