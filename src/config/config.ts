@@ -58,19 +58,19 @@ export interface Config {
   /** Google Consent Mode v2 bridge. */
   gcm: 'auto' | 'on' | 'off';
   /** Reopen the banner on each page view after a decline (com_gdpr openAlwaysDeclined). */
-  openAlwaysDeclined: boolean;
-  /** The site's own banner texts (com_gdpr option names); null = the built-in text. Markup allowed, rendered through the allowlist. */
-  headerText: string | null;
-  messageText: string | null;
-  cookieSettingsDesc: string | null;
+  openAlwaysDeclined?: boolean;
+  /** The site's own banner texts (com_gdpr option names; unset = the built-in text, so the defaults cost no bytes). Markup allowed, rendered through the allowlist. */
+  headerText?: string;
+  messageText?: string;
+  cookieSettingsDesc?: string;
   /** The site's own labels (plain text after the allowlist). */
-  denyText: string | null;
-  allowText: string | null;
-  cookieSettingsLabel: string | null;
-  privacyPolicyLinkText: string | null;
-  cookiePolicyLinkText: string | null;
+  denyText?: string;
+  allowText?: string;
+  cookieSettingsLabel?: string;
+  privacyPolicyLinkText?: string;
+  cookiePolicyLinkText?: string;
   /** Cookie policy page (com_gdpr cookiePolicyLink), linked beside the privacy policy. */
-  cookiePolicyLink: string | null;
+  cookiePolicyLink?: string;
   /** Reference collector for the QA heatmap overlay's reads; null = where the script came from. */
   collector: string | null;
   /** Per category: offered in the UI, display name, locked, on before a choice, blocked host names. */
@@ -90,7 +90,7 @@ export interface CategoryConfig {
   /** Scripts and iframes from these hosts, added later by other scripts, belong to this category. */
   domains: string[];
   /** The server printed gdprCookieCategoryDisabledN = 1 (off in the visitor's session): a com_gdpr choice never turns it on. */
-  disabled: boolean;
+  disabled?: boolean;
 }
 
 /** Built-in host lists for blocking later-added resources (extend with PagePulseConfig.categoryDomains). */
@@ -117,7 +117,7 @@ const DEFAULT_DOMAINS: Record<CategoryId, string[]> = {
 export function defaultConfig(): Config {
   const categories = {} as Record<CategoryId, CategoryConfig>;
   for (const id of CATEGORY_IDS) {
-    categories[id] = { offered: true, name: null, locked: id === 1, defaultOn: id <= 2, domains: [...DEFAULT_DOMAINS[id]], disabled: false };
+    categories[id] = { offered: true, name: null, locked: id === 1, defaultOn: id <= 2, domains: [...DEFAULT_DOMAINS[id]] };
   }
   return {
     base: '/',
@@ -145,16 +145,6 @@ export function defaultConfig(): Config {
     descriptionUrl: null,
     gcm: 'auto',
     collector: null,
-    openAlwaysDeclined: false,
-    headerText: null,
-    messageText: null,
-    cookieSettingsDesc: null,
-    denyText: null,
-    allowText: null,
-    cookieSettingsLabel: null,
-    privacyPolicyLinkText: null,
-    cookiePolicyLinkText: null,
-    cookiePolicyLink: null,
     categories,
   };
 }

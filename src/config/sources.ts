@@ -12,19 +12,27 @@ export interface ConfigEnv {
 /** Keys settable by a data-* attribute (protocol section 2, source 4): `respectConsent` is `data-respect-consent`. */
 const DATA_KEYS: readonly FieldKey[] = ['base', 'lang', 'debug', 'tracker', 'consent', 'respectConsent', 'keepalive', 'stateInput', 'privacyUrl', 'country', 'collector'];
 
-/** com_gdpr's gdprConfigurationOptions keys -> config keys. */
-const GDPR_OPTIONS: ReadonlyArray<readonly [string, FieldKey]> = [
-  ['complianceType', 'complianceType'],
-  ['revokable', 'revokable'],
+/** com_gdpr's gdprConfigurationOptions keys -> config keys (a lone name: the same key). */
+const GDPR_OPTIONS: ReadonlyArray<readonly [string, FieldKey] | FieldKey> = [
+  'complianceType',
+  'revokable',
   ['alwaysReloadAfterCategoriesChange', 'reloadAfterChange'],
   ['placeholderBlockedResources', 'placeholders'],
   ['placeholderBlockedResourcesText', 'placeholderText'],
-  ['denyMessageEnabled', 'denyMessageEnabled'],
-  ['denyMessage', 'denyMessage'],
+  'denyMessageEnabled',
+  'denyMessage',
   ['privacyPolicyLink', 'privacyUrl'],
-  ...(
-    ['openAlwaysDeclined', 'headerText', 'messageText', 'cookieSettingsDesc', 'denyText', 'allowText', 'cookieSettingsLabel', 'privacyPolicyLinkText', 'cookiePolicyLinkText', 'cookiePolicyLink'] as const
-  ).map((key) => [key, key] as const),
+  // the banner texts keep com_gdpr's names (protocol section 5)
+  'openAlwaysDeclined',
+  'headerText',
+  'messageText',
+  'cookieSettingsDesc',
+  'denyText',
+  'allowText',
+  'cookieSettingsLabel',
+  'privacyPolicyLinkText',
+  'cookiePolicyLinkText',
+  'cookiePolicyLink',
 ];
 
 /**
@@ -45,7 +53,8 @@ export function readSources(env: ConfigEnv): RawSetting[] {
   push('base', global('gdpr_ajax_livesite'), 'gdpr_ajax_livesite');
   const gdpr = asRecord(global('gdprConfigurationOptions'));
   if (gdpr) {
-    for (const [name, key] of GDPR_OPTIONS) {
+    for (const entry of GDPR_OPTIONS) {
+      const [name, key] = typeof entry === 'string' ? [entry, entry] : entry;
       const value = gdpr[name];
       // com_gdpr's default link is `javascript:void(0)` ("no page"): not worth a warning
       if (!(typeof value === 'string' && /^\s*javascript:/i.test(value))) push(key, value, `gdprConfigurationOptions.${name}`);

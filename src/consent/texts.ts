@@ -26,8 +26,8 @@ function plain(nodes: SafeNode[]): string {
  * where only text fits, the markup is reduced to its text.
  */
 export function bannerTexts(config: Config, t: Messages, baseUrl: string): BannerTexts {
-  const parse = (site: string | null, fallback: string): SafeNode[] => (site ? sanitizeFragment(site, baseUrl) : [fallback]);
-  const text = (site: string | null, fallback: string): string => plain(parse(site, fallback)).trim() || fallback;
+  const parse = (site: string | undefined, fallback: string): SafeNode[] => (site ? sanitizeFragment(site, baseUrl) : [fallback]);
+  const text = (site: string | undefined, fallback: string): string => plain(parse(site, fallback)).trim() || fallback;
   return {
     title: parse(config.headerText, t.consentTitle),
     message: parse(config.messageText, t.consentText),
