@@ -53,16 +53,17 @@ export function readSources(env: ConfigEnv): RawSetting[] {
   push('base', global('gdpr_ajax_livesite'), 'gdpr_ajax_livesite');
   const gdpr = asRecord(global('gdprConfigurationOptions'));
   if (gdpr) {
-    for (const entry of GDPR_OPTIONS) {
-      const [name, key] = typeof entry === 'string' ? [entry, entry] : entry;
-      const value = gdpr[name];
+    const option = (name: string, key: FieldKey): void => {
+      const label = `gdprConfigurationOptions.${name}`;
+      const value = guard(() => gdpr[name], env.warn, label);
       // com_gdpr's default link is `javascript:void(0)` ("no page"): not worth a warning
-      if (!(typeof value === 'string' && /^\s*javascript:/i.test(value))) push(key, value, `gdprConfigurationOptions.${name}`);
-    }
+      if (!(name.endsWith('Link') && /^\s*javascript:/i.test(String(value)))) push(key, value, label);
+    };
+    for (const entry of GDPR_OPTIONS) option(...(typeof entry === 'string' ? ([entry, entry] as const) : entry));
     for (const id of CATEGORY_IDS) {
-      push(`category${id}.offered`, gdpr[`cookieCategory${id}Enable`], `gdprConfigurationOptions.cookieCategory${id}Enable`);
-      push(`category${id}.name`, gdpr[`cookieCategory${id}Name`], `gdprConfigurationOptions.cookieCategory${id}Name`);
-      push(`category${id}.locked`, gdpr[`cookieCategory${id}Locked`], `gdprConfigurationOptions.cookieCategory${id}Locked`);
+      option(`cookieCategory${id}Enable`, `category${id}.offered`);
+      option(`cookieCategory${id}Name`, `category${id}.name`);
+      option(`cookieCategory${id}Locked`, `category${id}.locked`);
     }
   }
   for (const id of CATEGORY_IDS) {

@@ -128,6 +128,14 @@ describe('config sources and precedence', () => {
     expect(env().config().openAlwaysDeclined).toBeUndefined();
   });
 
+  it('survives com_gdpr options whose getters throw: that option is reported, the others still count', () => {
+    const options = { denyText: 'Nein' };
+    Object.defineProperty(options, 'headerText', { get: () => { throw new Error('kaputt'); }, enumerable: true });
+    const { config, warnings } = env({ gdprConfigurationOptions: options });
+    expect(config()).toMatchObject({ denyText: 'Nein' });
+    expect(warnings.some((w) => w.includes('gdprConfigurationOptions.headerText') && w.includes('kaputt'))).toBe(true);
+  });
+
   it('survives globals whose getters throw', () => {
     const globals = {};
     Object.defineProperty(globals, 'PagePulseConfig', { get: () => { throw new Error('boom'); }, enumerable: true });
