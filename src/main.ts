@@ -1,6 +1,7 @@
 import { createApi, snapshot, type PagePulseApi } from './api';
 import { readConfig } from './config';
 import type { Context, Logger, PagePulseEvents } from './context';
+import { CHOICES_KEY } from './consent/startup';
 import { createConsentStore } from './consent/store';
 import { startConsentEarly, startConsentWidget, type ConsentEarly } from './consent/widget';
 import { messages } from './i18n';
@@ -115,7 +116,13 @@ function boot(marker: Record<symbol, unknown>): void {
       timeoutMs: config.requestTimeout,
     }),
     debug: createDebugStore(config.debug),
-    consent: createConsentStore(documentCookieJar(doc), config, (error) => log.error(error)),
+    consent: createConsentStore(documentCookieJar(doc), config, (error) => log.error(error), () => {
+      try {
+        return win.localStorage.getItem(CHOICES_KEY);
+      } catch {
+        return null; // storage blocked (privacy mode, sandbox): no com_gdpr toggles
+      }
+    }),
     notify: (text, options) => notifier.notify(text, options),
     emit(name, detail) {
       let copy: unknown = detail;

@@ -57,6 +57,20 @@ export interface Config {
   descriptionUrl: string | null;
   /** Google Consent Mode v2 bridge. */
   gcm: 'auto' | 'on' | 'off';
+  /** Reopen the banner on each page view after a decline (com_gdpr openAlwaysDeclined). */
+  openAlwaysDeclined?: boolean;
+  /** The site's own banner texts (com_gdpr option names; unset = the built-in text, so the defaults cost no bytes). Markup allowed, rendered through the allowlist. */
+  headerText?: string;
+  messageText?: string;
+  cookieSettingsDesc?: string;
+  /** The site's own labels (plain text after the allowlist). */
+  denyText?: string;
+  allowText?: string;
+  cookieSettingsLabel?: string;
+  privacyPolicyLinkText?: string;
+  cookiePolicyLinkText?: string;
+  /** Cookie policy page (com_gdpr cookiePolicyLink), linked beside the privacy policy. */
+  cookiePolicyLink?: string;
   /** Reference collector for the QA heatmap overlay's reads; null = where the script came from. */
   collector: string | null;
   /** Per category: offered in the UI, display name, locked, on before a choice, blocked host names. */
@@ -75,6 +89,8 @@ export interface CategoryConfig {
   defaultOn: boolean;
   /** Scripts and iframes from these hosts, added later by other scripts, belong to this category. */
   domains: string[];
+  /** The server printed gdprCookieCategoryDisabledN = 1 (off in the visitor's session): a com_gdpr choice never turns it on. */
+  disabled?: boolean;
 }
 
 /** Built-in host lists for blocking later-added resources (extend with PagePulseConfig.categoryDomains). */
@@ -165,6 +181,16 @@ const SCALARS = {
   descriptionUrl: f.safeUrl,
   gcm: f.gcm,
   collector: f.baseUrl,
+  openAlwaysDeclined: f.onOff,
+  headerText: f.text,
+  messageText: f.text,
+  cookieSettingsDesc: f.text,
+  denyText: f.text,
+  allowText: f.text,
+  cookieSettingsLabel: f.text,
+  privacyPolicyLinkText: f.text,
+  cookiePolicyLinkText: f.text,
+  cookiePolicyLink: f.safeUrl,
 } satisfies Record<Exclude<keyof Config, 'categories'>, () => z.core.$ZodType>;
 
 const CATEGORY_FIELDS = {
@@ -173,6 +199,7 @@ const CATEGORY_FIELDS = {
   locked: f.onOff,
   defaultOn: f.onOff,
   domains: f.domainList,
+  disabled: f.onOff,
 } satisfies Record<keyof CategoryConfig, () => z.core.$ZodType>;
 
 /** Whether a name is a settable top-level key (PagePulseConfig accepts exactly these). */

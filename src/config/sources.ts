@@ -12,15 +12,27 @@ export interface ConfigEnv {
 /** Keys settable by a data-* attribute (protocol section 2, source 4): `respectConsent` is `data-respect-consent`. */
 const DATA_KEYS: readonly FieldKey[] = ['base', 'lang', 'debug', 'tracker', 'consent', 'respectConsent', 'keepalive', 'stateInput', 'privacyUrl', 'country', 'collector'];
 
-/** com_gdpr's gdprConfigurationOptions keys -> config keys. */
-const GDPR_OPTIONS: ReadonlyArray<readonly [string, FieldKey]> = [
-  ['complianceType', 'complianceType'],
-  ['revokable', 'revokable'],
+/** com_gdpr's gdprConfigurationOptions keys -> config keys (a lone name: the same key). */
+const GDPR_OPTIONS: ReadonlyArray<readonly [string, FieldKey] | FieldKey> = [
+  'complianceType',
+  'revokable',
   ['alwaysReloadAfterCategoriesChange', 'reloadAfterChange'],
   ['placeholderBlockedResources', 'placeholders'],
   ['placeholderBlockedResourcesText', 'placeholderText'],
-  ['denyMessageEnabled', 'denyMessageEnabled'],
-  ['denyMessage', 'denyMessage'],
+  'denyMessageEnabled',
+  'denyMessage',
+  ['privacyPolicyLink', 'privacyUrl'],
+  // the banner texts keep com_gdpr's names (protocol section 5)
+  'openAlwaysDeclined',
+  'headerText',
+  'messageText',
+  'cookieSettingsDesc',
+  'denyText',
+  'allowText',
+  'cookieSettingsLabel',
+  'privacyPolicyLinkText',
+  'cookiePolicyLinkText',
+  'cookiePolicyLink',
 ];
 
 /**
@@ -41,16 +53,26 @@ export function readSources(env: ConfigEnv): RawSetting[] {
   push('base', global('gdpr_ajax_livesite'), 'gdpr_ajax_livesite');
   const gdpr = asRecord(global('gdprConfigurationOptions'));
   if (gdpr) {
-    for (const [name, key] of GDPR_OPTIONS) push(key, gdpr[name], `gdprConfigurationOptions.${name}`);
+    const option = (name: string, key: FieldKey): void => {
+      const label = `gdprConfigurationOptions.${name}`;
+      const value = guard(() => gdpr[name], env.warn, label);
+      // com_gdpr's default link is `javascript:void(0)` ("no page"): not worth a warning
+      if (!(name.endsWith('Link') && /^\s*javascript:/i.test(String(value)))) push(key, value, label);
+    };
+    for (const entry of GDPR_OPTIONS) option(...(typeof entry === 'string' ? ([entry, entry] as const) : entry));
     for (const id of CATEGORY_IDS) {
-      push(`category${id}.offered`, gdpr[`cookieCategory${id}Enable`], `gdprConfigurationOptions.cookieCategory${id}Enable`);
-      push(`category${id}.name`, gdpr[`cookieCategory${id}Name`], `gdprConfigurationOptions.cookieCategory${id}Name`);
-      push(`category${id}.locked`, gdpr[`cookieCategory${id}Locked`], `gdprConfigurationOptions.cookieCategory${id}Locked`);
+      option(`cookieCategory${id}Enable`, `category${id}.offered`);
+      option(`cookieCategory${id}Name`, `category${id}.name`);
+      option(`cookieCategory${id}Locked`, `category${id}.locked`);
     }
   }
   for (const id of CATEGORY_IDS) {
     const disabled = global(`gdprCookieCategoryDisabled${id}`);
-    if (disabled !== undefined) push(`category${id}.defaultOn`, !(disabled === 1 || disabled === '1' || disabled === true), `gdprCookieCategoryDisabled${id}`);
+    if (disabled !== undefined) {
+      const off = disabled === 1 || disabled === '1' || disabled === true;
+      push(`category${id}.defaultOn`, !off, `gdprCookieCategoryDisabled${id}`);
+      push(`category${id}.disabled`, off, `gdprCookieCategoryDisabled${id}`);
+    }
   }
   push('logConsent', global('gdpr_enable_log_cookie_consent'), 'gdpr_enable_log_cookie_consent');
   push('useCategories', global('gdprUseCookieCategories'), 'gdprUseCookieCategories');

@@ -1,6 +1,9 @@
 import { CATEGORY_IDS, type CategoryId, type Config } from '../config';
 import type { CookieJar } from '../platform/cookies';
 import { createStore } from '../platform/store';
+import { startupConsent } from './startup';
+
+export { defaultCategories } from './startup';
 
 /** com_gdpr's consent cookie. */
 export const STATUS_COOKIE = 'cookieconsent_status';
@@ -38,35 +41,9 @@ export interface ConsentStore {
   allows(id: CategoryId): boolean;
 }
 
-/** The categories before any choice: opt-out uses each category's default, opt-in only the locked ones. */
-export function defaultCategories(config: Config): Categories {
-  const out = {} as Categories;
-  for (const id of CATEGORY_IDS) {
-    const category = config.categories[id];
-    out[id] = category.locked || (config.complianceType === 'opt-out' && category.defaultOn);
-  }
-  return out;
-}
-
-/** Read the consent cookies; anything malformed counts as "no choice". */
-export function readConsent(jar: CookieJar, config: Config): ConsentState {
-  const raw = jar.get(STATUS_COOKIE);
-  const status: ConsentStatus | null = raw === 'allow' || raw === 'deny' || raw === 'dismiss' ? raw : null;
-  const defaults = defaultCategories(config);
-  if (!status) return { status: null, categories: defaults, chosen: false };
-  const listed = jar.get(CATEGORIES_COOKIE);
-  let categories: Categories;
-  if (listed !== null && /^[1-4](\.[1-4])*$|^$/.test(listed)) {
-    const on = new Set(listed.split('.').map(Number));
-    categories = {} as Categories;
-    for (const id of CATEGORY_IDS) categories[id] = on.has(id);
-  } else {
-    // a status set by com_gdpr itself, without our categories cookie
-    categories = {} as Categories;
-    for (const id of CATEGORY_IDS) categories[id] = status === 'allow' ? true : status === 'deny' ? false : defaults[id];
-  }
-  for (const id of CATEGORY_IDS) if (config.categories[id].locked) categories[id] = true;
-  return { status, categories, chosen: true };
+/** Read the consent cookies (and, for a com_gdpr status, its stored toggles) by the start-up rule. */
+export function readConsent(jar: CookieJar, config: Config, choices: () => string | null = () => null): ConsentState {
+  return startupConsent({ status: jar.get(STATUS_COOKIE), categories: jar.get(CATEGORIES_COOKIE), choices }, config);
 }
 
 /** Serialise the categories for the categories cookie (`1.2`). */
@@ -75,8 +52,8 @@ export function formatCategories(categories: Categories): string {
 }
 
 /** Create the consent store over a cookie jar. */
-export function createConsentStore(jar: CookieJar, config: Config, onError?: (error: unknown) => void): ConsentStore {
-  const store = createStore(readConsent(jar, config), onError);
+export function createConsentStore(jar: CookieJar, config: Config, onError?: (error: unknown) => void, choices?: () => string | null): ConsentStore {
+  const store = createStore(readConsent(jar, config, choices), onError);
   return {
     get: store.get,
     subscribe: store.subscribe,

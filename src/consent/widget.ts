@@ -257,7 +257,7 @@ export function startConsentWidget(ctx: Context, early: ConsentEarly): ConsentWi
       const categories = automaticCategories(offered(), gpc);
       void choose(categories[2] || categories[3] || categories[4] ? 'allow' : 'deny', categories, COUNTRY_RELOAD_MS);
     } else show();
-  }
+  } else if (config.openAlwaysDeclined && consent.get().status === 'deny') show(); // com_gdpr: ask again after a decline
 
   return {
     open: show,

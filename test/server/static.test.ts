@@ -123,7 +123,7 @@ describe('the demo site as shipped', () => {
   });
 
   it('links every local asset the pages name', async () => {
-    for (const page of ['/', '/kontakt/datenschutz.html', '/assets/embed/video.html']) {
+    for (const page of ['/', '/gdpr.html', '/kontakt/datenschutz.html', '/assets/embed/video.html']) {
       const html = await (await fetch(h.url + page)).text();
       const refs = [...html.matchAll(/(?:src|href|data-src)="(\/(?!dist\/|api\/|index\.php)[^"#?]*)/g)].map((m) => m[1]!);
       expect(refs.length).toBeGreaterThan(0);

@@ -85,6 +85,57 @@ describe('config sources and precedence', () => {
     expect(c.logConsent).toBe(false);
   });
 
+  it('reads com_gdpr texts, links, openAlwaysDeclined and the session-disabled categories', () => {
+    const { config, warnings } = env({
+      gdprConfigurationOptions: {
+        headerText: ' Cookies auf <b>Lichtwerk</b> ',
+        messageText: 'Wir nutzen Cookies.',
+        denyText: 'Nein danke',
+        allowText: 'Cookies erlauben',
+        cookieSettingsLabel: 'Cookie-Einstellungen:',
+        cookieSettingsDesc: 'Wählen Sie.',
+        privacyPolicyLinkText: 'Datenschutz',
+        privacyPolicyLink: '/datenschutz',
+        cookiePolicyLinkText: '',
+        cookiePolicyLink: 'javascript:void(0)',
+        openAlwaysDeclined: 1,
+      },
+      gdprCookieCategoryDisabled3: 1,
+      gdprCookieCategoryDisabled4: '1',
+    });
+    const c = config();
+    expect(c).toMatchObject({
+      headerText: 'Cookies auf <b>Lichtwerk</b>',
+      messageText: 'Wir nutzen Cookies.',
+      denyText: 'Nein danke',
+      allowText: 'Cookies erlauben',
+      cookieSettingsLabel: 'Cookie-Einstellungen:',
+      cookieSettingsDesc: 'Wählen Sie.',
+      privacyPolicyLinkText: 'Datenschutz',
+      privacyUrl: '/datenschutz',
+      cookiePolicyLinkText: '',
+      openAlwaysDeclined: true,
+    });
+    expect(c.cookiePolicyLink).toBeUndefined();
+    expect([1, 2, 3, 4].map((id) => c.categories[id as 1].disabled ?? false)).toEqual([false, false, true, true]);
+    // com_gdpr's default "no page" link is skipped silently; a data-privacy-url still wins
+    expect(warnings).toEqual([]);
+    expect(env({ gdprConfigurationOptions: { privacyPolicyLink: '/a' } }, { 'data-privacy-url': '/b' }).config().privacyUrl).toBe('/b');
+    const bad = env({ gdprConfigurationOptions: { headerText: 5, openAlwaysDeclined: 'sometimes' } });
+    const badConfig = bad.config();
+    expect([badConfig.headerText, badConfig.openAlwaysDeclined]).toEqual([undefined, undefined]);
+    expect(bad.warnings).toHaveLength(2);
+    expect(env().config().openAlwaysDeclined).toBeUndefined();
+  });
+
+  it('survives com_gdpr options whose getters throw: that option is reported, the others still count', () => {
+    const options = { denyText: 'Nein' };
+    Object.defineProperty(options, 'headerText', { get: () => { throw new Error('kaputt'); }, enumerable: true });
+    const { config, warnings } = env({ gdprConfigurationOptions: options });
+    expect(config()).toMatchObject({ denyText: 'Nein' });
+    expect(warnings.some((w) => w.includes('gdprConfigurationOptions.headerText') && w.includes('kaputt'))).toBe(true);
+  });
+
   it('survives globals whose getters throw', () => {
     const globals = {};
     Object.defineProperty(globals, 'PagePulseConfig', { get: () => { throw new Error('boom'); }, enumerable: true });

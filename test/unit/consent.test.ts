@@ -127,7 +127,8 @@ describe('consent store', () => {
   it('reads and writes both cookies; malformed ones mean no choice; category 1 stays on', () => {
     const config = defaultConfig();
     expect(readConsent(jar({ cookieconsent_status: 'allow', cookieconsent_categories: '1.3' }), config).categories).toEqual({ 1: true, 2: false, 3: true, 4: false });
-    expect(readConsent(jar({ cookieconsent_status: 'allow' }), config).categories).toEqual({ 1: true, 2: true, 3: true, 4: true });
+    // a com_gdpr "allow" alone is not "all" (issue 16): the defaults, see test/unit/startup.test.ts
+    expect(readConsent(jar({ cookieconsent_status: 'allow' }), config).categories).toEqual({ 1: true, 2: true, 3: false, 4: false });
     expect(readConsent(jar({ cookieconsent_status: 'maybe' }), config).chosen).toBe(false);
     expect(readConsent(jar({ cookieconsent_status: 'deny', cookieconsent_categories: '9;x' }), config).categories).toEqual({ 1: true, 2: false, 3: false, 4: false });
     const cookies = jar();

@@ -2,6 +2,7 @@ import { createElement, useEffect, useRef, useSyncExternalStore, type ReactNode 
 import { CATEGORY_IDS, type Config } from '../../config';
 import type { ConsentActions, ConsentUi } from '../../consent/widget';
 import type { SafeNode } from '../../consent/sanitize';
+import { bannerTexts, type BannerTexts } from '../../consent/texts';
 import { format, type Messages } from '../../i18n';
 import type { Store } from '../../platform/store';
 import { mountReactSurface } from '../react-root';
@@ -12,6 +13,7 @@ interface Props {
   actions: ConsentActions;
   t: Messages;
   config: Config;
+  texts: BannerTexts;
 }
 
 /** A sanitized description as React elements (never HTML strings). */
@@ -78,7 +80,7 @@ function Details({ ui, actions, t }: Props) {
 
 /** The banner: fixed at the bottom, decline first, categories as checkboxes, names open details. */
 function Banner(props: Props) {
-  const { ui, actions, t, config } = props;
+  const { ui, actions, t, config, texts } = props;
   const state = useSyncExternalStore(ui.subscribe, ui.get);
   const section = useRef<HTMLElement>(null);
   useEffect(() => {
@@ -87,18 +89,24 @@ function Banner(props: Props) {
   if (!state.open) return null;
   return (
     <section ref={section} className="banner" role="dialog" aria-modal="false" aria-labelledby="pp-title" aria-describedby="pp-text" tabIndex={-1}>
-      <h2 id="pp-title">{t.consentTitle}</h2>
-      <p id="pp-text">
-        {t.consentText}{' '}
+      <h2 id="pp-title">{render(texts.title)}</h2>
+      <div id="pp-text" className="text">
+        {render(texts.message)}{' '}
         {config.privacyUrl && (
           <a href={config.privacyUrl} onClick={actions.openPrivacy}>
-            {t.consentPrivacy}
+            {texts.privacy}
+          </a>
+        )}{' '}
+        {config.cookiePolicyLink && (
+          <a href={config.cookiePolicyLink} target="_blank" rel="noopener noreferrer">
+            {texts.cookiePolicy}
           </a>
         )}
-      </p>
+      </div>
       {config.useCategories && (
         <fieldset>
-          <legend>{t.consentCategories}</legend>
+          <legend>{texts.legend}</legend>
+          {texts.settingsDesc.length > 0 && <div className="desc">{render(texts.settingsDesc)}</div>}
           {CATEGORY_IDS.filter((id) => config.categories[id].offered || config.categories[id].locked).map((id) => {
             const locked = config.categories[id].locked;
             return (
@@ -128,13 +136,13 @@ function Banner(props: Props) {
       )}
       <div className="actions">
         <button type="button" onClick={actions.decline}>
-          {t.consentDecline}
+          {texts.decline}
         </button>
         <button type="button" onClick={actions.save}>
           {t.consentSave}
         </button>
         <button type="button" className="primary" onClick={actions.acceptAll}>
-          {t.consentAcceptAll}
+          {texts.acceptAll}
         </button>
       </div>
       <Details {...props} />
@@ -144,5 +152,6 @@ function Banner(props: Props) {
 
 /** Mount the banner and dialog in `<pagepulse-consent>`; returns the teardown. */
 export function mountConsent(doc: Document, ui: Store<ConsentUi>, actions: ConsentActions, t: Messages, config: Config): () => void {
-  return mountReactSurface(doc, 'consent', css, <Banner ui={ui} actions={actions} t={t} config={config} />);
+  const texts = bannerTexts(config, t, doc.location.href);
+  return mountReactSurface(doc, 'consent', css, <Banner ui={ui} actions={actions} t={t} config={config} texts={texts} />);
 }
