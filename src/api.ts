@@ -41,7 +41,7 @@ export interface PagePulseApi {
 /** What the features hand to the API; a missing feature (turned off) degrades to a warning. */
 export interface ApiHandles {
   tracker: { start(): void; stop(): void; running(): boolean } | null;
-  consentUi: { open(): void; revoke(): void; set(categories: Partial<Record<CategoryId, boolean>>): void } | null;
+  consent: { open(): void; reopen(): void; set(categories: Partial<Record<CategoryId, boolean>>): void } | null;
   notify: ((text: string, options?: NotifyOptions) => void) | null;
   /** The alerting request helper. */
   request: <T>(options: RequestOptions) => Promise<RequestResult<T>>;
@@ -70,11 +70,12 @@ export function createApi(ctx: Context, handles: ApiHandles): PagePulseApi {
       get: guard('consent.get', () => snapshot(ctx.consent.get()), { status: null, categories: { 1: true, 2: false, 3: false, 4: false } }),
       set: guard('consent.set', (categories: Partial<Record<CategoryId, boolean>>) => {
         if (!categories || typeof categories !== 'object') throw new TypeError('expected an object like {3: true}');
-        if (handles.consentUi) handles.consentUi.set(categories);
+        if (handles.consent) handles.consent.set(categories);
         else ctx.consent.choose('allow', categories);
       }, undefined),
-      open: guard('consent.open', () => (handles.consentUi?.open ?? missing('the consent widget'))(), undefined),
-      revoke: guard('consent.revoke', () => (handles.consentUi?.revoke ?? missing('the consent widget'))(), undefined),
+      open: guard('consent.open', () => (handles.consent?.open ?? missing('the consent widget'))(), undefined),
+      // com_gdpr's name; what it does is reopen the banner with the current choice
+      revoke: guard('consent.revoke', () => (handles.consent?.reopen ?? missing('the consent widget'))(), undefined),
     },
     tracker: {
       start: guard('tracker.start', () => {

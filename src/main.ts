@@ -2,8 +2,9 @@ import { createApi, snapshot, type PagePulseApi } from './api';
 import { readConfig } from './config';
 import type { Context, Logger, PagePulseEvents } from './context';
 import { CHOICES_KEY } from './consent/startup';
+import { guardedStorage, readItem } from './consent/storage';
 import { createConsentStore } from './consent/store';
-import { startConsentEarly, startConsentWidget, type ConsentEarly } from './consent/widget';
+import { startConsent, startConsentEarly, type ConsentEarly } from './consent';
 import { messages } from './i18n';
 import { documentCookieJar } from './platform/cookies';
 import { showPlatformError } from './platform/alerts';
@@ -11,7 +12,9 @@ import { startKeepalive } from './platform/keepalive';
 import { createLifetime, type Lifetime } from './platform/lifetime';
 import { createRequester, reporting } from './platform/request';
 import { createTracker } from './tracker';
+import { createConsentViewPort } from './ui/consent';
 import { createDebugStore } from './ui/debug/store';
+import { isOwnUi } from './ui/mount';
 import { createNotifier } from './ui/notify';
 import { ALL_SURFACES, watchDebugBox } from './ui/surfaces';
 
@@ -116,13 +119,10 @@ function boot(marker: Record<symbol, unknown>): void {
       timeoutMs: config.requestTimeout,
     }),
     debug: createDebugStore(config.debug),
-    consent: createConsentStore(documentCookieJar(doc), config, (error) => log.error(error), () => {
-      try {
-        return win.localStorage.getItem(CHOICES_KEY);
-      } catch {
-        return null; // storage blocked (privacy mode, sandbox): no com_gdpr toggles
-      }
-    }),
+    // storage blocked (privacy mode, sandbox): no com_gdpr toggles
+    consent: createConsentStore(documentCookieJar(doc), config, (error) => log.error(error), () =>
+      readItem(guardedStorage(() => win.localStorage), CHOICES_KEY),
+    ),
     notify: (text, options) => notifier.notify(text, options),
     emit(name, detail) {
       let copy: unknown = detail;
@@ -156,7 +156,7 @@ function start(ctx: Context, marker: Record<symbol, unknown>, early: ConsentEarl
   lifetime.add(watchDebugBox(ctx));
   lifetime.add(startKeepalive(ctx));
 
-  const tracker = config.tracker ? createTracker(ctx) : null;
+  const tracker = config.tracker ? createTracker(ctx, isOwnUi) : null;
   if (tracker) {
     lifetime.add(() => tracker.dispose());
     // protocol section 10: with consent respected, track only while category 3 is on; a choice
@@ -170,13 +170,12 @@ function start(ctx: Context, marker: Record<symbol, unknown>, early: ConsentEarl
   }
   lifetime.add(ctx.consent.subscribe(() => ctx.emit('pagepulse:consent', snapshot(ctx.consent.get()) as never)));
 
-  // consent widget (banner, dialog, logging, blocking)
-  const consentUi = early ? startConsentWidget(ctx, early) : null;
-  if (consentUi) lifetime.add(() => consentUi.dispose());
+  // consent widget (banner, dialog, logging, blocking): the controller drives the UI it is given
+  const consent = early ? startConsent(ctx, early, createConsentViewPort(ctx)) : null;
 
   const api = createApi(ctx, {
     tracker,
-    consentUi,
+    consent,
     notify: ctx.notify,
     request: reporting(ctx.request, (error) => showPlatformError(ctx, error)),
     heatmap: heatmapHandle(ctx),

@@ -1,6 +1,8 @@
 import type { CategoryId, Config } from '../config';
 import type { Requester } from '../platform/request';
 import { encodeForm } from '../platform/encode';
+import { gdprUrl } from './endpoints';
+import { readItem, writeItem, type SafeStorage } from './storage';
 
 /** Where undelivered consent logs wait for the next page. */
 export const QUEUE_KEY = 'pagepulse.consentlog';
@@ -13,16 +15,12 @@ export interface LogEntry {
   body: string;
 }
 
-/** A Storage-like place for the queue; localStorage can throw (privacy modes), so every use is guarded. */
-export type QueueStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
-
 /** The log calls for a choice (protocol section 5): the generic one, then one per changed category. */
 export function logEntries(config: Pick<Config, 'base'>, generic: boolean, changed: ReadonlyArray<[CategoryId, boolean]>): LogEntry[] {
-  const url = (task: string) => `${config.base}index.php?option=com_gdpr&task=user.${task}`;
   return [
-    { url: url('processGenericCookieCategories'), body: encodeForm([['gdpr_generic_cookie_consent', generic ? 1 : 0]]) },
+    { url: gdprUrl(config.base, 'processGenericCookieCategories'), body: encodeForm([['gdpr_generic_cookie_consent', generic ? 1 : 0]]) },
     ...changed.map(([id, on]) => ({
-      url: url('processCookieCategory'),
+      url: gdprUrl(config.base, 'processCookieCategory'),
       // com_gdpr's state: 0 = enabled, 1 = disabled
       body: encodeForm([['gdpr_cookie_category', id], ['gdpr_cookie_category_state', on ? 0 : 1]]),
     })),
@@ -33,27 +31,18 @@ export function logEntries(config: Pick<Config, 'base'>, generic: boolean, chang
  * Entries are stored as `url TAB body` lines, not JSON: the values are form-encoded (no tabs or
  * newlines can occur), and a page that patched Array.prototype.toJSON cannot garble them.
  */
-export function readQueue(storage: QueueStorage | null): LogEntry[] {
-  try {
-    const text = storage?.getItem(QUEUE_KEY) ?? '';
-    return text
-      .split('\n')
-      .map((line) => line.split('\t'))
-      .filter((parts) => parts.length === 2 && parts[0]!.length > 0)
-      .map(([url, body]) => ({ url: url!, body: body! }));
-  } catch {
-    return [];
-  }
+export function readQueue(storage: SafeStorage | null): LogEntry[] {
+  return (readItem(storage, QUEUE_KEY) ?? '')
+    .split('\n')
+    .map((line) => line.split('\t'))
+    .filter((parts) => parts.length === 2 && parts[0]!.length > 0)
+    .map(([url, body]) => ({ url: url!, body: body! }));
 }
 
 /** Replace the stored queue (the newest MAX_QUEUED entries). */
-export function writeQueue(storage: QueueStorage | null, entries: readonly LogEntry[]): void {
-  try {
-    if (entries.length === 0) storage?.removeItem(QUEUE_KEY);
-    else storage?.setItem(QUEUE_KEY, entries.slice(-MAX_QUEUED).map((e) => `${e.url}\t${e.body}`).join('\n'));
-  } catch {
-    // storage full or forbidden: the records of this page are still sent once
-  }
+export function writeQueue(storage: SafeStorage | null, entries: readonly LogEntry[]): void {
+  // storage full or forbidden: the records of this page are still sent once
+  writeItem(storage, QUEUE_KEY, entries.length === 0 ? null : entries.slice(-MAX_QUEUED).map((e) => `${e.url}\t${e.body}`).join('\n'));
 }
 
 /**
@@ -61,18 +50,18 @@ export function writeQueue(storage: QueueStorage | null, entries: readonly LogEn
  * BEFORE it is sent and removed once the server answered, so a record is lost neither to a failing
  * server nor to a reload that comes first; at worst a slow answer means one duplicate later.
  */
-export function deliver(request: Requester, storage: QueueStorage | null, entries: readonly LogEntry[]): Promise<void> {
+export function deliver(request: Requester, storage: SafeStorage | null, entries: readonly LogEntry[]): Promise<void> {
   if (entries.length === 0) return Promise.resolve();
   writeQueue(storage, [...readQueue(storage), ...entries]);
   return send(request, storage, entries);
 }
 
 /** Re-send what earlier pages could not deliver. */
-export function flushQueue(request: Requester, storage: QueueStorage | null): Promise<void> {
+export function flushQueue(request: Requester, storage: SafeStorage | null): Promise<void> {
   return send(request, storage, readQueue(storage));
 }
 
-async function send(request: Requester, storage: QueueStorage | null, entries: readonly LogEntry[]): Promise<void> {
+async function send(request: Requester, storage: SafeStorage | null, entries: readonly LogEntry[]): Promise<void> {
   await Promise.all(
     entries.map(async (entry) => {
       const result = await request({ url: entry.url, data: entry.body, keepalive: true, responseType: 'text' });

@@ -1,5 +1,5 @@
 import type { CategoryId } from '../config';
-import type { Categories } from './store';
+import type { Categories, ConsentStatus } from './store';
 
 /** EU, EEA, the UK and Switzerland: consent must be asked there; elsewhere it is accepted automatically. */
 const ASK_COUNTRIES = new Set(
@@ -14,6 +14,11 @@ export function acceptsByCountry(country: string | null): boolean {
 /** The categories an automatic acceptance turns on: all offered, marketing not under Global Privacy Control. */
 export function automaticCategories(offered: Record<CategoryId, boolean>, globalPrivacyControl: boolean): Categories {
   return { 1: true, 2: offered[2], 3: offered[3], 4: offered[4] && !globalPrivacyControl };
+}
+
+/** The status a set of categories stands for: `allow` when any optional category (2-4) is on, else `deny`. */
+export function statusFor(categories: Categories): Extract<ConsentStatus, 'allow' | 'deny'> {
+  return categories[2] || categories[3] || categories[4] ? 'allow' : 'deny';
 }
 
 /** The category a `data-category` value names: a number 1-4 or a German/English name. */

@@ -1,7 +1,6 @@
 import type { Context } from '../context';
 import { describeError } from '../platform/alerts';
 import type { RequestError } from '../platform/request';
-import { isOwnUi } from '../ui/mount';
 import { parseSaveAnswer } from './answer';
 import { moduleAvailable, updateBadges } from './badges';
 import { askWindowsVersion } from './client-hints';
@@ -38,8 +37,11 @@ function brief(value: unknown): string {
   }
 }
 
-/** Heartbeat, badges and click recorder over the context's request helper and debug store. */
-export function createTracker(ctx: Context): Tracker {
+/**
+ * Heartbeat, badges and click recorder over the context's request helper and debug store.
+ * `isOwnUi` (the bundle's own UI, whose clicks are never recorded) comes from ui/ through main.ts.
+ */
+export function createTracker(ctx: Context, isOwnUi: (path: EventTarget[]) => boolean): Tracker {
   const { config, doc, win, t, debug, lifetime } = ctx;
   const url = streamUrl(config.base);
   let stopClicks: (() => void) | null = null;

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config';
-import { logEntries, readQueue, writeQueue, deliver, flushQueue, QUEUE_KEY, type QueueStorage } from '../../src/consent/log';
+import { logEntries, readQueue, writeQueue, deliver, flushQueue, QUEUE_KEY } from '../../src/consent/log';
+import type { SafeStorage } from '../../src/consent/storage';
 import { acceptsByCountry, automaticCategories, categoryOf, consentModeSignals, fieldLabel, isTrackedField } from '../../src/consent/rules';
 import { sanitizeFragment, safeHref } from '../../src/consent/sanitize';
 import { createConsentStore, readConsent } from '../../src/consent/store';
 import type { CookieJar } from '../../src/platform/cookies';
 import type { Requester } from '../../src/platform/request';
 
-const memoryStorage = (): QueueStorage & { data: Map<string, string> } => {
+const memoryStorage = (): SafeStorage & { data: Map<string, string> } => {
   const data = new Map<string, string>();
   return { data, getItem: (k) => data.get(k) ?? null, setItem: (k, v) => void data.set(k, v), removeItem: (k) => void data.delete(k) };
 };
@@ -72,7 +73,7 @@ describe('consent log queue', () => {
     }
   });
   it('tolerates storage that throws or holds garbage', () => {
-    const throwing: QueueStorage = { getItem: () => { throw new Error('denied'); }, setItem: () => { throw new Error('full'); }, removeItem: () => {} };
+    const throwing: SafeStorage = { getItem: () => { throw new Error('denied'); }, setItem: () => { throw new Error('full'); }, removeItem: () => {} };
     expect(readQueue(throwing)).toEqual([]);
     expect(() => writeQueue(throwing, [{ url: '/a', body: 'b' }])).not.toThrow();
     const garbage = memoryStorage();

@@ -1,6 +1,6 @@
 import { createElement, useEffect, useRef, useSyncExternalStore, type ReactNode } from 'react';
 import { CATEGORY_IDS, type Config } from '../../config';
-import type { ConsentActions, ConsentUi } from '../../consent/widget';
+import type { ConsentActions, ConsentViewState } from '../../consent/controller';
 import type { SafeNode } from '../../consent/sanitize';
 import { bannerTexts, type BannerTexts } from '../../consent/texts';
 import { format, type Messages } from '../../i18n';
@@ -9,7 +9,7 @@ import { mountReactSurface } from '../react-root';
 import css from './consent.css?inline';
 
 interface Props {
-  ui: Store<ConsentUi>;
+  view: Store<ConsentViewState>;
   actions: ConsentActions;
   t: Messages;
   config: Config;
@@ -30,8 +30,8 @@ function render(nodes: SafeNode[]): ReactNode[] {
 }
 
 /** The settings dialog: a native modal (top layer, inert page), Tab wraps, Escape closes. */
-function Details({ ui, actions, t }: Props) {
-  const { details } = useSyncExternalStore(ui.subscribe, ui.get);
+function Details({ view, actions, t }: Props) {
+  const { details } = useSyncExternalStore(view.subscribe, view.get);
   const dialog = useRef<HTMLDialogElement>(null);
   const opener = useRef<Element | null>(null);
   useEffect(() => {
@@ -80,8 +80,8 @@ function Details({ ui, actions, t }: Props) {
 
 /** The banner: fixed at the bottom, decline first, categories as checkboxes, names open details. */
 function Banner(props: Props) {
-  const { ui, actions, t, config, texts } = props;
-  const state = useSyncExternalStore(ui.subscribe, ui.get);
+  const { view, actions, t, config, texts } = props;
+  const state = useSyncExternalStore(view.subscribe, view.get);
   const section = useRef<HTMLElement>(null);
   useEffect(() => {
     if (state.open) section.current?.focus({ preventScroll: true });
@@ -151,7 +151,7 @@ function Banner(props: Props) {
 }
 
 /** Mount the banner and dialog in `<pagepulse-consent>`; returns the teardown. */
-export function mountConsent(doc: Document, ui: Store<ConsentUi>, actions: ConsentActions, t: Messages, config: Config): () => void {
+export function mountConsent(doc: Document, view: Store<ConsentViewState>, actions: ConsentActions, t: Messages, config: Config): () => void {
   const texts = bannerTexts(config, t, doc.location.href);
-  return mountReactSurface(doc, 'consent', css, <Banner ui={ui} actions={actions} t={t} config={config} texts={texts} />);
+  return mountReactSurface(doc, 'consent', css, <Banner view={view} actions={actions} t={t} config={config} texts={texts} />);
 }

@@ -1,0 +1,189 @@
+import { CATEGORY_IDS, type CategoryId, type Config } from '../config';
+import type { Messages } from '../i18n';
+import type { Lifetime } from '../platform/lifetime';
+import type { Requester } from '../platform/request';
+import { createStore, type Store } from '../platform/store';
+import type { Blocker } from './blocker';
+import { fetchDescription, type CategoryDetails } from './descriptions';
+import { consentModeBridge } from './gcm';
+import { deliver, flushQueue, logEntries } from './log';
+import { acceptsByCountry, automaticCategories, statusFor } from './rules';
+import { guardedStorage, readItem, writeItem } from './storage';
+import type { Categories, ConsentStatus, ConsentStore } from './store';
+
+export type { CategoryDetails } from './descriptions';
+
+/** Wait after an automatic acceptance by country before the reload (site-spec section 9). */
+const COUNTRY_RELOAD_MS = 1000;
+/** Longest wait for the log calls before the reload; keepalive carries them on, and the queue keeps them. */
+const LOG_WAIT_MS = 1500;
+/** A decline reloads the page: its notification is shown on the page that follows. */
+const DENY_FLAG = 'pagepulse.denied';
+/** Longest wait for an idle moment before the deferred start-up work runs anyway. */
+const IDLE_WAIT_MS = 1000;
+/** Centred popup for the privacy page (site-spec section 9: 700x800). */
+const POPUP = { width: 700, height: 800 };
+
+/** What the consent view shows: the banner (open), its checkboxes (draft) and the dialog (details). */
+export interface ConsentViewState {
+  open: boolean;
+  draft: Categories;
+  details: CategoryDetails | null;
+}
+
+/** What the view can do. */
+export interface ConsentActions {
+  toggle(id: CategoryId, on: boolean): void;
+  decline(): void;
+  save(): void;
+  acceptAll(): void;
+  showDetails(id: CategoryId): void;
+  closeDetails(): void;
+  openPrivacy(event: { preventDefault(): void }): void;
+  categoryName(id: CategoryId): string;
+}
+
+/** The UI the controller drives: provided by ui/consent and injected by main.ts, so consent/ never imports ui/. */
+export interface ConsentViewPort {
+  /** Mount the banner and dialog over the view state; only the first call mounts. */
+  mountView(view: Store<ConsentViewState>, actions: ConsentActions): void;
+  /** Show or hide the revoke button (created on the first show); a click calls `reopen`. */
+  revokeButton(visible: boolean, reopen: () => void): void;
+}
+
+/** The consent feature's handle for the public API. */
+export interface ConsentHandle {
+  /** Open the banner. */
+  open(): void;
+  /** Reopen the banner with the current choice: what the public `consent.revoke()` does (com_gdpr's name). */
+  reopen(): void;
+  /** Set categories as if the visitor saved them in the banner. */
+  set(categories: Partial<Record<CategoryId, boolean>>): void;
+}
+
+/** What the controller works with; main.ts builds it from the context (consent/index.ts). */
+export interface ConsentControllerDeps {
+  config: Config;
+  consent: ConsentStore;
+  t: Messages;
+  win: Window;
+  doc: Document;
+  lifetime: Lifetime;
+  /** The widget's request helper: a failure is kept (queue) or shown in place. */
+  request: Requester;
+  notify(text: string, options: { status: 'warning' }): void;
+  blocker: Pick<Blocker, 'release'>;
+  ui: ConsentViewPort;
+}
+
+/** The consent controller: view state, choices (log, Consent Mode, reload), the start-up decision. */
+export function startConsentController(deps: ConsentControllerDeps): ConsentHandle {
+  const { config, consent, doc, win, t, lifetime, request, notify, blocker, ui } = deps;
+  // localStorage keeps the log queue, sessionStorage the deny flag; either may be refused (null)
+  const storage = guardedStorage(() => win.localStorage);
+  const session = guardedStorage(() => win.sessionStorage);
+  // looked up now, not at evaluation: a gtag loaded after the bundle is told the choices too
+  const gcm = consentModeBridge(win, config.gcm);
+  const view = createStore<ConsentViewState>({ open: false, draft: consent.get().categories, details: null });
+  const descriptions = new Map<CategoryId, CategoryDetails>();
+  let opener: Element | null = null;
+
+  const notifyDenied = (): void => notify(config.denyMessage || t.consentDenyMessage, { status: 'warning' });
+  const syncRevoke = (): void => ui.revokeButton(config.revokable && consent.get().chosen && !view.get().open, show);
+
+  function show(): void {
+    opener = doc.activeElement;
+    view.set((s) => ({ ...s, open: true, draft: consent.get().categories }));
+    ui.revokeButton(false, show);
+    ui.mountView(view, actions);
+  }
+
+  const hide = (): void => {
+    view.set((s) => ({ ...s, open: false, details: null }));
+    syncRevoke();
+    const back = opener as HTMLElement | null;
+    if (back?.isConnected && typeof back.focus === 'function') back.focus();
+  };
+
+  const choose = async (status: ConsentStatus, wanted: Categories, reloadDelay = 0): Promise<void> => {
+    // announced before the store's listeners run: the tracker does not start on a page about to reload
+    const changed = consent.choose(status, wanted, config.reloadAfterChange);
+    const now = consent.get().categories;
+    gcm?.('update', now);
+    hide();
+    if (config.logConsent) {
+      const entries = logEntries(config, status !== 'deny', changed.map((id) => [id, now[id]]));
+      await Promise.race([deliver(request, storage, entries), new Promise((resolve) => lifetime.timeout(() => resolve(null), LOG_WAIT_MS))]);
+    }
+    const denied = status === 'deny' && config.denyMessageEnabled;
+    if (changed.length > 0 && config.reloadAfterChange) {
+      if (denied) writeItem(session, DENY_FLAG, '1');
+      lifetime.timeout(() => win.location.reload(), reloadDelay);
+      return;
+    }
+    if (denied) notifyDenied();
+    void blocker.release();
+  };
+  const chooseByStatus = (categories: Categories, reloadDelay?: number): void => void choose(statusFor(categories), categories, reloadDelay);
+
+  const offered = (): Categories => {
+    const out = {} as Categories;
+    for (const id of CATEGORY_IDS) out[id] = config.categories[id].offered || config.categories[id].locked;
+    return out;
+  };
+
+  const actions: ConsentActions = {
+    toggle: (id, on) => view.set((s) => ({ ...s, draft: { ...s.draft, [id]: config.categories[id].locked ? true : on } })),
+    decline: () => void choose('deny', { 1: true, 2: false, 3: false, 4: false }),
+    save: () => chooseByStatus(view.get().draft),
+    acceptAll: () => void choose('allow', offered()),
+    showDetails(id) {
+      const cached = descriptions.get(id);
+      view.set((s) => ({ ...s, details: cached ?? { id, state: 'loading', nodes: [] } }));
+      if (cached && cached.state !== 'error') return;
+      void fetchDescription(request, config, id, win.location).then((details) => {
+        descriptions.set(id, details);
+        view.set((s) => (s.details?.id === id ? { ...s, details } : s));
+      });
+    },
+    closeDetails: () => view.set((s) => ({ ...s, details: null })),
+    openPrivacy(event) {
+      if (!config.privacyUrl) return;
+      const left = Math.max(0, (win.screen.availWidth - POPUP.width) / 2);
+      const top = Math.max(0, (win.screen.availHeight - POPUP.height) / 2);
+      const popup = win.open(config.privacyUrl, 'pagepulse-privacy', `popup,width=${POPUP.width},height=${POPUP.height},left=${left},top=${top}`);
+      if (popup) event.preventDefault(); // blocked: the link navigates as a plain link
+    },
+    categoryName: (id) => config.categories[id].name || t[`category${id}`],
+  };
+
+  // not needed for the page's first frame: re-sending queued logs (their first storage read costs
+  // milliseconds), the deny message carried over the reload and the revoke button wait for an
+  // idle moment, so the host page's own start-up goes first
+  lifetime.idle(() => {
+    void flushQueue(request, storage);
+    if (readItem(session, DENY_FLAG) === '1') {
+      writeItem(session, DENY_FLAG, null);
+      notifyDenied();
+    }
+    syncRevoke();
+  }, IDLE_WAIT_MS);
+  void blocker.release();
+
+  if (!consent.get().chosen) {
+    if (acceptsByCountry(config.country)) {
+      const gpc = (win.navigator as Navigator & { globalPrivacyControl?: boolean }).globalPrivacyControl === true;
+      chooseByStatus(automaticCategories(offered(), gpc), COUNTRY_RELOAD_MS);
+    } else show();
+  } else if (config.openAlwaysDeclined && consent.get().status === 'deny') show(); // com_gdpr: ask again after a decline
+
+  return {
+    open: show,
+    reopen: show,
+    set(categories) {
+      const next = { ...consent.get().categories };
+      for (const id of CATEGORY_IDS) if (typeof categories[id] === 'boolean') next[id] = categories[id]!;
+      chooseByStatus(next);
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import type { Config } from '../config';
+import type { Lifetime } from '../platform/lifetime';
+import type { Requester } from '../platform/request';
+import { formConsentUrl } from './endpoints';
+import { fieldLabel, isTrackedField } from './rules';
+
+/** What form consent needs from the page. */
+export interface FormConsentDeps {
+  doc: Document;
+  win: Window;
+  lifetime: Lifetime;
+  request: Requester;
+  config: Pick<Config, 'base'>;
+}
+
+/** A checkbox that gives consent for its form: named or id'd privacy/gdpr. */
+const CONSENT_BOX = /privacy|gdpr/i;
+
+/**
+ * com_gdpr's form consent: ticking a privacy checkbox stores the consent with the form's tracked
+ * fields, unticking deletes it. One capturing listener on the document serves every form,
+ * including forms added later.
+ */
+export function watchFormConsent({ doc, win, lifetime, request, config }: FormConsentDeps): void {
+  lifetime.listen(
+    doc,
+    'change',
+    (event) => {
+      const box = event.target as HTMLInputElement | null;
+      if (!box || box.type !== 'checkbox' || !box.form) return;
+      const form = box.form;
+      if (!CONSENT_BOX.test(`${box.name} ${box.id}`) && !form.hasAttribute('data-pagepulse-consent')) return;
+      const fields: Array<[string, string]> = [
+        ['url', win.location.href],
+        ['formid', form.id],
+        ['formname', form.getAttribute('name') ?? ''],
+      ];
+      for (const field of Array.from(form.elements) as HTMLInputElement[]) {
+        const key = field.id || field.name;
+        if (!key || field === box || field.type === 'hidden' || !isTrackedField(key) || field.getClientRects().length === 0) continue;
+        fields.push([`formfields[${fieldLabel(key)}]`, field.value]);
+      }
+      void request({ url: formConsentUrl(config.base, box.checked), data: fields, responseType: 'text', keepalive: true });
+    },
+    { capture: true },
+  );
+}

@@ -1,0 +1,44 @@
+import type { Context } from '../context';
+import { describeError } from '../platform/alerts';
+import { reporting } from '../platform/request';
+import { startBlocker, type Blocker } from './blocker';
+import { startConsentController, type ConsentHandle, type ConsentViewPort } from './controller';
+import { watchFormConsent } from './form-consent';
+import { consentModeBridge } from './gcm';
+
+export type { ConsentHandle, ConsentViewPort } from './controller';
+
+/** What must act before the DOM is ready: the Consent Mode default and the blocker. */
+export interface ConsentEarly {
+  blocker: Blocker;
+  /** The placeholder button's target, set once the consent feature runs. */
+  openSettings: () => void;
+}
+
+/** Before the DOM is ready: Consent Mode default (before any tag) and the blocker. */
+export function startConsentEarly(ctx: Context): ConsentEarly {
+  consentModeBridge(ctx.win, ctx.config.gcm)?.('default', ctx.consent.get().categories);
+  const early: ConsentEarly = {
+    openSettings: () => {},
+    blocker: startBlocker({
+      ...ctx,
+      win: ctx.win as Window & typeof globalThis,
+      allows: (id) => ctx.consent.allows(id),
+      openSettings: () => early.openSettings(),
+    }),
+  };
+  return early;
+}
+
+/** DOM ready: the consent controller over the injected UI, and form consent. */
+export function startConsent(ctx: Context, early: ConsentEarly, ui: ConsentViewPort): ConsentHandle {
+  const { t } = ctx;
+  // the widget's own calls: a failure is kept (queue) or shown in place, and named in the debug box
+  const request = reporting(ctx.request, (error, options) =>
+    ctx.debug.add(t.consentCallTitle, `${options.url.split('task=')[1] ?? options.url}: ${describeError(error, t)}`),
+  );
+  watchFormConsent({ ...ctx, request });
+  const handle = startConsentController({ ...ctx, request, blocker: early.blocker, ui });
+  early.openSettings = handle.open;
+  return handle;
+}

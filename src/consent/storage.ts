@@ -1,0 +1,30 @@
+/** The part of Storage the consent code uses. */
+export type SafeStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+
+/** A storage that may be missing or throw on access (privacy modes, sandboxed frames): null then. */
+export function guardedStorage(get: () => SafeStorage): SafeStorage | null {
+  try {
+    return get();
+  } catch {
+    return null;
+  }
+}
+
+/** One stored value, or null when there is none or the storage refuses. */
+export function readItem(storage: SafeStorage | null, key: string): string | null {
+  try {
+    return storage?.getItem(key) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Store a value, or remove it (null); a full or forbidden storage keeps nothing, silently. */
+export function writeItem(storage: SafeStorage | null, key: string, value: string | null): void {
+  try {
+    if (value === null) storage?.removeItem(key);
+    else storage?.setItem(key, value);
+  } catch {
+    // storage full or forbidden: the value lives only as long as this page
+  }
+}
