@@ -1,19 +1,13 @@
 import * as z from 'zod/mini';
+import { lazy, numberWhere } from '../schema';
 
 /**
  * One zod/mini schema per config key: every source (page globals, PagePulseConfig, data-*
  * attributes, the address) goes through the same field, so a value means the same wherever it
  * comes from. Each schema turns the loose forms CMS templates write ("1", "on", "6") into one type.
  *
- * Each is built on first use (`lazy`): zod's constructors are costly enough to show in the
- * bundle's evaluation time, and a page usually sets only a few keys.
+ * Each is built on first use (`lazy`, src/schema.ts).
  */
-
-/** A value built once, on first call. */
-export function lazy<T>(build: () => T): () => T {
-  let value: T | undefined;
-  return () => (value ??= build());
-}
 
 /** on/off, 1/0, true/false, yes/no, as booleans, numbers or strings. */
 export const onOff = lazy(() =>
@@ -27,19 +21,6 @@ export const onOff = lazy(() =>
     z.transform((v) => v === true || v === 1 || (typeof v === 'string' && /^\s*(on|1|true|yes)\s*$/i.test(v))),
   ),
 );
-
-/** A finite number, also written as a numeric string ("6", "2.5"). */
-export const looseNumber = lazy(() =>
-  z.pipe(
-    z.union([z.number().check(z.refine(Number.isFinite)), z.string().check(z.regex(/^\s*-?\d+(\.\d+)?\s*$/))]),
-    z.transform((v) => Number(v)),
-  ),
-);
-
-/** A loose number that also satisfies `test` (message names the range in warnings). */
-export function numberWhere(test: (n: number) => boolean, message?: string) {
-  return z.pipe(looseNumber(), z.number().check(z.refine(test, message)));
-}
 
 /** An address the bundle may call or link to: http(s) absolute, protocol-relative or relative. */
 export const safeUrl = lazy(() =>

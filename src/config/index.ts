@@ -1,4 +1,5 @@
-import { resolveConfig, type Config } from './config';
+import type { Config } from './config';
+import { resolveConfig } from './resolve';
 import { readSources, type ConfigEnv } from './sources';
 
 export { CATEGORY_IDS, defaultConfig, type CategoryConfig, type CategoryId, type Config } from './config';

@@ -1,4 +1,5 @@
-import { CATEGORY_IDS, isCategoryField, isScalarKey, type CategoryId, type FieldKey, type RawSetting } from './config';
+import { CATEGORY_IDS, type CategoryId } from './config';
+import { isCategoryField, isScalarKey, type FieldKey, type RawSetting } from './resolve';
 
 /** What the config reader may look at; passed in so nothing reads `window` at import time. */
 export interface ConfigEnv {
