@@ -12,7 +12,7 @@ const PLACEHOLDER_CSS = `.gdprlock-placeholder{box-sizing:border-box;display:fle
 /** What the blocker needs. */
 export interface BlockerDeps {
   doc: Document;
-  win: Window & typeof globalThis;
+  win: Window;
   lifetime: Lifetime;
   config: Config;
   t: Messages;
@@ -182,14 +182,16 @@ export function startBlocker(deps: BlockerDeps): Blocker {
       if (proto[name] === wrapped) proto[name] = original as Record<K, unknown>[K];
     });
   };
-  const nodeProto = deps.win.Node.prototype as unknown as Record<string, unknown>;
-  const elementProto = deps.win.Element.prototype as unknown as Record<string, unknown>;
+  // the page's global scope: Window's type lacks the constructors patched and used here
+  const win = deps.win as Window & typeof globalThis;
+  const nodeProto = win.Node.prototype as unknown as Record<string, unknown>;
+  const elementProto = win.Element.prototype as unknown as Record<string, unknown>;
   wrap(nodeProto, 'appendChild');
   wrap(nodeProto, 'insertBefore');
   for (const name of ['append', 'prepend', 'before', 'after', 'replaceWith']) wrap(elementProto, name);
 
   // what the parser inserts (and anything the wrappers missed)
-  const observer = new deps.win.MutationObserver((records: MutationRecord[]) => {
+  const observer = new win.MutationObserver((records: MutationRecord[]) => {
     for (const record of records) for (const node of Array.from(record.addedNodes)) inspectTree(node as Node);
   });
   observer.observe(doc.documentElement, { childList: true, subtree: true });

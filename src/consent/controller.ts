@@ -83,7 +83,7 @@ export function startConsentController(deps: ConsentControllerDeps): ConsentHand
   const storage = guardedStorage(() => win.localStorage);
   const session = guardedStorage(() => win.sessionStorage);
   // looked up now, not at evaluation: a gtag loaded after the bundle is told the choices too
-  const gcm = consentModeBridge(win, config.gcm);
+  const gcm = consentModeBridge(deps);
   const view = createStore<ConsentViewState>({ open: false, draft: consent.get().categories, details: null });
   const descriptions = new Map<CategoryId, CategoryDetails>();
   let opener: Element | null = null;

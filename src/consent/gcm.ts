@@ -11,7 +11,8 @@ export type ConsentModeBridge = (command: 'default' | 'update', categories: Cate
  * Consent Mode v2 bridge: pushes in gtag's `arguments` form to dataLayer, as gtag.js reads it.
  * Null when the site turned it off, or (`auto`) when the page has neither gtag nor dataLayer.
  */
-export function consentModeBridge(win: Window, setting: Config['gcm']): ConsentModeBridge | null {
+export function consentModeBridge({ win, config }: { win: Window; config: Pick<Config, 'gcm'> }): ConsentModeBridge | null {
+  const setting = config.gcm;
   const w = win as unknown as { dataLayer?: unknown[]; gtag?: Gtag };
   const present = typeof w.gtag === 'function' || Array.isArray(w.dataLayer);
   if (setting === 'off' || (setting === 'auto' && !present)) return null;

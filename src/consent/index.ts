@@ -17,12 +17,11 @@ export interface ConsentEarly {
 
 /** Before the DOM is ready: Consent Mode default (before any tag) and the blocker. */
 export function startConsentEarly(ctx: Context): ConsentEarly {
-  consentModeBridge(ctx.win, ctx.config.gcm)?.('default', ctx.consent.get().categories);
+  consentModeBridge(ctx)?.('default', ctx.consent.get().categories);
   const early: ConsentEarly = {
     openSettings: () => {},
     blocker: startBlocker({
       ...ctx,
-      win: ctx.win as Window & typeof globalThis,
       allows: (id) => ctx.consent.allows(id),
       openSettings: () => early.openSettings(),
     }),
