@@ -45,7 +45,7 @@ interface Held {
  * by a MutationObserver, which runs before the parser executes them.
  */
 export function startBlocker(deps: BlockerDeps): Blocker {
-  const { doc, config, lifetime } = deps;
+  const { doc, config, lifetime, t, allows, log } = deps;
   const held: Held[] = [];
   const seen = new WeakSet<Element>();
   let sheet: CSSStyleSheet | null = null;
@@ -83,10 +83,10 @@ export function startBlocker(deps: BlockerDeps): Blocker {
     if (height && /^\d+$/.test(height)) box.style.minHeight = `${height}px`;
     const text = doc.createElement('div');
     text.className = 'gdprlock-placeholder-text';
-    text.textContent = config.placeholderText || (host ? format(deps.t.placeholderDomain, host) : deps.t.placeholder);
+    text.textContent = config.placeholderText || (host ? format(t.placeholderDomain, host) : t.placeholder);
     const button = doc.createElement('button');
     button.type = 'button';
-    button.textContent = deps.t.placeholderButton;
+    button.textContent = t.placeholderButton;
     button.addEventListener('click', () => deps.openSettings());
     box.append(text, button);
     element.parentNode.insertBefore(box, element);
@@ -113,7 +113,7 @@ export function startBlocker(deps: BlockerDeps): Blocker {
     if (element.getAttribute('data-source') === 'gdprlock' || (src && /gdprlock/.test(src))) {
       seen.add(element);
       const category = marked ?? 4;
-      if (!deps.allows(category)) held.push({ element, category, placeholder: placeholderFor(element, category), server: true });
+      if (!allows(category)) held.push({ element, category, placeholder: placeholderFor(element, category), server: true });
       return;
     }
     if (tag === 'script') {
@@ -124,7 +124,7 @@ export function startBlocker(deps: BlockerDeps): Blocker {
         return;
       }
       const listed = hostCategory(src);
-      if (listed && !deps.allows(listed)) {
+      if (listed && !allows(listed)) {
         seen.add(element);
         script.setAttribute('data-src', src!);
         script.removeAttribute('src');
@@ -138,7 +138,7 @@ export function startBlocker(deps: BlockerDeps): Blocker {
       const listed = marked && element.hasAttribute('data-src') ? marked : hostCategory(src);
       if (!listed) return;
       seen.add(element);
-      if (deps.allows(listed)) {
+      if (allows(listed)) {
         if (!src && element.getAttribute('data-src')) element.setAttribute('src', element.getAttribute('data-src')!);
         return;
       }
@@ -172,7 +172,7 @@ export function startBlocker(deps: BlockerDeps): Blocker {
         try {
           if (arg && typeof arg === 'object') inspectTree(arg as Node);
         } catch (error) {
-          deps.log.error('blocker', error);
+          log.error('blocker', error);
         }
       }
       return original.apply(this, args);
@@ -201,7 +201,7 @@ export function startBlocker(deps: BlockerDeps): Blocker {
   return {
     async release() {
       const ready = held
-        .filter((h) => deps.allows(h.category) && !h.server)
+        .filter((h) => allows(h.category) && !h.server)
         .sort((a, b) => (a.element.compareDocumentPosition(b.element) & 4 ? -1 : 1));
       for (const item of ready) held.splice(held.indexOf(item), 1);
       for (const item of ready) {
@@ -233,7 +233,7 @@ export function startBlocker(deps: BlockerDeps): Blocker {
       script.addEventListener(
         'error',
         () => {
-          deps.log.error(format(deps.t.scriptLoadError, address.split('/').pop() || address, 'network or HTTP error'));
+          log.error(format(t.scriptLoadError, address.split('/').pop() || address, 'network or HTTP error'));
           resolve();
         },
         { once: true },
