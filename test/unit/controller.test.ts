@@ -36,7 +36,7 @@ afterEach(() => {
 function setup(options: Options = {}) {
   const config: Config = { ...defaultConfig(), ...options.config };
   const cookies: Record<string, string> = { ...options.cookies };
-  const jar: CookieJar = { get: (n) => cookies[n] ?? null, set: (n, v) => void (cookies[n] = v), remove: (n) => void delete cookies[n] };
+  const jar: CookieJar = { get: (n) => cookies[n] ?? null, set: (n, v) => void (cookies[n] = v) };
   const consent = createConsentStore(jar, config);
   const calls: RequestOptions[] = [];
   const request = (async (o: RequestOptions) => {

@@ -59,7 +59,7 @@ describe('start-up consent rule', () => {
 
   it('a saved choice of such a visitor writes what was derived, not "all"', () => {
     const data: Record<string, string> = { cookieconsent_status: 'allow' };
-    const jar = { get: (n: string) => data[n] ?? null, set: (n: string, v: string) => void (data[n] = v), remove: (n: string) => void delete data[n] };
+    const jar = { get: (n: string) => data[n] ?? null, set: (n: string, v: string) => void (data[n] = v) };
     const store = createConsentStore(jar, gdprPage(3, 4), undefined, () => '{"2":0}');
     expect(store.get().categories).toEqual({ 1: true, 2: true, 3: false, 4: false });
     expect(store.choose('allow', { 2: false })).toEqual([2]);
