@@ -6,8 +6,8 @@
  * deep-copied with `jQuery.extend`, then `$.param`). It sends to `{base}` = `/orig/`, so that the
  * recording server can tell its calls from the bundle's.
  *
- * Page globals: `window.__originalSelector(element)`, and `window.__originalClicks` (the
- * selectors it sent, in order).
+ * Page globals: `window.__originalSelector(element)`, `window.__originalClicks` (the selectors
+ * it sent, in order) and `window.__originalElements` (the elements they were taken from).
  */
 export const ORIGINAL_HEATMAP_CLIENT = `(function ($) {
   var BASE = '/orig/';
@@ -33,6 +33,7 @@ export const ORIGINAL_HEATMAP_CLIENT = `(function ($) {
   }
   window.__originalSelector = originalSelector;
   window.__originalClicks = [];
+  window.__originalElements = [];
   $(document).on('click', function (event) {
     var $target = $(event.target);
     if ($target.width() > MAX_WIDTH || $target.height() > MAX_HEIGHT) return;
@@ -40,6 +41,7 @@ export const ORIGINAL_HEATMAP_CLIENT = `(function ($) {
     var state = $('#vs_state').val();
     if (state) selector += ':' + String(state).substr(0, 200);
     window.__originalClicks.push(selector);
+    window.__originalElements.push(event.target);
     $.ajax({
       type: 'POST',
       url: BASE + 'index.php?option=com_jrealtimeanalytics&task=stream.saveEntity&format=json',
