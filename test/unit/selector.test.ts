@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { withoutState } from '../../src/ui/heatmap';
 import { classNames, escapeIdent, isOriginalSkippedClass, isUnstableClass, selectorFor, stateSuffix } from '../../src/tracker/selector';
 
 /** Build a DOM without innerHTML on the document (the test page is ours, but keep the habit). */
@@ -123,5 +124,12 @@ describe('heatmap selector (protocol section 4)', () => {
     expect(escapeIdent('-2x')).toBe('-\\32 x');
     expect(escapeIdent('a.b')).toBe('a\\.b');
     expect(escapeIdent('w-1/2')).toBe('w-1\\/2');
+  });
+
+  it("strips the state suffix of stored selectors for the overlay, both clients' and the older format", () => {
+    expect(withoutState('div.container>ul.nav.menu>li:nth-child(3)>a:Reiter 2: offen')).toBe('div.container>ul.nav.menu>li:nth-child(3)>a');
+    expect(withoutState('div.container>ul.nav.menu>li:nth-child(3)>a')).toBe('div.container>ul.nav.menu>li:nth-child(3)>a');
+    expect(withoutState('html > body:nth-child(2) > main:nth-child(1) > a:nth-child(3)::Tab2')).toBe('html > body:nth-child(2) > main:nth-child(1) > a:nth-child(3)');
+    expect(withoutState('div.md\\:flex>a:x')).toBe('div.md\\:flex>a');
   });
 });
