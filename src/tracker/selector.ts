@@ -17,11 +17,10 @@ export function isOriginalSkippedClass(name: string): boolean {
 const UNSTABLE_CLASS_PATTERNS: readonly RegExp[] = [
   /lazy/i, // lazy, lazyload, lazyloaded, pre-lazy, jch-lazyload...
   /^(pre-?)?load(ing|ed)$|[-_]load(ing|ed)$/i,
-  // UIkit: toggled states, sticky, animations, and the `uk-*-page` classes on html/body
+  // UIkit: toggled states, sticky, animations, and the `uk-*-page` classes (html; also written on body by some themes)
   /^uk-(active|open|hover|focus|inview|scrollspy-inview|togglable|sticky|navbar-sticky|animation|transition|slide-|drag)/,
   /^uk-(drop-stack|[a-z-]+-dropbar)$/,
   /^uk-[a-z-]+-page$/,
-  /^uk-offcanvas-overlay$|^uk-overflow-hidden$/,
   // Bootstrap 3/4/5 and Joomla templates
   /^(active|open|show|showing|hiding|shown|collapsing|collapsed|in|hover|focus|nav-hover|modal-open|modal-static|affix|affix-top|affix-bottom)$/,
   /^carousel-item-(next|prev|start|end)$/,
