@@ -12,12 +12,13 @@ export function isOriginalSkippedClass(name: string): boolean {
 /**
  * Our departure: classes that come and go with state or time, or that the bundle adds. Leaving
  * them out keeps a click's selector the same while a menu, modal, sticky bar or lazy image
- * changes state. Each entry was seen toggling on a real library (README, "Selector").
+ * changes state. Each entry is a class the libraries' own scripts toggle (read in their sources;
+ * the Bootstrap 3/5 and UIkit 3 ones exercised in test/browser/libraries.test.ts).
  */
 const UNSTABLE_CLASS_PATTERNS: readonly RegExp[] = [
   /lazy/i, // lazy, lazyload, lazyloaded, pre-lazy, jch-lazyload...
   /^(pre-?)?load(ing|ed)$|[-_]load(ing|ed)$/i,
-  // UIkit: toggled states, sticky, animations, and the `uk-*-page` classes (html; also written on body by some themes)
+  // UIkit: toggled states, sticky, animations, and the `uk-*-page` classes (on html while a modal, offcanvas or lightbox is open)
   /^uk-(active|open|hover|focus|inview|scrollspy-inview|togglable|sticky|navbar-sticky|animation|transition|slide-|drag)/,
   /^uk-(drop-stack|[a-z-]+-dropbar)$/,
   /^uk-[a-z-]+-page$/,
