@@ -48,6 +48,9 @@ export interface Task {
 
 const OK: Reply = { json: { success: true } };
 
+/** The `resource` values of a heatmap click that the collector stores (protocol section 4). */
+const CLICK_RESOURCES: readonly string[] = ['heatmapclick', 'heatmap'];
+
 /** The Joomla component tasks the bundle calls (protocol sections 3 to 6), keyed `option/task`. */
 const TASKS: Record<string, Task> = {
   'com_jrealtimeanalytics/stream.display': {
@@ -87,7 +90,8 @@ const TASKS: Record<string, Task> = {
   'com_jrealtimeanalytics/stream.saveEntity': {
     method: 'POST',
     run({ store, now, visitor, params }) {
-      if (required(params, 'resource') !== 'heatmap') throw new HttpError(400, 'unsupported resource');
+      // `heatmapclick`: the original client and PagePulse now; `heatmap`: PagePulse's older call
+      if (!CLICK_RESOURCES.includes(required(params, 'resource'))) throw new HttpError(400, 'unsupported resource');
       store.recordClick(visitor, pageKey(required(params, 'nowpage')), required(params, 'clicked_element'), now);
       return { json: { storing: [] } };
     },

@@ -8,7 +8,7 @@ import { askWindowsVersion } from './client-hints';
 import { DEFAULT_MAX_HEIGHT, DEFAULT_MAX_WIDTH, startClickRecorder } from './clicks';
 import type { HeartbeatEffect } from './heartbeat';
 import { createHeartbeatRunner } from './runner';
-import { clickBody, heartbeatBody, streamUrl } from './wire';
+import { clickBody, clickUrl, heartbeatBody, streamUrl } from './wire';
 
 /** The tracker's handle for main.ts and the public API. */
 export interface Tracker {
@@ -42,12 +42,13 @@ function brief(value: unknown): string {
 export function createTracker(ctx: Context): Tracker {
   const { config, doc, win, t, debug, lifetime } = ctx;
   const url = streamUrl(config.base);
+  const saveUrl = clickUrl(config.base);
   let stopClicks: (() => void) | null = null;
 
   const recordClick = (selector: string): void => {
     ctx.emit('pagepulse:click', selector);
     void ctx
-      .request({ url, data: clickBody(selector, win.location.href), keepalive: true, timeout: config.requestTimeout })
+      .request({ url: saveUrl, data: clickBody(selector, win.location.href), keepalive: true, timeout: config.requestTimeout })
       .then((result) => {
         if (!result.ok) {
           debug.add(t.heatmapTitle, t.heatmapNetworkError + describeRequestError(result.error, t));
@@ -79,6 +80,7 @@ export function createTracker(ctx: Context): Tracker {
         return;
       case 'startClicks':
         stopClicks ??= startClickRecorder({
+          win,
           doc,
           lifetime,
           maxWidth: effect.maxWidth ?? DEFAULT_MAX_WIDTH,

@@ -128,6 +128,24 @@ describe('stream.saveEntity (heatmap click) and /api/clicks', () => {
     });
   });
 
+  it("stores the original client's call (task in the query, resource=heatmapclick) beside the older one", async () => {
+    const SAVE = '/index.php?option=com_jrealtimeanalytics&task=stream.saveEntity&format=json';
+    const original = 'div.container>ul.nav.menu>li:nth-child(3)>a';
+    const v = h.visitor();
+    const res = await v.post(SAVE, [['resource', 'heatmapclick'], ['clicked_element', original], ['nowpage', PAGE]]);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ storing: [] });
+    // PagePulse's own call since issue 11 is the same bytes; a second visitor lands on the same selector
+    await h.visitor().post(SAVE, [['resource', 'heatmapclick'], ['clicked_element', original], ['nowpage', `${PAGE}#x`]]);
+    await click(v); // the older call: task and resource=heatmap in the body
+    expect((await v.post(SAVE, [['resource', 'heatmapclicks'], ['clicked_element', original], ['nowpage', PAGE]])).status).toBe(400);
+    const listed = (await (await v.get(`/api/clicks?page=${encodeURIComponent(PAGE)}`)).json()) as { clicks: Array<{ selector: string; count: number }> };
+    expect(listed.clicks.map(({ selector: s, count }) => [s, count])).toEqual([
+      [original, 2],
+      [selector, 1],
+    ]);
+  });
+
   it('refuses missing fields and other resources', async () => {
     const v = h.visitor();
     for (const fields of [

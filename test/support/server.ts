@@ -55,6 +55,12 @@ export const DEFAULT_STREAM_ANSWER = {
   'data-bind': { users_onpage: '1', visitors: '1', users_logged: '0', users_total: '1' },
 };
 
+/**
+ * Host-page libraries the fixtures load from node_modules (devDependencies), at
+ * `/node_modules/<package>/...`: jQuery 1.12.4 + Migrate 1.4.1 (Joomla 3), Bootstrap 3 and 5, UIkit 3.
+ */
+export const VENDOR = new Set(['jquery', 'jquery-migrate', 'bootstrap', 'bootstrap3', 'uikit']);
+
 const TYPES: Record<string, string> = { '.js': 'text/javascript', '.html': 'text/html; charset=utf-8', '.css': 'text/css', '.json': 'application/json' };
 
 /** Start the recording server on 127.0.0.1 with a free port. */
@@ -109,9 +115,11 @@ export async function startServer(): Promise<TestServer> {
       res.end(fixture.body);
       return;
     }
-    if (url.pathname.startsWith('/dist/')) {
+    const vendor = /^\/node_modules\/([^/]+)\//.exec(url.pathname)?.[1];
+    if (url.pathname.startsWith('/dist/') || (vendor && VENDOR.has(vendor))) {
       const file = normalize(join(ROOT, url.pathname));
-      if (!file.startsWith(join(ROOT, 'dist'))) return send(res, { status: 403, body: 'forbidden' });
+      const dir = join(ROOT, vendor ? `node_modules/${vendor}/` : 'dist/');
+      if (!file.startsWith(dir)) return send(res, { status: 403, body: 'forbidden' });
       try {
         const data = await readFile(file);
         res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
