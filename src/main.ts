@@ -180,4 +180,10 @@ function start(ctx: Context, marker: Record<symbol, unknown>, early: ConsentEarl
   });
   win.PagePulse = api;
   ctx.emit('pagepulse:ready', { version: api.version });
+  // the admin area's "open with heatmap" link: draw the stored clicks once the layout is final
+  if (/[?&]pagepulse-heatmap=1/.test(win.location.search)) {
+    const show = (): void => void api.heatmap.show();
+    if (ctx.doc.readyState === 'complete') show();
+    else lifetime.listen(win, 'load', show);
+  }
 }
