@@ -1,7 +1,7 @@
 /** Chart geometry in SVG units; the SVG scales to its box, so these are proportions. */
 const WIDTH = 720;
 const HEIGHT = 220;
-const PAD = { top: 12, right: 8, bottom: 28, left: 36 };
+const PAD = { top: 14, right: 8, bottom: 34, left: 52 };
 /** Horizontal guide lines (and their labels) at these fractions of the largest value. */
 const GRID = [0, 0.5, 1];
 
@@ -40,9 +40,9 @@ export function BarChart({ values, labels, caption }: { values: number[]; labels
           );
         })}
         {labels.map((label, i) =>
-          // every 7th day, and the last: 30 labels would overlap on a phone
-          i % 7 === 0 || i === labels.length - 1 ? (
-            <text key={label} className="axis" x={PAD.left + i * step + step / 2} y={HEIGHT - 8} textAnchor="middle">
+          // every 7th day counted back from today: 30 labels would overlap on a phone
+          (labels.length - 1 - i) % 7 === 0 ? (
+            <text key={label} className="axis" x={PAD.left + i * step + step / 2} y={HEIGHT - 10} textAnchor="middle">
               {label.slice(5)}
             </text>
           ) : null,

@@ -4,14 +4,15 @@ import type { Messages } from '../i18n';
 import { useData } from '../usePoll';
 
 /**
- * The page's address with `pagepulse-heatmap=1`, which makes the bundle draw its stored clicks; only
- * for http(s) pages (page addresses come from visitors' requests, so never a `javascript:` link).
+ * The page's address with `#pagepulse-heatmap`, which makes the bundle draw its stored clicks (a
+ * fragment, because clicks are stored under the address without one). Only for http(s) pages: page
+ * addresses come from visitors' requests, so never a `javascript:` link.
  */
 export function heatmapLink(page: string): string | null {
   try {
     const url = new URL(page);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-    url.searchParams.set('pagepulse-heatmap', '1');
+    url.hash = 'pagepulse-heatmap';
     return url.href;
   } catch {
     return null;

@@ -79,7 +79,7 @@ export function ConsentLog({ t, lang }: { t: Messages; lang: Lang }) {
                   {t.rows(data.consents.length)}
                 </p>
                 <div className="scroll">
-                  <table className="log" data-testid="consent-log">
+                  <table className="log stack" data-testid="consent-log">
                     <thead>
                       <tr>
                         <th scope="col">{t.time}</th>
@@ -93,22 +93,26 @@ export function ConsentLog({ t, lang }: { t: Messages; lang: Lang }) {
                     <tbody>
                       {data.consents.map((row) => (
                         <tr key={`${row.kind}-${row.id}`}>
-                          <td className="nowrap">{time.format(new Date(row.at))}</td>
-                          <td>
+                          <td className="nowrap" data-label={t.time}>
+                            {time.format(new Date(row.at))}
+                          </td>
+                          <td data-label={t.pseudonym}>
                             <button type="button" className="link mono" onClick={() => only(row.visitor)} title={t.showVisitor}>
                               {row.visitor}
                             </button>
                           </td>
-                          <td>
+                          <td data-label={t.kind}>
                             {t.kinds[row.kind]}
                             {row.category !== null && `: ${t.categories[row.category]}`}
                           </td>
-                          <td>{choice(row)}</td>
-                          <td>
+                          <td data-label={t.choice}>{choice(row)}</td>
+                          <td data-label={t.details} className={row.kind === 'form' ? 'form' : 'empty'}>
                             {row.kind === 'form' && (
-                              <>
+                              <div>
                                 <div className="url">{row.url}</div>
-                                <div>#{row.formId || row.formName}</div>
+                                <div>
+                                  {t.formName}: <code>{row.formId || row.formName}</code>
+                                </div>
                                 <dl className="fields">
                                   {Object.entries(row.fields ?? {}).map(([label, value]) => (
                                     <div key={label}>
@@ -117,10 +121,12 @@ export function ConsentLog({ t, lang }: { t: Messages; lang: Lang }) {
                                     </div>
                                   ))}
                                 </dl>
-                              </>
+                              </div>
                             )}
                           </td>
-                          <td className="ua">{row.userAgent}</td>
+                          <td className="ua" data-label={t.userAgent}>
+                            {row.userAgent}
+                          </td>
                         </tr>
                       ))}
                     </tbody>

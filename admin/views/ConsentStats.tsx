@@ -22,7 +22,7 @@ export function ConsentStatsView({ t, lang }: { t: Messages; lang: Lang }) {
               <p>{t.none}</p>
             ) : (
               <div className="scroll">
-                <table data-testid="consent-stats">
+                <table className="stack" data-testid="consent-stats">
                   <thead>
                     <tr>
                       <th scope="col">{t.day}</th>
@@ -39,12 +39,16 @@ export function ConsentStatsView({ t, lang }: { t: Messages; lang: Lang }) {
                   <tbody>
                     {days.map((d) => (
                       <tr key={d.day}>
-                        <td>{d.day}</td>
-                        <td className="num">{d.visitors}</td>
+                        <td data-label={t.day}>{d.day}</td>
+                        <td className="num" data-label={t.deciders}>
+                          {d.visitors}
+                        </td>
                         {CATEGORIES.map((c) => (
-                          <td key={c} className="share">
-                            <meter min={0} max={1} value={d.shares[c]} aria-label={`${t.categories[Number(c)]} ${d.day}`} />
-                            <span>{percent.format(d.shares[c])}</span>
+                          <td key={c} className="share" data-label={t.categories[Number(c)]}>
+                            <span>
+                              <meter min={0} max={1} value={d.shares[c]} aria-label={`${t.categories[Number(c)]} ${d.day}`} />
+                              <span>{percent.format(d.shares[c])}</span>
+                            </span>
                           </td>
                         ))}
                       </tr>

@@ -12,7 +12,7 @@ import { LOGIN_CSS, loginPage, type LoginNotice } from './login-page';
 import { DAY_MS, createAdminQueries, type ConsentFilter } from './queries';
 
 /**
- * Every admin answer: no script or style but our own files, never framed, no referrer (admin URLs
+ * Every admin answer: no script or style but our own files, never framed, no referrer to other sites (admin URLs
  * carry search terms), never cached. No CORS header is ever sent from /admin.
  */
 const ADMIN_HEADERS = {
@@ -20,7 +20,8 @@ const ADMIN_HEADERS = {
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; font-src 'self'; " +
     "form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   'x-frame-options': 'DENY',
-  'referrer-policy': 'no-referrer',
+  // same-origin, not no-referrer: under no-referrer Chromium sends `Origin: null` with our own form posts
+  'referrer-policy': 'same-origin',
   'cache-control': 'no-store',
 };
 /** Days of the traffic and consent charts. */
