@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { createAdmin } from './admin/routes';
 import { openStore } from './db';
 import { HttpError, isFormEncoded, parseForm, readBody, send, sendJson } from './http';
-import { READS, findTask, type Reply, type RouteContext } from './routes';
+import { READS, TASK_KEYS, findTask, type Reply, type RouteContext } from './routes';
 import { sessionOf } from './session';
 import { DEFAULT_SETTINGS, type Settings } from './settings';
 import { serveStatic, type Mount } from './static';
@@ -53,6 +53,8 @@ export interface Collector {
   listen(port?: number, host?: string): Promise<{ url: string; generatedPassword: string | null }>;
   /** Stop listening, drop open connections and close the database. */
   close(): Promise<void>;
+  /** Every route: each task as `/index.php?option=..&task=..`, the read and admin paths, the static mounts' prefixes. */
+  routes: readonly string[];
 }
 
 /** The reference collector: the Joomla components' endpoints over SQLite, plus the demo site. */
@@ -113,8 +115,19 @@ export function createCollector(options: CollectorOptions = {}): Collector {
     });
   });
 
+  const routes = [
+    ...TASK_KEYS.map((key) => {
+      const [option, task] = key.split('/');
+      return `/index.php?option=${option}${task ? `&task=${task}` : ''}`;
+    }),
+    ...Object.keys(READS),
+    ...admin.paths,
+    ...mounts.map((m) => m.prefix),
+  ];
+
   return {
     server,
+    routes,
     async listen(port = 0, host = '127.0.0.1') {
       const { generated } = await adminReady;
       return new Promise((resolveListen, reject) => {

@@ -138,6 +138,9 @@ export function findTask(params: URLSearchParams): Task | undefined {
   return Object.hasOwn(TASKS, key) ? TASKS[key] : undefined;
 }
 
+/** Every task's key, `option/task` (or `com_ajax`): the privacy test walks them all. */
+export const TASK_KEYS: readonly string[] = Object.keys(TASKS);
+
 /**
  * The public read endpoints, keyed by path: only what the bundle's QA heatmap overlay needs, which
  * may run on another origin via the bookmarklet. Aggregate counts per selector, nothing per visitor

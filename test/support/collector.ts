@@ -60,6 +60,8 @@ export interface Harness {
   dbPath: string;
   clock: { now: number };
   errors: unknown[];
+  /** Every route the collector has (Collector.routes). */
+  routes: readonly string[];
   visitor(): Visitor;
   close(): Promise<void>;
   /** Start a second collector on the same file (after close), as a restart would. */
@@ -79,6 +81,7 @@ export async function startCollector(options: CollectorOptions = {}, dir = mkdte
     dbPath,
     clock,
     errors,
+    routes: collector.routes,
     visitor: () => visitorOf(url),
     async close() {
       if (closed) return;

@@ -75,7 +75,7 @@ export function createAdminQueries(db: Database.Database) {
     UNION ALL
     SELECT 'form', id, session_id, NULL, NULL, url, form_id, form_name, fields, user_agent, at, deleted_at
     FROM form_consents WHERE at >= @from AND at < @to AND (@visitor IS NULL OR pp_pseudonym(session_id) = @visitor)
-    ORDER BY at DESC, id DESC LIMIT @limit`);
+    ORDER BY at DESC, id DESC, kind DESC LIMIT @limit`);
 
   const sessionsOf = db.prepare<[string, string, string, string], { session: string }>(`
     SELECT id AS session FROM sessions WHERE pp_pseudonym(id) = ?

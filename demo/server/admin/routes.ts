@@ -149,6 +149,19 @@ export function createAdmin({ store, settings, now, root, trustProxy }: AdminDep
   };
 
   return {
+    /** Every path the admin area answers (the privacy test walks them all). */
+    paths: [
+      '/admin',
+      '/admin/',
+      '/admin/index.html',
+      '/admin/login',
+      '/admin/login.css',
+      '/admin/logout',
+      '/admin/consents.csv',
+      '/admin/assets/',
+      ...Object.keys(READS),
+      ...Object.keys(WRITES),
+    ] as readonly string[],
     /** Set the password up (returns a generated one to print once) and start the retention rule. */
     async init(passwordFromEnv: string | null): Promise<{ generated: string | null }> {
       const result = await auth.init(passwordFromEnv);
