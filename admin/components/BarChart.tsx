@@ -1,7 +1,7 @@
 /** Chart geometry in SVG units; the SVG scales to its box, so these are proportions. */
 const WIDTH = 720;
 const HEIGHT = 220;
-const PAD = { top: 14, right: 8, bottom: 34, left: 52 };
+const PAD = { top: 24, right: 8, bottom: 34, left: 52 };
 /** Horizontal guide lines (and their labels) at these fractions of the largest value. */
 const GRID = [0, 0.5, 1];
 
@@ -42,7 +42,8 @@ export function BarChart({ values, labels, caption }: { values: number[]; labels
         {labels.map((label, i) =>
           // every 7th day counted back from today: 30 labels would overlap on a phone
           (labels.length - 1 - i) % 7 === 0 ? (
-            <text key={label} className="axis" x={PAD.left + i * step + step / 2} y={HEIGHT - 10} textAnchor="middle">
+            // the last (today's) label ends at its bar, so it is not cut at the edge
+            <text key={label} className="axis" x={PAD.left + i * step + step / 2 + (i === labels.length - 1 ? step / 2 : 0)} y={HEIGHT - 10} textAnchor={i === labels.length - 1 ? 'end' : 'middle'}>
               {label.slice(5)}
             </text>
           ) : null,

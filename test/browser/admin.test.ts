@@ -145,6 +145,7 @@ describe('admin area in Chromium, with data made by driving the demo site', () =
     const target = await context.newPage();
     await target.goto((await link.getAttribute('href'))!);
     await expect.poll(() => target.locator('pagepulse-heatmap').getAttribute('data-dots'), { timeout: 10_000 }).toBe(String(rows.length));
+    if (SHOTS) await target.screenshot({ path: `${SHOTS}/heatmap-page-desktop.png` });
     await context.close();
   });
 
