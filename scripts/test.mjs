@@ -1,4 +1,4 @@
-// `npm test`: type check, both builds, unit suites (jsdom + happy-dom), collector suite, the
+// `npm test`: type check, both builds and the admin app, unit suites (jsdom + happy-dom), collector suite, the
 // browser suite against EACH built bundle, then one summary line `tests: N passed, N failed`.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -46,6 +46,8 @@ if (want('build') || want('browser')) {
   rmSync('dist', { recursive: true, force: true });
   step('build (React)', 'npx', ['vite', 'build', '--logLevel', 'warn']);
   step('build (lite)', 'npx', ['vite', 'build', '--mode', 'lite', '--logLevel', 'warn']);
+  // the admin area (dist/admin/): the collector and browser suites sign in to it; not size-gated
+  step('build (admin)', 'npx', ['vite', 'build', '-c', 'vite.admin.config.ts', '--logLevel', 'warn']);
   step('size budget', 'node', ['scripts/size-gate.mjs']);
 }
 if (want('unit')) vitest('unit (jsdom, happy-dom) and collector', ['unit-jsdom', 'unit-happy-dom', 'server']);

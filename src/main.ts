@@ -188,4 +188,11 @@ function start(ctx: Context, marker: Record<symbol, unknown>, early: ConsentEarl
   });
   win.PagePulse = api;
   ctx.emit('pagepulse:ready', { version: api.version });
+  // the admin area's "open with heatmap" link (#pagepulse-heatmap: a fragment, so the page's address,
+  // under which its clicks are stored, stays the same): draw them once the layout is final
+  if (win.location.hash === '#pagepulse-heatmap') {
+    const show = (): void => void api.heatmap.show();
+    if (ctx.doc.readyState === 'complete') show();
+    else lifetime.listen(win, 'load', show);
+  }
 }

@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectPageErrors, grantConsent, launch } from '../support/browser';
-import { removeDir, startCollector, type Harness } from '../support/collector';
+import { removeDir, signIn, startCollector, type Harness } from '../support/collector';
 import { serveBundleUnderTest } from '../support/demo';
 
 let browser: Browser;
@@ -162,7 +162,8 @@ describe('demo site on the reference collector', () => {
     await page.fill('#jform_name', 'Anna Weber');
     await page.fill('#jform_email', 'anna@example.org');
     await page.locator('#jform_privacy').check();
-    const consents = async (url: string) => ((await (await fetch(`${url}/api/consents?limit=20`)).json()) as { consents: Array<Record<string, unknown>> }).consents;
+    const consents = async (url: string) =>
+      ((await (await (await signIn(url)).get('/admin/api/consents?limit=20')).json()) as { consents: Array<Record<string, unknown>> }).consents;
     await expect.poll(async () => (await consents(collector.url)).some((c) => c.kind === 'form')).toBe(true);
     const before = await consents(collector.url);
     expect(before.find((c) => c.kind === 'generic')).toMatchObject({ granted: true });
