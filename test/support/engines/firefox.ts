@@ -1,4 +1,5 @@
 import puppeteer from 'puppeteer-core';
+import { settle, SETTLE_MAX_MS } from './settle';
 import type { Engine, EnginePage, Key } from './types';
 
 /** Debian's Firefox ESR (apt-get install firefox-esr). */
@@ -21,6 +22,7 @@ export async function launchFirefox(): Promise<Engine> {
         reload: async () => void (await page.reload({ waitUntil: 'load' })),
         evaluate: (fn, arg) => page.evaluate(fn as never, arg) as never,
         async click(selector, host) {
+          await page.evaluate(settle, { selector, host: host ?? '', maxMs: SETTLE_MAX_MS });
           const handle = await page.evaluateHandle(
             (sel, tag) => ((tag ? document.querySelector(tag)?.shadowRoot : document)?.querySelector(sel) ?? null) as Element | null,
             selector,

@@ -25,12 +25,18 @@ export function launchEngine(name: EngineName = ENGINE): Promise<Engine> {
   return name === 'firefox' ? launchFirefox() : name === 'webkit' ? launchWebKit() : launchChromium();
 }
 
+/** A page that sets the consent cookies its query names (see `open`). */
+const GRANT_PATH = '/__grant.html';
+
 /** What a scenario file shares: the engine, the recording server (with the probe) and page opening. */
 export interface EngineSuite {
   readonly engine: Engine;
   readonly server: TestServer;
-  /** A fresh page (no cookies or storage) at a path of the server, loaded. */
-  open(path: string): Promise<EnginePage>;
+  /**
+   * A fresh page (no cookies or storage) at a path of the server, loaded; with `consent`, the
+   * visitor has chosen these categories before (the consent cookies, protocol section 5).
+   */
+  open(path: string, options?: { consent?: string }): Promise<EnginePage>;
 }
 
 /**
@@ -49,15 +55,26 @@ export function useEngine(ready: (server: TestServer) => void = () => {}): Engin
     get server() {
       return server!;
     },
-    async open(path) {
+    async open(path, options = {}) {
       const page = await engine!.newPage(server!.origin);
       pages.push(page);
+      // cookies set by a page of the origin: the same in every engine, no driver cookie API needed
+      if (options.consent) await page.goto(`${server!.origin}${GRANT_PATH}?${encodeURIComponent(options.consent)}`);
       await page.goto(`${server!.origin}${path}`);
       return page;
     },
   };
   beforeAll(async () => {
     server = await startServer({ probe: true });
+    server.page(
+      GRANT_PATH,
+      `<!doctype html><title>grant</title><script src="${GRANT_PATH}.js"></script>`,
+    );
+    server.file(
+      `${GRANT_PATH}.js`,
+      "document.cookie = 'cookieconsent_status=allow; path=/; SameSite=Lax'; document.cookie = 'cookieconsent_categories=' + decodeURIComponent(location.search.slice(1)) + '; path=/; SameSite=Lax';",
+      'text/javascript',
+    );
     engine = await launchEngine();
     ready(server);
   });

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { settle, SETTLE_MAX_MS } from './settle';
 import type { Engine, EnginePage, Key } from './types';
 import { ELEMENT_KEY, newSession, waitForDriver } from './webdriver';
 
@@ -106,6 +107,7 @@ Promise.resolve().then(function () { return (${fn.toString()})(arg); }).then(
           reload: async () => void (await session.command('POST', '/refresh')),
           evaluate,
           async click(selector, host) {
+            await evaluate(settle, { selector, host: host ?? '', maxMs: SETTLE_MAX_MS });
             const element = await run<Record<string, string> | null>(
               'var root = arguments[1] ? document.querySelector(arguments[1]).shadowRoot : document; return root.querySelector(arguments[0]);',
               [selector, host ?? ''],
