@@ -1,4 +1,4 @@
-import puppeteer from 'puppeteer-core';
+import puppeteer, { type ElementHandle } from 'puppeteer-core';
 import { settle, SETTLE_MAX_MS } from './settle';
 import type { Engine, EnginePage, Key } from './types';
 
@@ -28,7 +28,7 @@ export async function launchFirefox(): Promise<Engine> {
             selector,
             host ?? '',
           );
-          const element = handle.asElement();
+          const element = handle.asElement() as ElementHandle<Element> | null;
           if (!element) throw new Error(`no element ${host ?? ''} ${selector}`);
           await element.click();
           await handle.dispose();
