@@ -91,11 +91,6 @@ Promise.resolve().then(function () { return (${fn.toString()})(arg); }).then(
       await session.command('POST', '/actions', { actions: [{ type: 'key', id: 'keyboard', actions }] });
       await session.command('DELETE', '/actions');
     };
-    // MiniBrowser starts with the focus outside the web view (its toolbar), so a scenario's first
-    // Tab would only move it into the page: a click in a page puts it there for the session
-    await session.command('POST', '/url', { url: 'data:text/html,<button>focus</button>' });
-    const warm = await run<Record<string, string>>('return document.querySelector("button");', []);
-    await session.command('POST', `/element/${warm[ELEMENT_KEY]}/click`);
     return {
       name: 'webkit',
       async newPage(origin) {
