@@ -4,6 +4,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BUNDLE } from './browser';
+import { PROBE_PATH, PROBE_REPORT_PATH, PROBE_SCRIPT } from './engines/probe';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -34,6 +35,8 @@ export type Handler = (request: Recorded, index: number) => Reply | undefined | 
 export interface TestServer {
   origin: string;
   requests: Recorded[];
+  /** Page errors the probe reported (`startServer({ probe: true })`), as `path text`. */
+  pageErrors: string[];
   /** Serve HTML at a path, with extra response headers (a Content-Security-Policy, say). */
   page(path: string, html: string, headers?: Record<string, string>): void;
   /** Serve any file content at a path. */
@@ -63,11 +66,23 @@ export const VENDOR = new Set(['jquery', 'jquery-migrate', 'bootstrap', 'bootstr
 
 const TYPES: Record<string, string> = { '.js': 'text/javascript', '.html': 'text/html; charset=utf-8', '.css': 'text/css', '.json': 'application/json' };
 
-/** Start the recording server on 127.0.0.1 with a free port. */
-export async function startServer(): Promise<TestServer> {
+/** Put the page-error probe first into a page: after `<head>`, or before `<body>` (implied head). */
+function withProbe(html: string): string {
+  const tag = `<script src="${PROBE_PATH}"></script>`;
+  if (/<head[^>]*>/i.test(html)) return html.replace(/<head[^>]*>/i, (head) => head + tag);
+  if (/<body[^>]*>/i.test(html)) return html.replace(/<body[^>]*>/i, (body) => tag + body);
+  return tag + html;
+}
+
+/**
+ * Start the recording server on 127.0.0.1 with a free port; `probe` puts the page-error probe
+ * into every page served with `page()` (the engine suites; see engines/probe.ts).
+ */
+export async function startServer(options: { probe?: boolean } = {}): Promise<TestServer> {
   const pages = new Map<string, { body: string; type: string; headers?: Record<string, string> }>();
   const handlers = new Map<string, Handler>();
   const requests: Recorded[] = [];
+  const pageErrors: string[] = [];
   const counts = new Map<string, number>();
   const sockets = new Set<Socket>();
   const waiters = new Set<() => void>();
@@ -107,6 +122,17 @@ export async function startServer(): Promise<TestServer> {
       counts.set(task, index + 1);
       const reply = (await handlers.get(task)?.(record, index)) ?? defaultReply(task);
       return send(res, reply);
+    }
+    if (options.probe && url.pathname === PROBE_PATH) {
+      res.writeHead(200, { 'content-type': 'text/javascript', 'cache-control': 'no-store' });
+      res.end(PROBE_SCRIPT);
+      return;
+    }
+    if (options.probe && url.pathname === PROBE_REPORT_PATH) {
+      pageErrors.push(body);
+      res.writeHead(204);
+      res.end();
+      return;
     }
     const fixture = pages.get(url.pathname);
     if (fixture) {
@@ -161,7 +187,8 @@ export async function startServer(): Promise<TestServer> {
   return {
     origin,
     requests,
-    page: (path, html, headers) => pages.set(path, { body: html, type: 'text/html; charset=utf-8', headers }),
+    pageErrors,
+    page: (path, html, headers) => pages.set(path, { body: options.probe ? withProbe(html) : html, type: 'text/html; charset=utf-8', headers }),
     file: (path, body, type) => pages.set(path, { body, type }),
     on: (task, handler) => handlers.set(task, handler),
     calls,
