@@ -12,7 +12,7 @@ export interface NotifyOptions {
   timeout?: number;
 }
 
-/** `window.PagePulse` (protocol section 9). */
+/** `window.PagePulse` (docs/protocol.md#public-api). */
 export interface PagePulseApi {
   readonly version: string;
   /** 'react' or 'lite' (preact/compat). */

@@ -6,7 +6,7 @@ import type { Lifetime } from './platform/lifetime';
 import type { Requester } from './platform/request';
 import type { DebugStore } from './ui/debug/store';
 
-/** The CustomEvents the bundle dispatches on `document` (protocol section 9). */
+/** The CustomEvents the bundle dispatches on `document` (docs/protocol.md#public-api). */
 export interface PagePulseEvents {
   'pagepulse:ready': { version: string };
   'pagepulse:consent': ConsentState;

@@ -16,7 +16,7 @@ import { ALL_SURFACES, watchDebugBox } from './ui/surfaces';
 
 declare global {
   interface Window {
-    /** The bundle's public API (protocol section 9). */
+    /** The bundle's public API (docs/protocol.md#public-api). */
     PagePulse?: PagePulseApi;
   }
   interface DocumentEventMap {
@@ -152,7 +152,7 @@ function start(ctx: Context, marker: Record<symbol, unknown>, early: ConsentEarl
   const tracker = config.tracker ? createTracker(ctx) : null;
   if (tracker) {
     lifetime.add(() => tracker.dispose());
-    // protocol section 10: with consent respected, track only while category 3 is on
+    // docs/protocol.md#tracking-and-consent: with consent respected, track only while category 3 is on
     const gate = (): void => {
       if (!config.respectConsent || ctx.consent.allows(3)) tracker.start();
       else tracker.stop();

@@ -2,7 +2,7 @@ import type { Context } from '../context';
 import { describeError } from './alerts';
 
 /**
- * Joomla's keep-alive (protocol section 6): a GET every interval so a visitor's session (a form
+ * Joomla's keep-alive (docs/protocol.md#keep-alive): a GET every interval so a visitor's session (a form
  * being filled in) does not expire; the answer is ignored. Like Joomla's it keeps running while
  * the tab is hidden: a hidden tab with a half-written form is exactly the case it exists for, and
  * browsers throttle hidden timers anyway.

@@ -12,7 +12,7 @@ export interface Notifier {
 const STATUSES = ['primary', 'success', 'warning', 'danger'] as const;
 
 /**
- * Notifications (protocol section 8). The view loads on the first message; the message is added
+ * Notifications (docs/protocol.md#notifications). The view loads on the first message; the message is added
  * once the empty live region is in the page, because screen readers announce changes to a region
  * that already exists, not a region that arrives with its content.
  */

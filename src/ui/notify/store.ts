@@ -1,7 +1,7 @@
 import type { NotifyStatus } from '../../api';
 import { createStore } from '../../platform/store';
 
-/** How long a notification stays (site-spec section 9). */
+/** How long a notification stays (docs/protocol.md#notifications). */
 export const DEFAULT_TIMEOUT_MS = 5000;
 /** Most notifications on screen: the oldest goes first. */
 export const MAX_VISIBLE = 5;
