@@ -1,4 +1,4 @@
-import { createApi, snapshot, type PagePulseApi } from './api';
+import { createApi, createEmitter, snapshot, type PagePulseApi } from './api';
 import { readConfig } from './config';
 import type { Context, Logger, PagePulseEvents } from './context';
 import { createConsentStore } from './consent/store';
@@ -7,10 +7,11 @@ import { messages } from './i18n';
 import { documentCookieJar } from './platform/cookies';
 import { showPlatformError } from './platform/alerts';
 import { startKeepalive } from './platform/keepalive';
+import { settle } from './platform/guard';
 import { createLifetime, type Lifetime } from './platform/lifetime';
 import { createRequester, reporting } from './platform/request';
 import { createTracker } from './tracker';
-import { createDebugStore } from './ui/debug/store';
+import { createDebugStore } from './platform/debug';
 import { createNotifier } from './ui/notify';
 import { ALL_SURFACES, watchDebugBox } from './ui/surfaces';
 
@@ -58,7 +59,9 @@ function heatmapHandle(ctx: Context): { show(): Promise<void>; hide(): void } {
   const load = () => (overlay ??= import('./ui/heatmap').then((m) => m.createHeatmapOverlay(ctx, collector)));
   return {
     show: () => load().then((o) => o.show()),
-    hide: () => void overlay?.then((o) => o.hide()),
+    hide: () => {
+      if (overlay) settle(overlay.then((o) => o.hide()), (error) => ctx.log.error('heatmap', error));
+    },
   };
 }
 
@@ -114,18 +117,10 @@ function boot(marker: Record<symbol, unknown>): void {
       clearTimeout: win.clearTimeout.bind(win) as typeof clearTimeout,
       timeoutMs: config.requestTimeout,
     }),
-    debug: createDebugStore(config.debug),
+    debug: createDebugStore(config.debug, (error) => log.error(error)),
     consent: createConsentStore(documentCookieJar(doc), config, (error) => log.error(error)),
     notify: (text, options) => notifier.notify(text, options),
-    emit(name, detail) {
-      let copy: unknown = detail;
-      try {
-        copy = typeof detail === 'object' && detail !== null ? JSON.parse(JSON.stringify(detail)) : detail;
-      } catch {
-        // keep the original when it cannot be copied
-      }
-      doc.dispatchEvent(new CustomEvent(name, { detail: copy }));
-    },
+    emit: createEmitter(doc, (error) => log.error('event detail not cloneable', error)),
   };
 
   lifetime.add(() => notifier.dispose());
@@ -139,7 +134,7 @@ function boot(marker: Record<symbol, unknown>): void {
     }
   };
   // the benchmark's "before" build pays for the UI modules before the tracker may start
-  if (__PAGEPULSE_EAGER_UI__) whenReady(lifetime, () => void Promise.all(ALL_SURFACES.map((load) => load())).then(run));
+  if (__PAGEPULSE_EAGER_UI__) whenReady(lifetime, () => settle(Promise.all(ALL_SURFACES.map((load) => load())).then(run), log.error));
   else whenReady(lifetime, run);
 }
 
@@ -160,7 +155,7 @@ function start(ctx: Context, marker: Record<symbol, unknown>, early: ConsentEarl
     lifetime.add(ctx.consent.subscribe(gate));
     gate();
   }
-  lifetime.add(ctx.consent.subscribe(() => ctx.emit('pagepulse:consent', snapshot(ctx.consent.get()) as never)));
+  lifetime.add(ctx.consent.subscribe(() => ctx.emit('pagepulse:consent', snapshot(ctx.consent.get()))));
 
   // consent widget (banner, dialog, logging, blocking)
   const consentUi = early ? startConsentWidget(ctx, early) : null;

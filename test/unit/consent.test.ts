@@ -13,7 +13,7 @@ const memoryStorage = (): QueueStorage & { data: Map<string, string> } => {
 };
 const jar = (initial: Record<string, string> = {}): CookieJar & { data: Record<string, string> } => {
   const data = { ...initial };
-  return { data, get: (n) => data[n] ?? null, set: (n, v) => void (data[n] = v), remove: (n) => void delete data[n] };
+  return { data, get: (n) => data[n] ?? null, set: (n, v) => void (data[n] = v) };
 };
 
 describe('description sanitizer', () => {

@@ -1,4 +1,5 @@
-import type { NotifyStatus } from '../../api';
+import type { NotifyStatus } from '../../context';
+import type { OnError } from '../../platform/guard';
 import { createStore } from '../../platform/store';
 
 /** How long a notification stays (docs/protocol.md#notifications). */
@@ -44,9 +45,9 @@ interface Timing {
   reasons: Set<HoldReason>;
 }
 
-/** Create the store; each notice closes after its timeout, paused while held. */
-export function createNotifyStore(clock: NotifyClock): NotifyStore {
-  const store = createStore<Notice[]>([]);
+/** Create the store; each notice closes after its timeout, paused while held; subscriber errors go to `onError`. */
+export function createNotifyStore(clock: NotifyClock, onError: OnError): NotifyStore {
+  const store = createStore<Notice[]>([], onError);
   const timings = new Map<number, Timing>();
   let nextId = 1;
 
