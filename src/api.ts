@@ -1,7 +1,7 @@
 import { CATEGORY_IDS, type CategoryId } from './config';
-import type { ConsentSnapshot, Context, NotifyOptions, PagePulseEvents } from './context';
+import type { ConsentSnapshot, Context, NotifyOptions } from './context';
 import type { ConsentState } from './consent/store';
-import { attempt, type OnError } from './platform/guard';
+import { attempt } from './platform/guard';
 import type { RequestOptions, RequestResult } from './platform/request';
 
 /** Deepest nesting the fallback copy follows; event details are small, flat server data. */
@@ -108,37 +108,29 @@ export function snapshot(state: ConsentState): ConsentSnapshot {
 }
 
 /** `Context.emit`: dispatch a `pagepulse:*` event on `doc` with a detached copy of the detail. */
-export function createEmitter(doc: Document, onError: OnError): Context['emit'] {
-  return <K extends keyof PagePulseEvents>(name: K, detail: PagePulseEvents[K]): void => {
-    doc.dispatchEvent(new CustomEvent(name, { detail: detach(detail, onError) }));
+export function createEmitter(doc: Document): Context['emit'] {
+  return (name, detail) => {
+    doc.dispatchEvent(new CustomEvent(name, { detail: detach(detail) }));
   };
 }
 
 /**
- * A copy a page's listener cannot use to change our state. structuredClone where the browser has
- * it; otherwise (or for a value it refuses) a copy of the plain data. Not a JSON round trip: a page
- * that patches `Array.prototype.toJSON` (old Prototype.js) would garble it.
+ * A copy a page's listener cannot use to change our state: structuredClone, or where it is missing
+ * (or refuses a value) a copy of the own enumerable data. Never a JSON round trip: a page that
+ * patches `Array.prototype.toJSON` (old Prototype.js) would garble it.
  */
-export function detach<T>(value: T, onError: OnError = () => {}): T {
-  if (typeof value !== 'object' || value === null) return value;
-  if (typeof structuredClone === 'function') {
-    try {
-      return structuredClone(value);
-    } catch (error) {
-      onError(error);
-    }
+export function detach<T>(value: T): T {
+  try {
+    return structuredClone(value);
+  } catch {
+    return copyPlain(value, 0) as T;
   }
-  return copyPlain(value, 0) as T;
 }
 
 function copyPlain(value: unknown, depth: number): unknown {
   if (typeof value !== 'object' || value === null || depth > MAX_COPY_DEPTH) return value;
-  if (Array.isArray(value)) {
-    const list: unknown[] = [];
-    for (let i = 0; i < value.length; i++) list[i] = copyPlain(value[i], depth + 1);
-    return list;
-  }
-  const record: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) record[key] = copyPlain((value as Record<string, unknown>)[key], depth + 1);
-  return record;
+  // own keys only: an array's indices, never what a page added to a prototype
+  const copy = (Array.isArray(value) ? [] : {}) as Record<string, unknown>;
+  for (const key of Object.keys(value)) copy[key] = copyPlain((value as Record<string, unknown>)[key], depth + 1);
+  return copy;
 }

@@ -60,7 +60,7 @@ function heatmapHandle(ctx: Context): { show(): Promise<void>; hide(): void } {
   return {
     show: () => load().then((o) => o.show()),
     hide: () => {
-      if (overlay) settle(overlay.then((o) => o.hide()), (error) => ctx.log.error('heatmap', error));
+      if (overlay) settle(overlay.then((o) => o.hide()), ctx.log.error);
     },
   };
 }
@@ -120,7 +120,7 @@ function boot(marker: Record<symbol, unknown>): void {
     debug: createDebugStore(config.debug, (error) => log.error(error)),
     consent: createConsentStore(documentCookieJar(doc), config, (error) => log.error(error)),
     notify: (text, options) => notifier.notify(text, options),
-    emit: createEmitter(doc, (error) => log.error('event detail not cloneable', error)),
+    emit: createEmitter(doc),
   };
 
   lifetime.add(() => notifier.dispose());

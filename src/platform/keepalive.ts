@@ -18,7 +18,7 @@ export function startKeepalive(ctx: Pick<Context, 'config' | 'lifetime' | 'reque
         ctx.request({ url, responseType: 'text' }).then((result) => {
           if (!result.ok) ctx.debug.add(t.keepaliveTitle, describeError(result.error, t));
         }),
-        (error) => ctx.log.error('keep-alive', error),
+        ctx.log.error,
       ),
     config.keepalive,
   );

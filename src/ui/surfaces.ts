@@ -35,7 +35,7 @@ export function watchDebugBox(ctx: Context): () => void {
       load().then((view) => {
         if (view && !ctx.lifetime.disposed) ctx.lifetime.add(view.mountDebug(ctx.doc, ctx.debug, ctx.t));
       }),
-      (error) => ctx.log.error('debug box failed to mount', error),
+      ctx.log.error,
     );
   };
   const unsubscribe = ctx.debug.subscribe(check);

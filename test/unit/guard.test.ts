@@ -92,16 +92,16 @@ describe('event details are detached copies', () => {
 
   it('falls back to a plain copy where structuredClone is missing or refuses the value', () => {
     proto.toJSON = () => 'garbled';
-    const detail = { list: [1, { a: 'b' }], fn: () => 1 };
-    const onError = vi.fn();
-    const refused = detach(detail, onError);
-    expect(refused.list).toEqual([1, { a: 'b' }]);
-    expect(refused.list).not.toBe(detail.list);
-    expect(onError).toHaveBeenCalledTimes(typeof structuredClone === 'function' ? 1 : 0);
+    const fn = () => 1;
+    const refused = detach({ list: [1, { a: 'b' }], fn });
+    expect(refused).toEqual({ list: [1, { a: 'b' }], fn });
+    expect(Array.isArray(refused.list)).toBe(true);
 
     vi.stubGlobal('structuredClone', undefined);
-    const plain = detach({ list: [1, 2], nested: { x: 'y' } });
-    expect(plain).toEqual({ list: [1, 2], nested: { x: 'y' } });
+    const original = { list: [1, 2], nested: { x: 'y' } };
+    const plain = detach(original);
+    expect(plain).toEqual(original);
+    expect(plain.nested).not.toBe(original.nested);
     expect(detach('text')).toBe('text');
   });
 });

@@ -17,7 +17,7 @@ const STATUSES = ['primary', 'success', 'warning', 'danger'] as const;
  * that already exists, not a region that arrives with its content.
  */
 export function createNotifier(ctx: Pick<Context, 'doc' | 'win' | 'lifetime' | 'log' | 't'>): Notifier {
-  const onError = (error: unknown): void => ctx.log.error('notifications:', error);
+  const onError = ctx.log.error;
   const store = createNotifyStore({ now: () => ctx.win.performance.now(), setTimer: (fn, ms) => ctx.lifetime.timeout(fn, ms) }, onError);
   const load = lazySurface(() => import('./view'), (error) => ctx.log.error('notifications failed to load', error));
   let mounted: Promise<boolean> | null = null;
