@@ -4,8 +4,6 @@ export interface CookieJar {
   get(name: string): string | null;
   /** Set a cookie for `days` days on path `/`, SameSite=Lax, Secure on https. */
   set(name: string, value: string, days: number): void;
-  /** Remove a cookie (path `/`). */
-  remove(name: string): void;
 }
 
 const DAY_MS = 86_400_000;
@@ -30,9 +28,6 @@ export function documentCookieJar(doc: Document): CookieJar {
     set(name, value, days) {
       const expires = new Date(Date.now() + days * DAY_MS).toUTCString();
       doc.cookie = `${name}=${encodeURIComponent(value)}; expires=${expires}; path=/; SameSite=Lax${secure()}`;
-    },
-    remove(name) {
-      doc.cookie = `${name}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/; SameSite=Lax${secure()}`;
     },
   };
 }

@@ -36,7 +36,7 @@ afterEach(async () => {
   await server.close();
 });
 
-describe('heartbeat on the wire (protocol section 3)', () => {
+describe('heartbeat on the wire (docs/protocol.md#heartbeat)', () => {
   it('sends the first and second bodies byte for byte', async () => {
     server.on('stream.display', () => stream({ daemonrefresh: 0.2 }));
     server.page('/seite.html', fixturePage({ body: MODULE }));

@@ -151,11 +151,11 @@ export async function startServer(options: { probe?: boolean } = {}): Promise<Te
         res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
         res.end(data);
       } catch {
-        send(res, { status: 404, body: 'not found' });
+        await send(res, { status: 404, body: 'not found' });
       }
       return;
     }
-    send(res, { status: 404, body: 'not found' });
+    await send(res, { status: 404, body: 'not found' });
   }
 
   async function send(res: ServerResponse, reply: Reply): Promise<void> {

@@ -13,7 +13,7 @@ const memoryStorage = (): QueueStorage & { data: Map<string, string> } => {
 };
 const jar = (initial: Record<string, string> = {}): CookieJar & { data: Record<string, string> } => {
   const data = { ...initial };
-  return { data, get: (n) => data[n] ?? null, set: (n, v) => void (data[n] = v), remove: (n) => void delete data[n] };
+  return { data, get: (n) => data[n] ?? null, set: (n, v) => void (data[n] = v) };
 };
 
 describe('description sanitizer', () => {
@@ -45,7 +45,7 @@ describe('description sanitizer', () => {
 });
 
 describe('consent log queue', () => {
-  it('builds the generic and per-category calls of protocol section 5', () => {
+  it('builds the generic and per-category calls of the consent log (docs/protocol.md#consent-log)', () => {
     expect(logEntries({ base: '/' }, true, [[3, true], [4, false]])).toEqual([
       { url: '/index.php?option=com_gdpr&task=user.processGenericCookieCategories', body: 'gdpr_generic_cookie_consent=1' },
       { url: '/index.php?option=com_gdpr&task=user.processCookieCategory', body: 'gdpr_cookie_category=3&gdpr_cookie_category_state=0' },

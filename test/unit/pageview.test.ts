@@ -74,7 +74,7 @@ describe('Windows 11 client hints', () => {
 describe('consent choice that will reload', () => {
   const jar = (): CookieJar => {
     const data: Record<string, string> = {};
-    return { get: (n) => data[n] ?? null, set: (n, v) => void (data[n] = v), remove: (n) => void delete data[n] };
+    return { get: (n) => data[n] ?? null, set: (n, v) => void (data[n] = v) };
   };
 
   it('is announced in the state the store listeners see, only when a category changed', () => {
