@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-/** Unit suites run twice (jsdom and happy-dom); server and browser suites run in node. */
+/** Unit suites run twice (jsdom and happy-dom); server, browser and engine suites run in node. */
 const unit = (environment: 'jsdom' | 'happy-dom') => ({
   test: { name: `unit-${environment}`, environment, include: ['test/unit/**/*.test.{ts,tsx}'] },
 });
@@ -20,6 +20,19 @@ export default defineConfig({
           hookTimeout: 60_000,
           // two cores: one Chromium per worker, two workers at most
           maxWorkers: 2,
+        },
+      },
+      {
+        test: {
+          // the shared scenarios, in the engine PAGEPULSE_ENGINE names (test/support/engines)
+          name: 'engines',
+          environment: 'node',
+          include: ['test/engines/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          // one browser at a time: MiniBrowser, its web and network processes and Xvfb already
+          // fill two cores, and the scenarios measure intervals
+          maxWorkers: 1,
         },
       },
     ],

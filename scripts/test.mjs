@@ -1,14 +1,20 @@
-// `npm test`: type check, both builds, unit suites (jsdom + happy-dom), collector suite, the
-// browser suite against EACH built bundle, then one summary line `tests: N passed, N failed`.
+// `npm test`: type check, both builds and the admin app, unit suites (jsdom + happy-dom), collector suite, the
+// Chromium browser suite against EACH built bundle, the shared engine scenarios (both bundles) in
+// Chromium, Firefox and WebKit one after another, then a closing line per engine
+// (`firefox: N passed, N failed`) and one summary line `tests: N passed, N failed`.
+// Parts: `node scripts/test.mjs types|build|unit|browser|engines|chromium|firefox|webkit ...`.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureChromium } from './ensure-chromium.mjs';
+import { ensureBrowsers } from './ensure-browsers.mjs';
 
 const BUNDLES = ['pagepulse.iife.js', 'pagepulse.lite.iife.js'];
 const reports = mkdtempSync(join(tmpdir(), 'pagepulse-test-'));
 const totals = { passed: 0, failed: 0 };
+const ENGINES = ['chromium', 'firefox', 'webkit'];
+/** Tests per engine: chromium counts its browser suite and its run of the shared scenarios. */
+const engineTotals = new Map();
 let failedSteps = [];
 
 function step(name, command, args, env = {}) {
@@ -20,16 +26,24 @@ function step(name, command, args, env = {}) {
   return run.status === 0;
 }
 
-function vitest(name, projects, env = {}) {
+function vitest(name, projects, env = {}, engine = undefined) {
   const file = join(reports, `${name.replace(/\W+/g, '-')}.json`);
   const args = ['vitest', 'run', ...projects.flatMap((p) => ['--project', p]), '--reporter=default', '--reporter=json', `--outputFile.json=${file}`];
   step(name, 'npx', args, env);
+  let passed = 0;
+  let failed = 0;
   try {
     const report = JSON.parse(readFileSync(file, 'utf8'));
-    totals.passed += report.numPassedTests;
-    totals.failed += report.numFailedTests + (report.numTotalTests === 0 ? 1 : 0);
+    passed = report.numPassedTests;
+    failed = report.numFailedTests + (report.numTotalTests === 0 ? 1 : 0);
   } catch {
-    totals.failed += 1; // no report: the run itself broke
+    failed = 1; // no report: the run itself broke
+  }
+  totals.passed += passed;
+  totals.failed += failed;
+  if (engine) {
+    const sum = engineTotals.get(engine) ?? { passed: 0, failed: 0 };
+    engineTotals.set(engine, { passed: sum.passed + passed, failed: sum.failed + failed });
   }
 }
 
@@ -37,21 +51,28 @@ if (!existsSync('node_modules/.bin/vitest') || !existsSync('node_modules/.bin/vi
   console.error('npm test: the dev dependencies are not installed. Run `npm ci` first (README, first lines).');
   process.exit(1);
 }
-ensureChromium();
 const only = process.argv.slice(2);
 const want = (what) => only.length === 0 || only.includes(what);
+const engines = ENGINES.filter((engine) => want('engines') || want(engine));
+ensureBrowsers([...new Set([...(want('browser') ? ['chromium'] : []), ...engines])]);
 
 if (want('types')) step('type check', 'npx', ['tsc', '--noEmit', '-p', '.']);
-if (want('build') || want('browser')) {
+if (want('build') || want('browser') || engines.length) {
   rmSync('dist', { recursive: true, force: true });
   step('build (React)', 'npx', ['vite', 'build', '--logLevel', 'warn']);
   step('build (lite)', 'npx', ['vite', 'build', '--mode', 'lite', '--logLevel', 'warn']);
+  // the admin area (dist/admin/): the collector and browser suites sign in to it; not size-gated
+  step('build (admin)', 'npx', ['vite', 'build', '-c', 'vite.admin.config.ts', '--logLevel', 'warn']);
   step('size budget', 'node', ['scripts/size-gate.mjs']);
 }
 if (want('unit')) vitest('unit (jsdom, happy-dom) and collector', ['unit-jsdom', 'unit-happy-dom', 'server']);
-if (want('browser')) for (const bundle of BUNDLES) vitest(`browser (${bundle})`, ['browser'], { PAGEPULSE_BUNDLE: bundle });
+if (want('browser')) for (const bundle of BUNDLES) vitest(`browser (${bundle})`, ['browser'], { PAGEPULSE_BUNDLE: bundle }, 'chromium');
+// one engine at a time: two browsers at once thrash the two cores and skew the timed scenarios
+for (const engine of engines) vitest(`engine scenarios (${engine}, both bundles)`, ['engines'], { PAGEPULSE_ENGINE: engine }, engine);
 
 rmSync(reports, { recursive: true, force: true });
 if (failedSteps.length) console.log(`\nfailed steps: ${failedSteps.join(', ')}`);
+if (engineTotals.size) console.log('');
+for (const [engine, sum] of engineTotals) console.log(`${engine}: ${sum.passed} passed, ${sum.failed} failed`);
 console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed`);
 process.exit(failedSteps.length || totals.failed ? 1 : 0);

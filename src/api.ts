@@ -1,25 +1,20 @@
 import { CATEGORY_IDS, type CategoryId } from './config';
-import type { Context } from './context';
+import type { ConsentSnapshot, Context, NotifyOptions } from './context';
 import type { ConsentState } from './consent/store';
+import { attempt } from './platform/guard';
 import type { RequestOptions, RequestResult } from './platform/request';
 
-/** Notification statuses (UIkit's). */
-export type NotifyStatus = 'primary' | 'success' | 'warning' | 'danger';
-/** Options of `PagePulse.notify`. */
-export interface NotifyOptions {
-  status?: NotifyStatus;
-  /** Milliseconds before it closes; 0 keeps it until closed. */
-  timeout?: number;
-}
+/** Deepest nesting the fallback copy follows; event details are small, flat server data. */
+const MAX_COPY_DEPTH = 32;
 
-/** `window.PagePulse` (protocol section 9). */
+/** `window.PagePulse` (docs/protocol.md#public-api). */
 export interface PagePulseApi {
   readonly version: string;
   /** 'react' or 'lite' (preact/compat). */
   readonly build: string;
   consent: {
     /** The current choice: `{ status, categories: {1: true, 2: true, 3: false, 4: false} }`. */
-    get(): { status: ConsentState['status']; categories: Record<CategoryId, boolean> };
+    get(): ConsentSnapshot;
     /** Set categories as if the visitor saved them in the dialog. */
     set(categories: Partial<Record<CategoryId, boolean>>): void;
     /** Open the settings dialog. */
@@ -53,14 +48,8 @@ export interface ApiHandles {
 export function createApi(ctx: Context, handles: ApiHandles): PagePulseApi {
   const guard =
     <A extends unknown[], R>(name: string, fn: (...args: A) => R, fallback: R) =>
-    (...args: A): R => {
-      try {
-        return fn(...args);
-      } catch (error) {
-        ctx.log.error(`PagePulse.${name} failed`, error);
-        return fallback;
-      }
-    };
+    (...args: A): R =>
+      attempt(() => fn(...args), (error) => ctx.log.error(`PagePulse.${name} failed`, error), fallback);
   const missing = (what: string) => () => ctx.log.warn(`${what} is off on this page`);
 
   return {
@@ -113,8 +102,36 @@ export function createApi(ctx: Context, handles: ApiHandles): PagePulseApi {
 }
 
 /** A detached copy, so callers cannot change the store's state through it. */
-export function snapshot(state: ConsentState): { status: ConsentState['status']; categories: Record<CategoryId, boolean> } {
+export function snapshot(state: ConsentState): ConsentSnapshot {
   const categories = {} as Record<CategoryId, boolean>;
   for (const id of CATEGORY_IDS) categories[id] = state.categories[id];
   return { status: state.status, categories };
+}
+
+/** `Context.emit`: dispatch a `pagepulse:*` event on `doc` with a detached copy of the detail. */
+export function createEmitter(doc: Document): Context['emit'] {
+  return (name, detail) => {
+    doc.dispatchEvent(new CustomEvent(name, { detail: detach(detail) }));
+  };
+}
+
+/**
+ * A copy a page's listener cannot use to change our state: structuredClone, or where it is missing
+ * (or refuses a value) a copy of the own enumerable data. Never a JSON round trip: a page that
+ * patches `Array.prototype.toJSON` (old Prototype.js) would garble it.
+ */
+export function detach<T>(value: T): T {
+  try {
+    return structuredClone(value);
+  } catch {
+    return copyPlain(value, 0) as T;
+  }
+}
+
+function copyPlain(value: unknown, depth: number): unknown {
+  if (typeof value !== 'object' || value === null || depth > MAX_COPY_DEPTH) return value;
+  // own keys only: an array's indices, never what a page added to a prototype
+  const copy = (Array.isArray(value) ? [] : {}) as Record<string, unknown>;
+  for (const key of Object.keys(value)) copy[key] = copyPlain((value as Record<string, unknown>)[key], depth + 1);
+  return copy;
 }

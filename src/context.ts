@@ -1,15 +1,26 @@
-import type { NotifyOptions } from './api';
 import type { Config } from './config';
 import type { ConsentState, ConsentStore } from './consent/store';
 import type { Messages } from './i18n';
 import type { Lifetime } from './platform/lifetime';
 import type { Requester } from './platform/request';
-import type { DebugStore } from './ui/debug/store';
+import type { DebugStore } from './platform/debug';
 
-/** The CustomEvents the bundle dispatches on `document` (protocol section 9). */
+/** Notification statuses (UIkit's). */
+export type NotifyStatus = 'primary' | 'success' | 'warning' | 'danger';
+/** Options of `PagePulse.notify`. */
+export interface NotifyOptions {
+  status?: NotifyStatus;
+  /** Milliseconds before it closes; 0 keeps it until closed. */
+  timeout?: number;
+}
+
+/** The consent state as the page sees it (`PagePulse.consent.get()`, `pagepulse:consent`). */
+export type ConsentSnapshot = Pick<ConsentState, 'status' | 'categories'>;
+
+/** The CustomEvents the bundle dispatches on `document` (docs/protocol.md#public-api). */
 export interface PagePulseEvents {
   'pagepulse:ready': { version: string };
-  'pagepulse:consent': ConsentState;
+  'pagepulse:consent': ConsentSnapshot;
   'pagepulse:heartbeat': unknown;
   'pagepulse:click': string;
 }
@@ -36,9 +47,4 @@ export interface Context {
   notify(text: string, options?: NotifyOptions): void;
   /** Dispatch a `pagepulse:*` event with a detached copy of the detail. */
   emit<K extends keyof PagePulseEvents>(name: K, detail: PagePulseEvents[K]): void;
-}
-
-/** A running feature's handle. */
-export interface Feature {
-  dispose(): void;
 }

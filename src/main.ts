@@ -1,4 +1,4 @@
-import { createApi, snapshot, type PagePulseApi } from './api';
+import { createApi, createEmitter, snapshot, type PagePulseApi } from './api';
 import { readConfig } from './config';
 import type { Context, Logger, PagePulseEvents } from './context';
 import { CHOICES_KEY } from './consent/startup';
@@ -9,18 +9,18 @@ import { messages } from './i18n';
 import { documentCookieJar } from './platform/cookies';
 import { showPlatformError } from './platform/alerts';
 import { startKeepalive } from './platform/keepalive';
+import { settle } from './platform/guard';
 import { createLifetime, type Lifetime } from './platform/lifetime';
 import { createRequester, reporting } from './platform/request';
 import { createTracker } from './tracker';
+import { createDebugStore } from './platform/debug';
 import { createConsentViewPort } from './ui/consent';
-import { createDebugStore } from './ui/debug/store';
-import { isOwnUi } from './ui/mount';
 import { createNotifier } from './ui/notify';
 import { ALL_SURFACES, watchDebugBox } from './ui/surfaces';
 
 declare global {
   interface Window {
-    /** The bundle's public API (protocol section 9). */
+    /** The bundle's public API (docs/protocol.md#public-api). */
     PagePulse?: PagePulseApi;
   }
   interface DocumentEventMap {
@@ -62,7 +62,13 @@ function heatmapHandle(ctx: Context): { show(): Promise<void>; hide(): void } {
   const load = () => (overlay ??= import('./ui/heatmap').then((m) => m.createHeatmapOverlay(ctx, collector)));
   return {
     show: () => load().then((o) => o.show()),
-    hide: () => void overlay?.then((o) => o.hide()),
+    hide: () => {
+      if (overlay)
+        settle(
+          overlay.then((o) => o.hide()),
+          ctx.log.error,
+        );
+    },
   };
 }
 
@@ -99,7 +105,12 @@ function boot(marker: Record<symbol, unknown>): void {
   const win = window;
   const doc = document;
   const lifetime = createLifetime(win, (error) => log.error(error));
-  const config = readConfig({ win: win as unknown as Window & Record<string, unknown>, doc, script: ownScript, warn: (m) => console.warn(m) });
+  const config = readConfig({
+    win: win as unknown as Window & Record<string, unknown>,
+    doc,
+    script: ownScript,
+    warn: (m) => console.warn(m),
+  });
   const t = messages(config.lang);
   const notifier = createNotifier({ doc, win, lifetime, log, t });
   const ctx: Context = {
@@ -118,21 +129,20 @@ function boot(marker: Record<symbol, unknown>): void {
       clearTimeout: win.clearTimeout.bind(win) as typeof clearTimeout,
       timeoutMs: config.requestTimeout,
     }),
-    debug: createDebugStore(config.debug),
+    debug: createDebugStore(config.debug, (error) => log.error(error)),
     // storage blocked (privacy mode, sandbox): no com_gdpr toggles
-    consent: createConsentStore(documentCookieJar(doc), config, (error) => log.error(error), () =>
-      readItem(guardedStorage(() => win.localStorage), CHOICES_KEY),
+    consent: createConsentStore(
+      documentCookieJar(doc),
+      config,
+      (error) => log.error(error),
+      () =>
+        readItem(
+          guardedStorage(() => win.localStorage),
+          CHOICES_KEY,
+        ),
     ),
     notify: (text, options) => notifier.notify(text, options),
-    emit(name, detail) {
-      let copy: unknown = detail;
-      try {
-        copy = typeof detail === 'object' && detail !== null ? JSON.parse(JSON.stringify(detail)) : detail;
-      } catch {
-        // keep the original when it cannot be copied
-      }
-      doc.dispatchEvent(new CustomEvent(name, { detail: copy }));
-    },
+    emit: createEmitter(doc),
   };
 
   lifetime.add(() => notifier.dispose());
@@ -146,7 +156,8 @@ function boot(marker: Record<symbol, unknown>): void {
     }
   };
   // the benchmark's "before" build pays for the UI modules before the tracker may start
-  if (__PAGEPULSE_EAGER_UI__) whenReady(lifetime, () => void Promise.all(ALL_SURFACES.map((load) => load())).then(run));
+  if (__PAGEPULSE_EAGER_UI__)
+    whenReady(lifetime, () => settle(Promise.all(ALL_SURFACES.map((load) => load())).then(run), log.error));
   else whenReady(lifetime, run);
 }
 
@@ -156,11 +167,11 @@ function start(ctx: Context, marker: Record<symbol, unknown>, early: ConsentEarl
   lifetime.add(watchDebugBox(ctx));
   lifetime.add(startKeepalive(ctx));
 
-  const tracker = config.tracker ? createTracker(ctx, isOwnUi) : null;
+  const tracker = config.tracker ? createTracker(ctx) : null;
   if (tracker) {
     lifetime.add(() => tracker.dispose());
-    // protocol section 10: with consent respected, track only while category 3 is on; a choice
-    // about to reload starts nothing here (protocol section 3): the reloaded page sends the page view
+    // docs/protocol.md#tracking-and-consent: with consent respected, track only while category 3 is on;
+    // a choice about to reload starts nothing here: the reloaded page sends the page view (#one-page-view)
     const gate = (): void => {
       if (config.respectConsent && !ctx.consent.allows(3)) tracker.stop();
       else if (!ctx.consent.get().reloading) tracker.start();
@@ -168,7 +179,7 @@ function start(ctx: Context, marker: Record<symbol, unknown>, early: ConsentEarl
     lifetime.add(ctx.consent.subscribe(gate));
     gate();
   }
-  lifetime.add(ctx.consent.subscribe(() => ctx.emit('pagepulse:consent', snapshot(ctx.consent.get()) as never)));
+  lifetime.add(ctx.consent.subscribe(() => ctx.emit('pagepulse:consent', snapshot(ctx.consent.get()))));
 
   // consent widget (banner, dialog, logging, blocking): the controller drives the UI it is given
   const consent = early ? startConsent(ctx, early, createConsentViewPort(ctx)) : null;
@@ -187,4 +198,11 @@ function start(ctx: Context, marker: Record<symbol, unknown>, early: ConsentEarl
   });
   win.PagePulse = api;
   ctx.emit('pagepulse:ready', { version: api.version });
+  // the admin area's "open with heatmap" link (#pagepulse-heatmap: a fragment, so the page's address,
+  // under which its clicks are stored, stays the same): draw them once the layout is final
+  if (win.location.hash === '#pagepulse-heatmap') {
+    const show = (): void => void api.heatmap.show();
+    if (ctx.doc.readyState === 'complete') show();
+    else lifetime.listen(win, 'load', show);
+  }
 }

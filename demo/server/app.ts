@@ -2,9 +2,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createAdmin } from './admin/routes';
 import { openStore } from './db';
 import { HttpError, isFormEncoded, parseForm, readBody, send, sendJson } from './http';
-import { READS, findTask, type Reply, type RouteContext } from './routes';
+import { READS, TASK_KEYS, findTask, type Reply, type RouteContext } from './routes';
 import { sessionOf } from './session';
 import { DEFAULT_SETTINGS, type Settings } from './settings';
 import { serveStatic, type Mount } from './static';
@@ -12,7 +13,10 @@ import { serveStatic, type Mount } from './static';
 /** The repository root, two folders above this file. */
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-/** CORS for the read endpoints only: the QA heatmap overlay may run on another origin via the bookmarklet. */
+/**
+ * CORS for the public read endpoint only (aggregate click counts): the QA heatmap overlay may run on
+ * another origin via the bookmarklet. Nothing personal is ever sent with it.
+ */
 const READ_CORS = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'GET',
@@ -33,15 +37,24 @@ export interface CollectorOptions {
   now?: () => number;
   /** Where unexpected errors go (they are answered with 500 and never stop the server). */
   onError?: (error: unknown) => void;
+  /** The admin password (PAGEPULSE_ADMIN_PASSWORD); without it a stored hash, or a new random password. */
+  adminPassword?: string | null;
+  /** Behind a reverse proxy: trust its X-Forwarded-For/-Proto/-Host (client address, https, origin check). */
+  trustProxy?: boolean;
 }
 
 /** A running (or ready to run) collector. */
 export interface Collector {
   server: Server;
-  /** Start listening; port 0 picks a free one. */
-  listen(port?: number, host?: string): Promise<{ url: string }>;
+  /**
+   * Start listening; port 0 picks a free one. `generatedPassword` is the admin password created on
+   * this first start (no PAGEPULSE_ADMIN_PASSWORD, none stored): shown once, only its hash is kept.
+   */
+  listen(port?: number, host?: string): Promise<{ url: string; generatedPassword: string | null }>;
   /** Stop listening, drop open connections and close the database. */
   close(): Promise<void>;
+  /** Every route: each task as `/index.php?option=..&task=..`, the read and admin paths, the static mounts' prefixes. */
+  routes: readonly string[];
 }
 
 /** The reference collector: the Joomla components' endpoints over SQLite, plus the demo site. */
@@ -51,17 +64,23 @@ export function createCollector(options: CollectorOptions = {}): Collector {
   const now = options.now ?? Date.now;
   const onError = options.onError ?? ((error: unknown) => console.error('[collector]', error));
   const store = openStore(options.dbPath ?? ':memory:');
+  const admin = createAdmin({ store, settings, now, root, trustProxy: options.trustProxy ?? false });
+  const adminReady = admin.init(options.adminPassword ?? null);
+  adminReady.catch(() => {}); // reported by listen()
   const mounts: Mount[] = [
-    { prefix: '/dist/', dir: join(root, 'dist') },
+    // the admin app's page is served only to a signed-in admin, by the admin routes
+    { prefix: '/dist/', dir: join(root, 'dist'), hidden: ['admin'] },
     { prefix: '/', dir: join(root, 'demo'), hidden: ['server'] },
   ];
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // prefixed, so that a path like `//host/x` stays a path instead of becoming a host
     const url = new URL(`http://collector.invalid${req.url?.startsWith('/') ? req.url : '/'}`);
+    res.setHeader('x-content-type-options', 'nosniff');
+    // the admin area has its own session and never issues (or records) a visitor one
+    if (await admin.handle(req, res, url)) return;
     const session = sessionOf(req);
     if (session.setCookie) res.setHeader('set-cookie', session.setCookie);
-    res.setHeader('x-content-type-options', 'nosniff');
     const ctx = (params: URLSearchParams): RouteContext => ({
       store,
       settings,
@@ -96,9 +115,21 @@ export function createCollector(options: CollectorOptions = {}): Collector {
     });
   });
 
+  const routes = [
+    ...TASK_KEYS.map((key) => {
+      const [option, task] = key.split('/');
+      return `/index.php?option=${option}${task ? `&task=${task}` : ''}`;
+    }),
+    ...Object.keys(READS),
+    ...admin.paths,
+    ...mounts.map((m) => m.prefix),
+  ];
+
   return {
     server,
-    listen(port = 0, host = '127.0.0.1') {
+    routes,
+    async listen(port = 0, host = '127.0.0.1') {
+      const { generated } = await adminReady;
       return new Promise((resolveListen, reject) => {
         server.once('error', reject);
         server.listen(port, host, () => {
@@ -106,12 +137,13 @@ export function createCollector(options: CollectorOptions = {}): Collector {
           const address = server.address() as AddressInfo;
           // a wildcard address is reachable at the loopback one
           const shown = address.address === '0.0.0.0' || address.address === '::' ? '127.0.0.1' : address.address;
-          resolveListen({ url: `http://${shown.includes(':') ? `[${shown}]` : shown}:${address.port}` });
+          resolveListen({ url: `http://${shown.includes(':') ? `[${shown}]` : shown}:${address.port}`, generatedPassword: generated });
         });
       });
     },
     close() {
       return new Promise((resolveClose) => {
+        admin.stop();
         server.close(() => {
           store.close();
           resolveClose();

@@ -135,6 +135,8 @@ export interface Store {
   deleteFormConsent(visitor: Visitor, form: FormRef, at: number): number;
   /** Newest first, all kinds. */
   latestConsents(limit: number): ConsentRow[];
+  /** The open database, for the admin area's own queries (demo/server/admin/queries.ts). */
+  db: Database.Database;
   close(): void;
 }
 
@@ -233,6 +235,7 @@ export function openStore(path: string): Store {
       }));
       return [...cookies, ...forms].sort((a, b) => b.at - a.at).slice(0, limit);
     },
+    db,
     close: () => db.close(),
   };
 }

@@ -1,13 +1,13 @@
 import type { FormRef, Store, Visitor } from './db';
 import { CATEGORY_NUMBERS, describeCategory } from './descriptions';
 import { HttpError } from './http';
-import { SESSION_COOKIE, visitorId } from './session';
+import { SESSION_COOKIE } from './session';
 import type { Settings } from './settings';
 
 /** A session counts as online for this many heartbeat intervals after its last beat (one lost beat is no exit)... */
-const PRESENCE_INTERVALS = 3;
+export const PRESENCE_INTERVALS = 3;
 /** ...but never less than this: a short refresh must not make visitors flicker in and out. */
-const PRESENCE_MIN_MS = 10_000;
+export const PRESENCE_MIN_MS = 10_000;
 /**
  * Presence heartbeats only feed the live counts, so they are kept this long (or the presence
  * window, when that is longer) and then deleted; page views are kept. Without it a visitor on a
@@ -18,9 +18,6 @@ export const PRESENCE_RETENTION_MS = 60 * 60 * 1000;
 const MAX_FIELD_CHARS = 8192;
 /** Most selectors /api/clicks lists for a page: more is noise for a heatmap overlay. */
 const MAX_CLICK_SELECTORS = 500;
-/** How many consent records /api/consents lists by default, and at most. */
-const DEFAULT_CONSENTS = 50;
-const MAX_CONSENTS = 500;
 /** com_ajax's keep-alive answer, verbatim. */
 const KEEPALIVE_ANSWER = { success: true, message: null, messages: null, data: [] };
 
@@ -47,6 +44,9 @@ export interface Task {
 }
 
 const OK: Reply = { json: { success: true } };
+
+/** The `resource` values of a heatmap click that the collector stores (protocol section 4). */
+const CLICK_RESOURCES: readonly string[] = ['heatmapclick', 'heatmap'];
 
 /** The Joomla component tasks the bundle calls (protocol sections 3 to 6), keyed `option/task`. */
 const TASKS: Record<string, Task> = {
@@ -87,7 +87,8 @@ const TASKS: Record<string, Task> = {
   'com_jrealtimeanalytics/stream.saveEntity': {
     method: 'POST',
     run({ store, now, visitor, params }) {
-      if (required(params, 'resource') !== 'heatmap') throw new HttpError(400, 'unsupported resource');
+      // `heatmapclick`: the original client and PagePulse now; `heatmap`: PagePulse's older call
+      if (!CLICK_RESOURCES.includes(required(params, 'resource'))) throw new HttpError(400, 'unsupported resource');
       store.recordClick(visitor, pageKey(required(params, 'nowpage')), required(params, 'clicked_element'), now);
       return { json: { storing: [] } };
     },
@@ -141,23 +142,19 @@ export function findTask(params: URLSearchParams): Task | undefined {
   return Object.hasOwn(TASKS, key) ? TASKS[key] : undefined;
 }
 
-/** The read-only QA endpoints (open to any origin), keyed by path. */
+/** Every task's key, `option/task` (or `com_ajax`): the privacy test walks them all. */
+export const TASK_KEYS: readonly string[] = Object.keys(TASKS);
+
+/**
+ * The public read endpoints, keyed by path: only what the bundle's QA heatmap overlay needs, which
+ * may run on another origin via the bookmarklet. Aggregate counts per selector, nothing per visitor
+ * and no time of a single click; everything personal is behind the admin sign-in (admin/routes.ts).
+ */
 export const READS: Record<string, (ctx: RouteContext) => Reply> = {
   '/api/clicks': ({ store, params }) => {
     const page = pageKey(required(params, 'page'));
-    const clicks = store.clicksOn(page, MAX_CLICK_SELECTORS).map((c) => ({ ...c, last: iso(c.last) }));
+    const clicks = store.clicksOn(page, MAX_CLICK_SELECTORS).map(({ selector, count }) => ({ selector, count }));
     return { json: { page, clicks } };
-  },
-  '/api/consents': ({ store, params }) => {
-    const limit = wholeNumber(params, 'limit') ?? DEFAULT_CONSENTS;
-    if (limit < 1 || limit > MAX_CONSENTS) throw new HttpError(400, `limit must be 1 to ${MAX_CONSENTS}`);
-    // a pseudonym instead of the session: the cookie value would let any reader take over the session
-    const consents = store.latestConsents(limit).map((row) => {
-      const { session, at, ...rest } = row;
-      const deleted = row.kind === 'form' ? { deletedAt: row.deletedAt === null ? null : iso(row.deletedAt) } : {};
-      return { ...rest, ...deleted, visitor: visitorId(session), at: iso(at) };
-    });
-    return { json: { consents } };
   },
 };
 
@@ -204,8 +201,4 @@ function formFields(params: URLSearchParams): Record<string, string> {
     if (label) fields[label] = value;
   }
   return fields;
-}
-
-function iso(ms: number): string {
-  return new Date(ms).toISOString();
 }

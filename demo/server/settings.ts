@@ -30,6 +30,10 @@ export interface ServerOptions {
   /** SQLite file (absolute) or `:memory:`. */
   dbPath: string;
   settings: Settings;
+  /** PAGEPULSE_ADMIN_PASSWORD (environment only: a config file is easier to leak), or null. */
+  adminPassword: string | null;
+  /** PAGEPULSE_TRUST_PROXY=1: the collector runs behind a reverse proxy that sets X-Forwarded-*. */
+  trustProxy: boolean;
 }
 
 /** Where data goes by default: git-ignored, next to the repository's other generated files. */
@@ -69,10 +73,11 @@ const FIELDS = [
   { key: 'daemontimeout', env: 'PAGEPULSE_DAEMONTIMEOUT', parse: number(0, 525_600) },
   { key: 'heatmap_max_valid_width', env: 'PAGEPULSE_HEATMAP_MAX_WIDTH', parse: number(1, 100_000, true) },
   { key: 'heatmap_max_valid_height', env: 'PAGEPULSE_HEATMAP_MAX_HEIGHT', parse: number(1, 100_000, true) },
+  { key: 'trust_proxy', env: 'PAGEPULSE_TRUST_PROXY', parse: flag },
 ] as const;
 
 /** The environment variables the collector reads, for the start-up help. */
-export const ENV_NAMES: readonly string[] = ['PAGEPULSE_CONFIG', ...FIELDS.map((field) => field.env)];
+export const ENV_NAMES: readonly string[] = ['PAGEPULSE_CONFIG', 'PAGEPULSE_ADMIN_PASSWORD', ...FIELDS.map((field) => field.env)];
 
 /**
  * Options from defaults < the JSON file named by PAGEPULSE_CONFIG < environment variables.
@@ -80,7 +85,7 @@ export const ENV_NAMES: readonly string[] = ['PAGEPULSE_CONFIG', ...FIELDS.map((
  */
 export function loadOptions(env: NodeJS.ProcessEnv, readText: (path: string) => string, root: string): ServerOptions {
   const file: Record<string, unknown> = env.PAGEPULSE_CONFIG ? (JSON.parse(readText(env.PAGEPULSE_CONFIG)) as Record<string, unknown>) : {};
-  const values: Record<string, unknown> = { host: '127.0.0.1', port: 5173, db: null, ...DEFAULT_SETTINGS };
+  const values: Record<string, unknown> = { host: '127.0.0.1', port: 5173, db: null, trust_proxy: 0, ...DEFAULT_SETTINGS };
   for (const { key, env: name, parse } of FIELDS) {
     if (file[key] !== undefined) values[key] = parse(file[key], `${key} in ${env.PAGEPULSE_CONFIG}`);
     if (env[name] !== undefined && env[name] !== '') values[key] = parse(env[name], name);
@@ -91,6 +96,8 @@ export function loadOptions(env: NodeJS.ProcessEnv, readText: (path: string) => 
     port: values.port as number,
     // a path given by the user is relative to where they are; the default lives in the repository
     dbPath: db === ':memory:' ? db : db ? (isAbsolute(db) ? db : resolve(db)) : resolve(root, DEFAULT_DB),
+    adminPassword: env.PAGEPULSE_ADMIN_PASSWORD ? env.PAGEPULSE_ADMIN_PASSWORD : null,
+    trustProxy: values.trust_proxy === 1,
     settings: {
       daemonrefresh: values.daemonrefresh as number,
       enable_debug: values.enable_debug as 0 | 1,

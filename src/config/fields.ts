@@ -1,12 +1,12 @@
 import * as z from 'zod/mini';
-import { lazy, numberWhere } from '../schema';
+import { lazy, numberWhere } from '../platform/schema';
 
 /**
  * One zod/mini schema per config key: every source (page globals, PagePulseConfig, data-*
  * attributes, the address) goes through the same field, so a value means the same wherever it
  * comes from. Each schema turns the loose forms CMS templates write ("1", "on", "6") into one type.
  *
- * Each is built on first use (`lazy`, src/schema.ts).
+ * Each is built on first use (`lazy`, platform/schema.ts).
  */
 
 /** on/off, 1/0, true/false, yes/no, as booleans, numbers or strings. */

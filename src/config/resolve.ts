@@ -1,12 +1,10 @@
 import * as z from 'zod/mini';
-import { lazy } from '../schema';
+import { lazy } from '../platform/schema';
 import { defaultConfig, type CategoryConfig, type CategoryId, type Config } from './config';
 import * as f from './fields';
 
 /** A flat key a source can set: a Config key, or one category's field. */
-export type FieldKey =
-  | Exclude<keyof Config, 'categories'>
-  | `category${CategoryId}.${Exclude<keyof CategoryConfig, never>}`;
+export type FieldKey = Exclude<keyof Config, 'categories'> | `category${CategoryId}.${Exclude<keyof CategoryConfig, never>}`;
 
 // zod/mini schema of every settable key, each built on first use
 const SCALARS = {
@@ -83,13 +81,13 @@ export function resolveConfig(settings: readonly RawSetting[], warn: (message: s
     if (value === undefined) continue;
     const dot = key.indexOf('.');
     const schema: (() => z.core.$ZodType) | undefined =
-      dot < 0
-        ? SCALARS[key as keyof typeof SCALARS]
-        : CATEGORY_FIELDS[key.slice(dot + 1) as keyof CategoryConfig];
+      dot < 0 ? SCALARS[key as keyof typeof SCALARS] : CATEGORY_FIELDS[key.slice(dot + 1) as keyof CategoryConfig];
     if (!schema) continue;
     const parsed = z.safeParse(schema(), value);
     if (!parsed.success) {
-      warn(`PagePulse: ignoring invalid config value for "${label}" (${describe(value)}): ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+      warn(
+        `PagePulse: ignoring invalid config value for "${label}" (${describe(value)}): ${parsed.error.issues[0]?.message ?? 'invalid'}`,
+      );
       continue;
     }
     if (dot < 0) {
@@ -107,7 +105,7 @@ export function resolveConfig(settings: readonly RawSetting[], warn: (message: s
 function describe(value: unknown): string {
   let text: string;
   try {
-    text = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+    text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
   } catch {
     text = Object.prototype.toString.call(value);
   }

@@ -1,5 +1,6 @@
 import { CATEGORY_IDS, type CategoryId, type Config } from '../config';
 import type { Messages } from '../i18n';
+import { settle } from '../platform/guard';
 import type { Lifetime } from '../platform/lifetime';
 import type { Requester } from '../platform/request';
 import { createStore, type Store } from '../platform/store';
@@ -72,13 +73,14 @@ export interface ConsentControllerDeps {
   /** The widget's request helper: a failure is kept (queue) or shown in place. */
   request: Requester;
   notify(text: string, options: { status: 'warning' }): void;
+  log: { error(...args: unknown[]): void };
   blocker: Pick<Blocker, 'release'>;
   ui: ConsentViewPort;
 }
 
 /** The consent controller: view state, choices (log, Consent Mode, reload), the start-up decision. */
 export function startConsentController(deps: ConsentControllerDeps): ConsentHandle {
-  const { config, consent, doc, win, t, lifetime, request, notify, blocker, ui } = deps;
+  const { config, consent, doc, win, t, lifetime, request, notify, log, blocker, ui } = deps;
   // localStorage keeps the log queue, sessionStorage the deny flag; either may be refused (null)
   const storage = guardedStorage(() => win.localStorage);
   const session = guardedStorage(() => win.sessionStorage);
@@ -112,8 +114,15 @@ export function startConsentController(deps: ConsentControllerDeps): ConsentHand
     gcm?.('update', now);
     hide();
     if (config.logConsent) {
-      const entries = logEntries(config, status !== 'deny', changed.map((id) => [id, now[id]]));
-      await Promise.race([deliver(request, storage, entries), new Promise((resolve) => lifetime.timeout(() => resolve(null), LOG_WAIT_MS))]);
+      const entries = logEntries(
+        config,
+        status !== 'deny',
+        changed.map((id) => [id, now[id]]),
+      );
+      await Promise.race([
+        deliver(request, storage, entries),
+        new Promise((resolve) => lifetime.timeout(() => resolve(null), LOG_WAIT_MS)),
+      ]);
     }
     const denied = status === 'deny' && config.denyMessageEnabled;
     if (changed.length > 0 && config.reloadAfterChange) {
@@ -122,9 +131,12 @@ export function startConsentController(deps: ConsentControllerDeps): ConsentHand
       return;
     }
     if (denied) notifyDenied();
-    void blocker.release();
+    settle(blocker.release(), log.error);
   };
-  const chooseByStatus = (categories: Categories, reloadDelay?: number): void => void choose(statusFor(categories), categories, reloadDelay);
+  const decide = (status: ConsentStatus, wanted: Categories, reloadDelay?: number): void =>
+    settle(choose(status, wanted, reloadDelay), log.error);
+  const chooseByStatus = (categories: Categories, reloadDelay?: number): void =>
+    decide(statusFor(categories), categories, reloadDelay);
 
   const offered = (): Categories => {
     const out = {} as Categories;
@@ -134,24 +146,31 @@ export function startConsentController(deps: ConsentControllerDeps): ConsentHand
 
   const actions: ConsentActions = {
     toggle: (id, on) => view.set((s) => ({ ...s, draft: { ...s.draft, [id]: config.categories[id].locked ? true : on } })),
-    decline: () => void choose('deny', { 1: true, 2: false, 3: false, 4: false }),
+    decline: () => decide('deny', { 1: true, 2: false, 3: false, 4: false }),
     save: () => chooseByStatus(view.get().draft),
-    acceptAll: () => void choose('allow', offered()),
+    acceptAll: () => decide('allow', offered()),
     showDetails(id) {
       const cached = descriptions.get(id);
       view.set((s) => ({ ...s, details: cached ?? { id, state: 'loading', nodes: [] } }));
       if (cached && cached.state !== 'error') return;
-      void fetchDescription(request, config, id, win.location).then((details) => {
-        descriptions.set(id, details);
-        view.set((s) => (s.details?.id === id ? { ...s, details } : s));
-      });
+      settle(
+        fetchDescription(request, config, id, win.location).then((details) => {
+          descriptions.set(id, details);
+          view.set((s) => (s.details?.id === id ? { ...s, details } : s));
+        }),
+        log.error,
+      );
     },
     closeDetails: () => view.set((s) => ({ ...s, details: null })),
     openPrivacy(event) {
       if (!config.privacyUrl) return;
       const left = Math.max(0, (win.screen.availWidth - POPUP.width) / 2);
       const top = Math.max(0, (win.screen.availHeight - POPUP.height) / 2);
-      const popup = win.open(config.privacyUrl, 'pagepulse-privacy', `popup,width=${POPUP.width},height=${POPUP.height},left=${left},top=${top}`);
+      const popup = win.open(
+        config.privacyUrl,
+        'pagepulse-privacy',
+        `popup,width=${POPUP.width},height=${POPUP.height},left=${left},top=${top}`,
+      );
       if (popup) event.preventDefault(); // blocked: the link navigates as a plain link
     },
     categoryName: (id) => config.categories[id].name || t[`category${id}`],
@@ -161,14 +180,14 @@ export function startConsentController(deps: ConsentControllerDeps): ConsentHand
   // milliseconds), the deny message carried over the reload and the revoke button wait for an
   // idle moment, so the host page's own start-up goes first
   lifetime.idle(() => {
-    void flushQueue(request, storage);
+    settle(flushQueue(request, storage), log.error);
     if (readItem(session, DENY_FLAG) === '1') {
       writeItem(session, DENY_FLAG, null);
       notifyDenied();
     }
     syncRevoke();
   }, IDLE_WAIT_MS);
-  void blocker.release();
+  settle(blocker.release(), log.error);
 
   if (!consent.get().chosen) {
     if (acceptsByCountry(config.country)) {

@@ -2,11 +2,7 @@ import type { CategoryId, Config } from '../config';
 
 /** The com_gdpr `user.*` tasks the bundle calls. */
 export type GdprTask =
-  | 'processGenericCookieCategories'
-  | 'processCookieCategory'
-  | 'getCookieCategoryDescription'
-  | 'storeConsent'
-  | 'deleteConsent';
+  'processGenericCookieCategories' | 'processCookieCategory' | 'getCookieCategoryDescription' | 'storeConsent' | 'deleteConsent';
 
 /** A com_gdpr task's address (protocol section 5); the consent log calls use it as is. */
 export function gdprUrl(base: string, task: GdprTask): string {

@@ -1,4 +1,5 @@
 import type { Config } from '../config';
+import { settle } from '../platform/guard';
 import type { Lifetime } from '../platform/lifetime';
 import type { Requester } from '../platform/request';
 import { formConsentUrl } from './endpoints';
@@ -11,6 +12,7 @@ export interface FormConsentDeps {
   lifetime: Lifetime;
   request: Requester;
   config: Pick<Config, 'base'>;
+  log: { error(...args: unknown[]): void };
 }
 
 /** A checkbox that gives consent for its form: named or id'd privacy/gdpr. */
@@ -21,7 +23,7 @@ const CONSENT_BOX = /privacy|gdpr/i;
  * fields, unticking deletes it. One capturing listener on the document serves every form,
  * including forms added later.
  */
-export function watchFormConsent({ doc, win, lifetime, request, config }: FormConsentDeps): void {
+export function watchFormConsent({ doc, win, lifetime, request, config, log }: FormConsentDeps): void {
   lifetime.listen(
     doc,
     'change',
@@ -37,10 +39,14 @@ export function watchFormConsent({ doc, win, lifetime, request, config }: FormCo
       ];
       for (const field of Array.from(form.elements) as HTMLInputElement[]) {
         const key = field.id || field.name;
-        if (!key || field === box || field.type === 'hidden' || !isTrackedField(key) || field.getClientRects().length === 0) continue;
+        if (!key || field === box || field.type === 'hidden' || !isTrackedField(key) || field.getClientRects().length === 0)
+          continue;
         fields.push([`formfields[${fieldLabel(key)}]`, field.value]);
       }
-      void request({ url: formConsentUrl(config.base, box.checked), data: fields, responseType: 'text', keepalive: true });
+      settle(
+        request({ url: formConsentUrl(config.base, box.checked), data: fields, responseType: 'text', keepalive: true }),
+        log.error,
+      );
     },
     { capture: true },
   );

@@ -19,8 +19,17 @@ export function consentModeBridge({ win, config }: { win: Window; config: Pick<C
   return (command, categories) => {
     if (!Array.isArray(w.dataLayer)) w.dataLayer = [];
     const dataLayer = w.dataLayer;
-    // eslint-disable-next-line prefer-rest-params -- gtag.js reads real Arguments objects
-    const push: Gtag = typeof w.gtag === 'function' ? w.gtag : function () { dataLayer.push(arguments); };
-    push('consent', command, command === 'default' ? { ...consentModeSignals(categories), wait_for_update: 500 } : consentModeSignals(categories));
+    const push: Gtag =
+      typeof w.gtag === 'function'
+        ? w.gtag
+        : function () {
+            // eslint-disable-next-line prefer-rest-params -- gtag.js reads real Arguments objects
+            dataLayer.push(arguments);
+          };
+    push(
+      'consent',
+      command,
+      command === 'default' ? { ...consentModeSignals(categories), wait_for_update: 500 } : consentModeSignals(categories),
+    );
   };
 }

@@ -1,4 +1,4 @@
-import type { NotifyOptions } from '../api';
+import type { NotifyOptions } from '../context';
 import { format, type Messages } from '../i18n';
 import type { RequestError } from './request';
 

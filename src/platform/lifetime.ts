@@ -1,9 +1,11 @@
+import { safely, type OnError } from './guard';
+
 /**
  * Everything the bundle attaches to the page goes through one Lifetime, so that `destroy()`
  * can take it all back and a test can count what is still attached.
  */
 export interface Lifetime {
-  /** addEventListener that is removed on dispose. */
+  /** addEventListener that is removed on dispose; a throwing handler is reported, never thrown into the page. */
   listen<K extends string>(
     target: EventTarget,
     type: K,
@@ -33,7 +35,7 @@ export interface Lifetime {
 export function createLifetime(
   timers: Pick<typeof globalThis, 'setTimeout' | 'clearTimeout' | 'setInterval' | 'clearInterval'> &
     Partial<Pick<typeof globalThis, 'requestIdleCallback' | 'cancelIdleCallback'>> = globalThis,
-  onError: (error: unknown) => void = () => {},
+  onError: OnError = () => {},
 ): Lifetime {
   const live = new Set<() => void>();
   let disposed = false;
@@ -69,8 +71,9 @@ export function createLifetime(
 
   return {
     listen(target, type, handler, options) {
-      target.addEventListener(type, handler, options);
-      return add(() => target.removeEventListener(type, handler, options));
+      const guarded = (event: Event): void => safely(() => handler(event), onError);
+      target.addEventListener(type, guarded, options);
+      return add(() => target.removeEventListener(type, guarded, options));
     },
     timeout,
     idle(fn, maxWaitMs) {
@@ -95,13 +98,4 @@ export function createLifetime(
       for (const dispose of [...live].reverse()) dispose();
     },
   };
-}
-
-/** Run fn; report instead of throwing (the host page must never see our exceptions). */
-export function safely(fn: () => void, onError: (error: unknown) => void): void {
-  try {
-    fn();
-  } catch (error) {
-    onError(error);
-  }
 }

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { lazy, looseNumber, numberWhere } from '../schema';
+import { lazy, looseNumber, numberWhere } from '../platform/schema';
 
 /** Longest debug or badge text kept from a server answer; the rest is cut. */
 const MAX_TEXT = 2000;

@@ -1,5 +1,6 @@
 import type { Context } from '../context';
 import { describeError } from '../platform/alerts';
+import { isOwnUi } from '../platform/dom';
 import type { RequestError } from '../platform/request';
 import { parseSaveAnswer } from './answer';
 import { moduleAvailable, updateBadges } from './badges';
@@ -7,7 +8,7 @@ import { askWindowsVersion } from './client-hints';
 import { DEFAULT_MAX_HEIGHT, DEFAULT_MAX_WIDTH, startClickRecorder } from './clicks';
 import type { HeartbeatEffect } from './heartbeat';
 import { createHeartbeatRunner } from './runner';
-import { clickBody, heartbeatBody, streamUrl } from './wire';
+import { clickBody, clickUrl, heartbeatBody, streamUrl } from './wire';
 
 /** The tracker's handle for main.ts and the public API. */
 export interface Tracker {
@@ -37,19 +38,17 @@ function brief(value: unknown): string {
   }
 }
 
-/**
- * Heartbeat, badges and click recorder over the context's request helper and debug store.
- * `isOwnUi` (the bundle's own UI, whose clicks are never recorded) comes from ui/ through main.ts.
- */
-export function createTracker(ctx: Context, isOwnUi: (path: EventTarget[]) => boolean): Tracker {
+/** Heartbeat, badges and click recorder over the context's request helper and debug store. */
+export function createTracker(ctx: Context): Tracker {
   const { config, doc, win, t, debug, lifetime } = ctx;
   const url = streamUrl(config.base);
+  const saveUrl = clickUrl(config.base);
   let stopClicks: (() => void) | null = null;
 
   const recordClick = (selector: string): void => {
     ctx.emit('pagepulse:click', selector);
     void ctx
-      .request({ url, data: clickBody(selector, win.location.href), keepalive: true, timeout: config.requestTimeout })
+      .request({ url: saveUrl, data: clickBody(selector, win.location.href), keepalive: true, timeout: config.requestTimeout })
       .then((result) => {
         if (!result.ok) {
           debug.add(t.heatmapTitle, t.heatmapNetworkError + describeRequestError(result.error, t));
@@ -81,6 +80,7 @@ export function createTracker(ctx: Context, isOwnUi: (path: EventTarget[]) => bo
         return;
       case 'startClicks':
         stopClicks ??= startClickRecorder({
+          win,
           doc,
           lifetime,
           maxWidth: effect.maxWidth ?? DEFAULT_MAX_WIDTH,

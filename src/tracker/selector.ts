@@ -1,57 +1,109 @@
-/** Longest state suffix kept (protocol section 4). */
-export const MAX_STATE_LENGTH = 64;
+/** Longest state suffix value kept (protocol section 4, as the original heatmap client). */
+export const MAX_STATE_LENGTH = 200;
 
 /**
- * Classes that come and go with state or time, or that the bundle adds: leaving them out keeps a
- * click's selector the same before and after lazy-loading, hover, UIkit toggles or our own UI.
+ * Classes the original heatmap client leaves out: purely numeric ones, ones with a character
+ * that would break its selector (`[ ] . : , =`) and its report's own highlight markers.
+ */
+export function isOriginalSkippedClass(name: string): boolean {
+  return /^\d+$/.test(name) || /[[\].:,=]/.test(name) || name === 'vs-highlight' || name === 'vs-pre-highlight';
+}
+
+/**
+ * Our departure: classes that come and go with state or time, or that the bundle adds. Leaving
+ * them out keeps a click's selector the same while a menu, modal, sticky bar or lazy image
+ * changes state. Each entry is a class the libraries' own scripts toggle (read in their sources;
+ * the Bootstrap 3/5 and UIkit 3 ones exercised in test/browser/libraries.test.ts).
  */
 const UNSTABLE_CLASS_PATTERNS: readonly RegExp[] = [
   /lazy/i, // lazy, lazyload, lazyloaded, pre-lazy, jch-lazyload...
   /^(pre-?)?load(ing|ed)$|[-_]load(ing|ed)$/i,
-  /^uk-(active|open|hover|focus|inview|first-column|grid-margin|grid-stack|navbar-transparent|scrollspy)/,
-  /^uk-(sticky|animation|transition)/,
-  /^(active|open|hover|focus|focused|current|selected|show|shown|visible|hidden|in)$/,
+  // UIkit: toggled states, sticky, animations, and the `uk-*-page` classes (on html while a modal, offcanvas or lightbox is open)
+  /^uk-(active|open|hover|focus|inview|scrollspy-inview|togglable|sticky|navbar-sticky|animation|transition|slide-|drag)/,
+  /^uk-(drop-stack|[a-z-]+-dropbar)$/,
+  /^uk-[a-z-]+-page$/,
+  // Bootstrap 3/4/5 and Joomla templates
+  /^(active|open|show|showing|hiding|shown|collapsing|collapsed|in|hover|focus|nav-hover|modal-open|modal-static|affix|affix-top|affix-bottom)$/,
+  /^carousel-item-(next|prev|start|end)$/,
   /^(is|has|js)-/,
   /^(pagepulse|pp-|gdprlock)/, // ours
-  /(^|[-_])(?=[a-z]*\d)(?=\d*[a-z])[a-z0-9]{5,}$/i, // generated hashes: css-1x2y3z, sc-a1b2c3
-  /(^|[-_])\d{4,}$/, // jsx-2837462
+  /(^|[-_])(?=[a-z]*\d)(?=\d*[a-z])[a-z0-9]{6,}$/i, // generated hashes: css-1x2y3z, sc-a1b2c3
+  /(^|[-_])\d{6,}$/, // jsx-2837462 (Joomla's item-101 stays)
 ];
 
-/** Whether a class name is state or generated noise that must not enter a selector. */
+/** Whether a class name is state or generated noise that must not enter a selector (our departure). */
 export function isUnstableClass(name: string): boolean {
   return UNSTABLE_CLASS_PATTERNS.some((pattern) => pattern.test(name));
 }
 
+/** An element's classes as the original reads them; an SVG element's non-string className is none. */
+export function classNames(element: Element): string[] {
+  const text = (element as { className?: unknown }).className;
+  if (typeof text !== 'string') return [];
+  const collapsed = text.replace(/\s+/g, ' ').trim();
+  return collapsed ? collapsed.split(' ') : [];
+}
+
+/** One selector step's parts: the lower-case tag and the classes kept. */
+interface Step {
+  tag: string;
+  classes: string[];
+}
+
+function stepOf(element: Element): Step {
+  return {
+    tag: element.tagName.toLowerCase(),
+    classes: classNames(element).filter((name) => !isOriginalSkippedClass(name) && !isUnstableClass(name)),
+  };
+}
+
+/** Whether an element matches a step as a CSS compound selector `tag.c1.c2` would. */
+function matchesStep(element: Element, step: Step): boolean {
+  return element.tagName.toLowerCase() === step.tag && step.classes.every((name) => element.classList.contains(name));
+}
+
 /**
- * The structural selector of an element, from `html` down: each step is the tag, its stable
- * classes and `:nth-child(k)`, joined by ` > `. The nth-child chain pins exactly one element in
- * its document; the classes make the selector readable and robust for the heatmap.
+ * The heatmap selector of an element (protocol section 4): steps from below `body` to the element,
+ * `tag.class...` with `:nth-child(k)` only where the parent has more than one element child
+ * matching the step, joined by `>`; prefixed with `body>` when that chain alone does not match
+ * exactly this element. Empty for `body`, `html` and elements outside `body`.
  */
 export function selectorFor(element: Element, escape: (ident: string) => string = cssEscape): string {
+  const doc = element.ownerDocument;
   const steps: string[] = [];
-  for (let node: Element | null = element; node; node = node.parentElement) {
-    let step = escape(node.localName);
-    const classes = node.classList;
-    for (let i = 0; i < classes.length; i++) {
-      const name = classes[i]!;
-      if (!isUnstableClass(name)) step += `.${escape(name)}`;
+  let node: Element | null = element;
+  for (; node && node !== doc.body && node !== doc.documentElement; node = node.parentElement) {
+    const step = stepOf(node);
+    let text = step.tag + step.classes.map((name) => `.${escape(name)}`).join('');
+    const parent: Element | null = node.parentElement;
+    if (parent) {
+      let matching = 0;
+      let position = 0;
+      for (let child: Element | null = parent.firstElementChild, k = 1; child; child = child.nextElementSibling, k++) {
+        if (matchesStep(child, step)) matching++;
+        if (child === node) position = k;
+      }
+      if (matching > 1) text += `:nth-child(${position})`;
     }
-    if (node.parentElement) step += `:nth-child(${childIndex(node)})`;
-    steps.push(step);
+    steps.push(text);
   }
-  return steps.reverse().join(' > ');
+  if (node !== doc.body || steps.length === 0) return '';
+  const selector = steps.reverse().join('>');
+  return matchesOnly(doc, selector, element) ? selector : `body>${selector}`;
 }
 
-/** The `::state` suffix from the state input's value: `[A-Za-z0-9_-]` only, 64 at most. */
+function matchesOnly(doc: Document, selector: string, element: Element): boolean {
+  try {
+    const found = doc.querySelectorAll(selector);
+    return found.length === 1 && found[0] === element;
+  } catch {
+    return false;
+  }
+}
+
+/** The state suffix: `:` and the state input's value (200 characters at most), or nothing. */
 export function stateSuffix(value: string | null | undefined): string {
-  const cleaned = (value ?? '').replace(/[^A-Za-z0-9_-]/g, '').slice(0, MAX_STATE_LENGTH);
-  return cleaned ? `::${cleaned}` : '';
-}
-
-function childIndex(node: Element): number {
-  let index = 1;
-  for (let sibling = node.previousElementSibling; sibling; sibling = sibling.previousElementSibling) index++;
-  return index;
+  return value ? `:${value.slice(0, MAX_STATE_LENGTH)}` : '';
 }
 
 /** CSS.escape where the environment has it (browsers, happy-dom), else the spec's algorithm. */

@@ -33,11 +33,15 @@ export function heartbeatBody(initialize: boolean, page: PageFacts): string {
   return encodeForm(fields);
 }
 
-/** Body of stream.saveEntity for one heatmap click (protocol section 4). */
+/** The heatmap click endpoint: the task travels in the query string, as the original sends it. */
+export function clickUrl(base: string): string {
+  return `${base}index.php?option=com_jrealtimeanalytics&task=stream.saveEntity&format=json`;
+}
+
+/** Body of stream.saveEntity for one heatmap click, fields in the original's order (protocol section 4). */
 export function clickBody(selector: string, href: string): string {
   return encodeForm([
-    ['task', 'stream.saveEntity'],
-    ['resource', 'heatmap'],
+    ['resource', 'heatmapclick'],
     ['clicked_element', selector],
     ['nowpage', href],
   ]);

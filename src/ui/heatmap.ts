@@ -51,13 +51,8 @@ export function createHeatmapOverlay(ctx: Context, collector: string): HeatmapOv
       for (const entry of clicks.data) {
         const { selector, count } = (entry ?? {}) as { selector?: unknown; count?: unknown };
         if (typeof selector !== 'string' || typeof count !== 'number' || !(count > 0)) continue;
-        let element: Element | null = null;
-        try {
-          element = ctx.doc.querySelector(selector.split('::')[0]!);
-        } catch {
-          continue; // a selector of another page layout
-        }
-        if (!element) continue;
+        const element = find(ctx.doc, selector) ?? find(ctx.doc, withoutState(selector));
+        if (!element) continue; // a selector of another page layout
         const box = element.getBoundingClientRect();
         dots.push({ x: box.left + box.width / 2 + ctx.win.scrollX, y: box.top + box.height / 2 + ctx.win.scrollY, count });
       }
@@ -67,6 +62,26 @@ export function createHeatmapOverlay(ctx: Context, collector: string): HeatmapOv
       ctx.log.info(`heatmap: ${dots.length} of ${clicks.data.length} stored selectors drawn`);
     },
   };
+}
+
+/**
+ * A stored selector without its state suffix: `:value` after the original's and PagePulse's
+ * selectors, `::value` after PagePulse's older ones. The suffix starts at the first colon that is
+ * neither escaped nor part of `:nth-child(k)`.
+ */
+export function withoutState(selector: string): string {
+  const pattern = /\\[\s\S]|:nth-child\(\d+\)|(:)/g;
+  for (let match = pattern.exec(selector); match; match = pattern.exec(selector)) if (match[1]) return selector.slice(0, match.index);
+  return selector;
+}
+
+/** The first element a stored selector names, or null (also for a selector that is not valid CSS). */
+function find(doc: Document, selector: string): Element | null {
+  try {
+    return doc.querySelector(selector);
+  } catch {
+    return null;
+  }
 }
 
 function draw(ctx: Context, dots: Dot[]): () => void {

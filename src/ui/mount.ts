@@ -1,5 +1,7 @@
-/** Prefix of the bundle's host elements; clicks inside them are never recorded. */
-export const HOST_PREFIX = 'pagepulse-';
+import { HOST_PREFIX } from '../platform/dom';
+
+// re-exported until tracker/index.ts imports it from platform/dom (after the parallel work merges)
+export { isOwnUi } from '../platform/dom';
 
 /** A surface's host element and where its React root renders. */
 export interface Surface {
@@ -53,15 +55,4 @@ function raise(host: HTMLElement): void {
   } catch {
     host.removeAttribute('popover');
   }
-}
-
-/** Whether an event path runs through one of the bundle's host elements or placeholders. */
-export function isOwnUi(path: EventTarget[]): boolean {
-  for (const node of path) {
-    if (typeof (node as Element).localName !== 'string') continue;
-    const element = node as Element;
-    if (element.localName.startsWith(HOST_PREFIX)) return true;
-    if (element.classList?.contains('gdprlock-placeholder')) return true;
-  }
-  return false;
 }

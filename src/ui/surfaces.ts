@@ -1,4 +1,5 @@
 import type { Context } from '../context';
+import { settle } from '../platform/guard';
 
 /**
  * The React surfaces are reached only through dynamic import(): Rolldown inlines them into the
@@ -30,9 +31,12 @@ export function watchDebugBox(ctx: Context): () => void {
     const state = ctx.debug.get();
     if (mounted || !state.enabled || state.messages.length === 0) return;
     mounted = true;
-    void load().then((view) => {
-      if (view && !ctx.lifetime.disposed) ctx.lifetime.add(view.mountDebug(ctx.doc, ctx.debug, ctx.t));
-    });
+    settle(
+      load().then((view) => {
+        if (view && !ctx.lifetime.disposed) ctx.lifetime.add(view.mountDebug(ctx.doc, ctx.debug, ctx.t));
+      }),
+      ctx.log.error,
+    );
   };
   const unsubscribe = ctx.debug.subscribe(check);
   check();

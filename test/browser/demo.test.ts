@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectPageErrors, grantConsent, launch } from '../support/browser';
-import { removeDir, startCollector, type Harness } from '../support/collector';
+import { removeDir, signIn, startCollector, type Harness } from '../support/collector';
 import { serveBundleUnderTest } from '../support/demo';
 
 let browser: Browser;
@@ -69,9 +69,29 @@ describe('demo site on the reference collector', () => {
     expect(same).toEqual([1, true]);
     expect(stored!.count).toBe(1);
 
+    // the overlay also draws PagePulse's older clicks (`html > ... ::state`, task in the body,
+    // resource=heatmap) and clicks with the original's `:state` suffix
+    const older = await page.evaluate(async (href) => {
+      const oldSelector = (element: Element): string => {
+        const steps: string[] = [];
+        for (let node: Element | null = element; node; node = node.parentElement) {
+          const index = node.parentElement ? Array.from(node.parentElement.children).indexOf(node) + 1 : 0;
+          steps.unshift(node.localName + Array.from(node.classList, (c) => `.${CSS.escape(c)}`).join('') + (index ? `:nth-child(${index})` : ''));
+        }
+        return steps.join(' > ');
+      };
+      const post = (query: string, body: string) =>
+        fetch(`/index.php?${query}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded; charset=UTF-8' }, body }).then((r) => r.status);
+      const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+      return [
+        await post('option=com_jrealtimeanalytics&format=json', form({ task: 'stream.saveEntity', resource: 'heatmap', clicked_element: `${oldSelector(document.querySelector('.gallery figure:nth-child(1) img')!)}::Tab2`, nowpage: href })),
+        await post('option=com_jrealtimeanalytics&task=stream.saveEntity&format=json', form({ resource: 'heatmapclick', clicked_element: 'footer.site-footer:Galerie: offen', nowpage: href })),
+      ];
+    }, address);
+    expect(older).toEqual([200, 200]);
     await page.evaluate(() => window.PagePulse!.heatmap.show());
     const drawn = await page.evaluate(() => document.querySelector('pagepulse-heatmap')?.getAttribute('data-dots'));
-    expect(drawn).toBe('1');
+    expect(drawn).toBe('3');
     // the dot is really painted: a red pixel at the photo's centre
     const pixel = await page.evaluate(() => {
       const img = document.querySelector('.gallery figure:nth-child(2) img')!.getBoundingClientRect();
@@ -142,7 +162,8 @@ describe('demo site on the reference collector', () => {
     await page.fill('#jform_name', 'Anna Weber');
     await page.fill('#jform_email', 'anna@example.org');
     await page.locator('#jform_privacy').check();
-    const consents = async (url: string) => ((await (await fetch(`${url}/api/consents?limit=20`)).json()) as { consents: Array<Record<string, unknown>> }).consents;
+    const consents = async (url: string) =>
+      ((await (await (await signIn(url)).get('/admin/api/consents?limit=20')).json()) as { consents: Array<Record<string, unknown>> }).consents;
     await expect.poll(async () => (await consents(collector.url)).some((c) => c.kind === 'form')).toBe(true);
     const before = await consents(collector.url);
     expect(before.find((c) => c.kind === 'generic')).toMatchObject({ granted: true });

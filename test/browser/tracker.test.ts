@@ -36,7 +36,7 @@ afterEach(async () => {
   await server.close();
 });
 
-describe('heartbeat on the wire (protocol section 3)', () => {
+describe('heartbeat on the wire (docs/protocol.md#heartbeat)', () => {
   it('sends the first and second bodies byte for byte', async () => {
     server.on('stream.display', () => stream({ daemonrefresh: 0.2 }));
     server.page('/seite.html', fixturePage({ body: MODULE }));
@@ -180,7 +180,8 @@ describe('click recorder', () => {
     await page.locator('figure:nth-child(2) .caption').click();
     const [save] = await server.waitFor('stream.saveEntity', 1);
     const form = new URLSearchParams(save!.body);
-    expect(save!.body.startsWith('task=stream.saveEntity&resource=heatmap&clicked_element=')).toBe(true);
+    expect(save!.url).toBe('/index.php?option=com_jrealtimeanalytics&task=stream.saveEntity&format=json');
+    expect(save!.body.startsWith('resource=heatmapclick&clicked_element=')).toBe(true);
     expect(form.get('nowpage')).toBe(`${server.origin}/g.html`);
     const selector = form.get('clicked_element')!;
     const same = await page.evaluate((sel) => {
@@ -205,7 +206,7 @@ describe('click recorder', () => {
     await page.waitForTimeout(100);
     await Promise.all([page.waitForURL('**/weg.html'), page.locator('#away').click()]);
     const [save] = await server.waitFor('stream.saveEntity', 1);
-    expect(new URLSearchParams(save!.body).get('clicked_element')).toMatch(/a:nth-child\(3\)$/);
+    expect(new URLSearchParams(save!.body).get('clicked_element')).toBe('main.uk-container>a');
   });
 
   it('appends the state suffix and ignores clicks in its own UI', async () => {
@@ -219,7 +220,7 @@ describe('click recorder', () => {
     const [save] = await server.waitFor('stream.saveEntity', 1);
     await sleep(300);
     expect(server.calls('stream.saveEntity')).toHaveLength(1);
-    expect(new URLSearchParams(save!.body).get('clicked_element')).toMatch(/span\.caption:nth-child\(1\)::Tab2$/);
+    expect(new URLSearchParams(save!.body).get('clicked_element')).toBe('main.uk-container>div.uk-grid.gallery>figure.uk-card:nth-child(1)>a.tm-link>span.caption:Tab 2!');
   });
 });
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../../demo/server/session';
-import { FORM_TYPE, STREAM, rawRequest, removeDir, startCollector, type Harness } from '../support/collector';
+import { FORM_TYPE, STREAM, rawRequest, removeDir, signIn, startCollector, type Harness } from '../support/collector';
 
 const PAGE = 'http://lichtwerk.test/';
 const KEEPALIVE = '/index.php?option=com_ajax&format=json';
@@ -124,7 +124,7 @@ describe('persistence', () => {
     const ben = h.visitor();
     expect((await ben.beat(PAGE, true))['data-bind']).toMatchObject({ users_onpage: '2', users_total: '2' });
     expect((await (await ben.get(`/api/clicks?page=${encodeURIComponent(PAGE)}`)).json()).clicks).toHaveLength(1);
-    expect((await (await ben.get('/api/consents')).json()).consents).toHaveLength(1);
+    expect((await (await (await signIn(h.url)).get('/admin/api/consents')).json()).consents).toHaveLength(1);
     // the same session cookie still counts as the same visitor after the restart
     const fresh = h.visitor();
     fresh.cookie = anna.cookie;

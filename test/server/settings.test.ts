@@ -8,7 +8,7 @@ const noFile = (): string => {
 
 describe('collector options', () => {
   it('defaults to 127.0.0.1:5173, the repository database and the component defaults', () => {
-    expect(loadOptions({}, noFile, ROOT)).toEqual({ host: '127.0.0.1', port: 5173, dbPath: '/repo/.data/pagepulse.sqlite', settings: DEFAULT_SETTINGS });
+    expect(loadOptions({}, noFile, ROOT)).toEqual({ host: '127.0.0.1', port: 5173, dbPath: '/repo/.data/pagepulse.sqlite', settings: DEFAULT_SETTINGS, adminPassword: null, trustProxy: false });
   });
 
   it('reads the environment over the config file', () => {
@@ -22,6 +22,8 @@ describe('collector options', () => {
       host: '127.0.0.1',
       port: 5199,
       dbPath: ':memory:',
+      adminPassword: null,
+      trustProxy: false,
       settings: { daemonrefresh: 5, enable_debug: 1, daemontimeout: 0.5, heatmap_max_valid_width: 400, heatmap_max_valid_height: 80 },
     });
   });

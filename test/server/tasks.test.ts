@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../demo/server/settings';
-import { STREAM, removeDir, startCollector, type Harness } from '../support/collector';
+import { STREAM, removeDir, signIn, startCollector, type Harness } from '../support/collector';
 
 const PAGE = 'http://lichtwerk.test/';
 const GDPR = '/index.php?option=com_gdpr';
@@ -122,10 +122,28 @@ describe('stream.saveEntity (heatmap click) and /api/clicks', () => {
     expect(await res.json()).toEqual({
       page: PAGE,
       clicks: [
-        { selector, count: 2, last: new Date(h.clock.now).toISOString() },
-        { selector: 'html > body:nth-child(2)::galerie-offen', count: 1, last: new Date(h.clock.now).toISOString() },
+        { selector, count: 2 },
+        { selector: 'html > body:nth-child(2)::galerie-offen', count: 1 },
       ],
     });
+  });
+
+  it("stores the original client's call (task in the query, resource=heatmapclick) beside the older one", async () => {
+    const SAVE = '/index.php?option=com_jrealtimeanalytics&task=stream.saveEntity&format=json';
+    const original = 'div.container>ul.nav.menu>li:nth-child(3)>a';
+    const v = h.visitor();
+    const res = await v.post(SAVE, [['resource', 'heatmapclick'], ['clicked_element', original], ['nowpage', PAGE]]);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ storing: [] });
+    // PagePulse's own call since issue 11 is the same bytes; a second visitor lands on the same selector
+    await h.visitor().post(SAVE, [['resource', 'heatmapclick'], ['clicked_element', original], ['nowpage', `${PAGE}#x`]]);
+    await click(v); // the older call: task and resource=heatmap in the body
+    expect((await v.post(SAVE, [['resource', 'heatmapclicks'], ['clicked_element', original], ['nowpage', PAGE]])).status).toBe(400);
+    const listed = (await (await v.get(`/api/clicks?page=${encodeURIComponent(PAGE)}`)).json()) as { clicks: Array<{ selector: string; count: number }> };
+    expect(listed.clicks.map(({ selector: s, count }) => [s, count])).toEqual([
+      [original, 2],
+      [selector, 1],
+    ]);
   });
 
   it('refuses missing fields and other resources', async () => {
@@ -153,8 +171,9 @@ describe('stream.saveEntity (heatmap click) and /api/clicks', () => {
   });
 });
 
-describe('com_gdpr consent logging and /api/consents', () => {
-  const consents = async (limit = 10) => ((await (await h.visitor().get(`/api/consents?limit=${limit}`)).json()) as { consents: Array<Record<string, unknown>> }).consents;
+describe('com_gdpr consent logging, read through /admin/api/consents', () => {
+  const consents = async (limit = 10) =>
+    ((await (await (await signIn(h.url)).get(`/admin/api/consents?limit=${limit}`)).json()) as { consents: Array<Record<string, unknown>> }).consents;
 
   it('records the generic choice and each category, newest first, without session or IP', async () => {
     const v = h.visitor();
@@ -186,8 +205,9 @@ describe('com_gdpr consent logging and /api/consents', () => {
       expect((await v.post(`${GDPR}&task=user.processCookieCategory`, [['gdpr_cookie_category', category], ['gdpr_cookie_category_state', state]])).status).toBe(400);
     }
     expect((await v.post(`${GDPR}&task=user.processGenericCookieCategories`, [['gdpr_generic_cookie_consent', 'yes']])).status).toBe(400);
-    expect((await v.get('/api/consents?limit=0')).status).toBe(400);
-    expect((await v.get('/api/consents?limit=abc')).status).toBe(400);
+    const admin = await signIn(h.url);
+    expect((await admin.get('/admin/api/consents?limit=0')).status).toBe(400);
+    expect((await admin.get('/admin/api/consents?limit=abc')).status).toBe(400);
     expect(await consents()).toEqual([]);
   });
 

@@ -97,7 +97,7 @@ export function collectConsole(page: Page): string[] {
   return lines;
 }
 
-/** Give a context the consent cookies as if the visitor had chosen (protocol section 5). */
+/** Give a context the consent cookies as if the visitor had chosen (docs/protocol.md#consent). */
 export async function grantConsent(context: BrowserContext, origin: string, categories = '1.2.3', status = 'allow'): Promise<void> {
   await context.addCookies([
     { name: 'cookieconsent_status', value: status, url: origin, sameSite: 'Lax' },

@@ -10,6 +10,40 @@ export const STREAM = '/index.php?option=com_jrealtimeanalytics&format=json';
 /** The form content type the bundle sends. */
 export const FORM_TYPE = 'application/x-www-form-urlencoded; charset=UTF-8';
 
+/** The admin password every test collector gets (PAGEPULSE_ADMIN_PASSWORD), unless a test sets another. */
+export const ADMIN_PASSWORD = 'Lichtwerk-Admin-Test-2025';
+
+/** A signed-in admin: requests carry the session cookie and our own Origin, as the admin app's would. */
+export interface Admin {
+  cookie: string;
+  get(path: string): Promise<Response>;
+  post(path: string, fields: Record<string, string>): Promise<Response>;
+}
+
+/** Sign in at POST /admin/login; throws unless the collector answers 303 with a session cookie. */
+export async function signIn(base: string, password = ADMIN_PASSWORD): Promise<Admin> {
+  const origin = new URL(base).origin;
+  const res = await fetch(`${base}/admin/login`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { origin, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ password }).toString(),
+  });
+  const cookie = res.headers.get('set-cookie')?.split(';')[0];
+  if (res.status !== 303 || !cookie) throw new Error(`sign-in answered ${res.status}`);
+  return {
+    cookie,
+    get: (path) => fetch(base + path, { redirect: 'manual', headers: { cookie } }),
+    post: (path, fields) =>
+      fetch(base + path, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { cookie, origin, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(fields).toString(),
+      }),
+  };
+}
+
 /** A browser stand-in: keeps the session cookie the collector issues, like a cookie jar would. */
 export interface Visitor {
   cookie: string | null;
@@ -26,6 +60,8 @@ export interface Harness {
   dbPath: string;
   clock: { now: number };
   errors: unknown[];
+  /** Every route the collector has (Collector.routes). */
+  routes: readonly string[];
   visitor(): Visitor;
   close(): Promise<void>;
   /** Start a second collector on the same file (after close), as a restart would. */
@@ -37,7 +73,7 @@ export async function startCollector(options: CollectorOptions = {}, dir = mkdte
   const dbPath = options.dbPath ?? join(dir, 'test.sqlite');
   const clock = { now: Date.UTC(2025, 4, 1, 10, 0, 0) };
   const errors: unknown[] = [];
-  const collector = createCollector({ now: () => clock.now, onError: (e) => errors.push(e), ...options, dbPath });
+  const collector = createCollector({ now: () => clock.now, onError: (e) => errors.push(e), adminPassword: ADMIN_PASSWORD, ...options, dbPath });
   const { url } = await collector.listen(0, '127.0.0.1');
   let closed = false;
   const harness: Harness = {
@@ -45,6 +81,7 @@ export async function startCollector(options: CollectorOptions = {}, dir = mkdte
     dbPath,
     clock,
     errors,
+    routes: collector.routes,
     visitor: () => visitorOf(url),
     async close() {
       if (closed) return;

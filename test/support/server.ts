@@ -4,6 +4,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BUNDLE } from './browser';
+import { PROBE_PATH, PROBE_REPORT_PATH, PROBE_SCRIPT } from './engines/probe';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -34,6 +35,8 @@ export type Handler = (request: Recorded, index: number) => Reply | undefined | 
 export interface TestServer {
   origin: string;
   requests: Recorded[];
+  /** Page errors the probe reported (`startServer({ probe: true })`), as `path text`. */
+  pageErrors: string[];
   /** Serve HTML at a path, with extra response headers (a Content-Security-Policy, say). */
   page(path: string, html: string, headers?: Record<string, string>): void;
   /** Serve any file content at a path. */
@@ -55,13 +58,31 @@ export const DEFAULT_STREAM_ANSWER = {
   'data-bind': { users_onpage: '1', visitors: '1', users_logged: '0', users_total: '1' },
 };
 
+/**
+ * Host-page libraries the fixtures load from node_modules (devDependencies), at
+ * `/node_modules/<package>/...`: jQuery 1.12.4 + Migrate 1.4.1 (Joomla 3), Bootstrap 3 and 5, UIkit 3.
+ */
+export const VENDOR = new Set(['jquery', 'jquery-migrate', 'bootstrap', 'bootstrap3', 'uikit']);
+
 const TYPES: Record<string, string> = { '.js': 'text/javascript', '.html': 'text/html; charset=utf-8', '.css': 'text/css', '.json': 'application/json' };
 
-/** Start the recording server on 127.0.0.1 with a free port. */
-export async function startServer(): Promise<TestServer> {
+/** Put the page-error probe first into a page: after `<head>`, or before `<body>` (implied head). */
+function withProbe(html: string): string {
+  const tag = `<script src="${PROBE_PATH}"></script>`;
+  if (/<head[^>]*>/i.test(html)) return html.replace(/<head[^>]*>/i, (head) => head + tag);
+  if (/<body[^>]*>/i.test(html)) return html.replace(/<body[^>]*>/i, (body) => tag + body);
+  return tag + html;
+}
+
+/**
+ * Start the recording server on 127.0.0.1 with a free port; `probe` puts the page-error probe
+ * into every page served with `page()` (the engine suites; see engines/probe.ts).
+ */
+export async function startServer(options: { probe?: boolean } = {}): Promise<TestServer> {
   const pages = new Map<string, { body: string; type: string; headers?: Record<string, string> }>();
   const handlers = new Map<string, Handler>();
   const requests: Recorded[] = [];
+  const pageErrors: string[] = [];
   const counts = new Map<string, number>();
   const sockets = new Set<Socket>();
   const waiters = new Set<() => void>();
@@ -102,6 +123,17 @@ export async function startServer(): Promise<TestServer> {
       const reply = (await handlers.get(task)?.(record, index)) ?? defaultReply(task);
       return send(res, reply);
     }
+    if (options.probe && url.pathname === PROBE_PATH) {
+      res.writeHead(200, { 'content-type': 'text/javascript', 'cache-control': 'no-store' });
+      res.end(PROBE_SCRIPT);
+      return;
+    }
+    if (options.probe && url.pathname === PROBE_REPORT_PATH) {
+      pageErrors.push(body);
+      res.writeHead(204);
+      res.end();
+      return;
+    }
     const fixture = pages.get(url.pathname);
     if (fixture) {
       // no-cache, not no-store: no-store pages are never kept in the back/forward cache
@@ -109,19 +141,21 @@ export async function startServer(): Promise<TestServer> {
       res.end(fixture.body);
       return;
     }
-    if (url.pathname.startsWith('/dist/')) {
+    const vendor = /^\/node_modules\/([^/]+)\//.exec(url.pathname)?.[1];
+    if (url.pathname.startsWith('/dist/') || (vendor && VENDOR.has(vendor))) {
       const file = normalize(join(ROOT, url.pathname));
-      if (!file.startsWith(join(ROOT, 'dist'))) return send(res, { status: 403, body: 'forbidden' });
+      const dir = join(ROOT, vendor ? `node_modules/${vendor}/` : 'dist/');
+      if (!file.startsWith(dir)) return send(res, { status: 403, body: 'forbidden' });
       try {
         const data = await readFile(file);
         res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
         res.end(data);
       } catch {
-        send(res, { status: 404, body: 'not found' });
+        await send(res, { status: 404, body: 'not found' });
       }
       return;
     }
-    send(res, { status: 404, body: 'not found' });
+    await send(res, { status: 404, body: 'not found' });
   }
 
   async function send(res: ServerResponse, reply: Reply): Promise<void> {
@@ -153,7 +187,8 @@ export async function startServer(): Promise<TestServer> {
   return {
     origin,
     requests,
-    page: (path, html, headers) => pages.set(path, { body: html, type: 'text/html; charset=utf-8', headers }),
+    pageErrors,
+    page: (path, html, headers) => pages.set(path, { body: options.probe ? withProbe(html) : html, type: 'text/html; charset=utf-8', headers }),
     file: (path, body, type) => pages.set(path, { body, type }),
     on: (task, handler) => handlers.set(task, handler),
     calls,

@@ -46,7 +46,7 @@ describe('description sanitizer', () => {
 });
 
 describe('consent log queue', () => {
-  it('builds the generic and per-category calls of protocol section 5', () => {
+  it('builds the generic and per-category calls of the consent log (docs/protocol.md#consent-log)', () => {
     expect(logEntries({ base: '/' }, true, [[3, true], [4, false]])).toEqual([
       { url: '/index.php?option=com_gdpr&task=user.processGenericCookieCategories', body: 'gdpr_generic_cookie_consent=1' },
       { url: '/index.php?option=com_gdpr&task=user.processCookieCategory', body: 'gdpr_cookie_category=3&gdpr_cookie_category_state=0' },

@@ -13,7 +13,12 @@ import type { Store } from '../../src/platform/store';
 const t = messages('en');
 const memoryStorage = (initial: Record<string, string> = {}): SafeStorage & { data: Map<string, string> } => {
   const data = new Map(Object.entries(initial));
-  return { data, getItem: (k) => data.get(k) ?? null, setItem: (k, v) => void data.set(k, v), removeItem: (k) => void data.delete(k) };
+  return {
+    data,
+    getItem: (k) => data.get(k) ?? null,
+    setItem: (k, v) => void data.set(k, v),
+    removeItem: (k) => void data.delete(k),
+  };
 };
 
 interface Options {
@@ -41,7 +46,9 @@ function setup(options: Options = {}) {
   const calls: RequestOptions[] = [];
   const request = (async (o: RequestOptions) => {
     calls.push(o);
-    return options.answer === null ? { ok: false, error: { kind: 'http', status: 500, detail: '' } } : { ok: true, status: 200, data: options.answer ?? '' };
+    return options.answer === null
+      ? { ok: false, error: { kind: 'http', status: 500, detail: '' } }
+      : { ok: true, status: 200, data: options.answer ?? '' };
   }) as Requester;
   const reload = vi.fn();
   const session = memoryStorage(options.session);
@@ -57,6 +64,7 @@ function setup(options: Options = {}) {
   const lifetime = createLifetime(globalThis);
   lifetimes.push(lifetime);
   const notes: string[] = [];
+  const errors: unknown[][] = [];
   const release = vi.fn(async () => {});
   const mounts: Array<[Store<ConsentViewState>, ConsentActions]> = [];
   const revokeButton: boolean[] = [];
@@ -70,6 +78,7 @@ function setup(options: Options = {}) {
     lifetime,
     request,
     notify: (text) => void notes.push(text),
+    log: { error: (...args) => errors.push(args) },
     blocker: { release },
     ui: {
       mountView: (view, actions) => void mounts.push([view, actions]),
@@ -81,7 +90,23 @@ function setup(options: Options = {}) {
   });
   const view = () => mounts[0]![0].get();
   const actions = () => mounts[0]![1];
-  return { handle, consent, cookies, calls, reload, session, win, notes, release, mounts, revokeButton, view, actions, clickRevoke: () => reopenByButton() };
+  return {
+    errors,
+    handle,
+    consent,
+    cookies,
+    calls,
+    reload,
+    session,
+    win,
+    notes,
+    release,
+    mounts,
+    revokeButton,
+    view,
+    actions,
+    clickRevoke: () => reopenByButton(),
+  };
 }
 
 /** The log calls (the only POSTs the controller sends with a body) as `task body` lines. */
@@ -198,12 +223,18 @@ describe('consent controller', () => {
     quiet.clickRevoke();
     expect(quiet.revokeButton).toEqual([true, false]);
     expect(quiet.view()).toMatchObject({ open: true, draft: { 1: true, 2: false, 3: false, 4: false } });
-    const accepted = setup({ cookies: { cookieconsent_status: 'allow', cookieconsent_categories: '1.2.3' }, config: { openAlwaysDeclined: true } });
+    const accepted = setup({
+      cookies: { cookieconsent_status: 'allow', cookieconsent_categories: '1.2.3' },
+      config: { openAlwaysDeclined: true },
+    });
     expect(accepted.mounts).toHaveLength(0);
   });
 
   it('no revoke button when the site turned it off', async () => {
-    const page = setup({ cookies: { cookieconsent_status: 'allow', cookieconsent_categories: '1.2' }, config: { revokable: false } });
+    const page = setup({
+      cookies: { cookieconsent_status: 'allow', cookieconsent_categories: '1.2' },
+      config: { revokable: false },
+    });
     await vi.waitFor(() => expect(page.revokeButton).toEqual([false]), { timeout: 3000 });
   });
 
@@ -212,13 +243,20 @@ describe('consent controller', () => {
     expect(page.mounts).toHaveLength(0);
     expect(page.cookies).toEqual({ cookieconsent_status: 'allow', cookieconsent_categories: '1.2.3' });
     const dataLayer = (page.win as unknown as { dataLayer: IArguments[] }).dataLayer;
-    expect(Array.from(dataLayer.at(-1)!)).toEqual(['consent', 'update', expect.objectContaining({ analytics_storage: 'granted', ad_storage: 'denied' })]);
+    expect(Array.from(dataLayer.at(-1)!)).toEqual([
+      'consent',
+      'update',
+      expect.objectContaining({ analytics_storage: 'granted', ad_storage: 'denied' }),
+    ]);
     await vi.waitFor(() => expect(page.reload).toHaveBeenCalledTimes(1), { timeout: 3000 });
     expect(setup({ config: { country: 'de' } }).mounts).toHaveLength(1);
   });
 
   it('set() keeps what it is not told and takes its status from statusFor', async () => {
-    const page = setup({ cookies: { cookieconsent_status: 'allow', cookieconsent_categories: '1.2' }, config: { reloadAfterChange: false } });
+    const page = setup({
+      cookies: { cookieconsent_status: 'allow', cookieconsent_categories: '1.2' },
+      config: { reloadAfterChange: false },
+    });
     page.handle.set({ 4: true });
     expect(page.cookies).toEqual({ cookieconsent_status: 'allow', cookieconsent_categories: '1.2.4' });
     page.handle.set({ 2: false, 4: false });
@@ -249,7 +287,9 @@ describe('consent controller', () => {
     expect(page.view().details).toEqual({ id: 3, state: 'loading', nodes: [] });
     await vi.waitFor(() => expect(page.view().details?.state).toBe('ready'));
     expect(page.view().details?.nodes).toEqual([{ tag: 'p', children: ['Zählt ', 'Besuche'] }]);
-    expect(page.calls.at(-1)!.url).toBe('/index.php?option=com_gdpr&task=user.getCookieCategoryDescription&format=raw&gdpr_cookie_category=3');
+    expect(page.calls.at(-1)!.url).toBe(
+      '/index.php?option=com_gdpr&task=user.getCookieCategoryDescription&format=raw&gdpr_cookie_category=3',
+    );
     page.actions().closeDetails();
     page.actions().showDetails(3);
     expect(page.view().details?.state).toBe('ready');
@@ -267,7 +307,11 @@ describe('consent controller', () => {
     const page = setup({ config: { privacyUrl: '/datenschutz' } });
     const event = { preventDefault: vi.fn() };
     page.actions().openPrivacy(event);
-    expect(page.win.open).toHaveBeenCalledWith('/datenschutz', 'pagepulse-privacy', 'popup,width=700,height=800,left=350,top=100');
+    expect(page.win.open).toHaveBeenCalledWith(
+      '/datenschutz',
+      'pagepulse-privacy',
+      'popup,width=700,height=800,left=350,top=100',
+    );
     expect(event.preventDefault).toHaveBeenCalled();
     (page.win.open as ReturnType<typeof vi.fn>).mockReturnValueOnce(null);
     const blocked = { preventDefault: vi.fn() };

@@ -4,16 +4,32 @@ import { createNotifyStore, MAX_VISIBLE } from '../../src/ui/notify/store';
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
 
-const make = () =>
-  createNotifyStore({
-    now: () => Date.now(),
-    setTimer: (fn, ms) => {
-      const id = setTimeout(fn, ms);
-      return () => clearTimeout(id);
+const make = (onError: (error: unknown) => void = () => {}) =>
+  createNotifyStore(
+    {
+      now: () => Date.now(),
+      setTimer: (fn, ms) => {
+        const id = setTimeout(fn, ms);
+        return () => clearTimeout(id);
+      },
     },
-  });
+    onError,
+  );
 
 describe('notification store', () => {
+  it('hands a throwing subscriber to onError and still tells the others', () => {
+    const onError = vi.fn();
+    const store = make(onError);
+    const broken = new Error('view broke');
+    store.subscribe(() => {
+      throw broken;
+    });
+    const other = vi.fn();
+    store.subscribe(other);
+    store.add('a');
+    expect(onError).toHaveBeenCalledWith(broken);
+    expect(other).toHaveBeenCalledTimes(1);
+  });
   it('closes a notice after 5 s by default, or its own timeout', () => {
     const store = make();
     store.add('a');

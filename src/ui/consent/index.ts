@@ -1,6 +1,7 @@
 import type { ConsentViewPort } from '../../consent/controller';
 import type { Config } from '../../config';
 import type { Messages } from '../../i18n';
+import { settle } from '../../platform/guard';
 import type { Lifetime } from '../../platform/lifetime';
 import baseCss from '../base.css?inline';
 import { findOrCreateSurface } from '../mount';
@@ -18,16 +19,22 @@ export interface ConsentUiDeps {
 
 /** The consent UI the controller drives: the banner and dialog (React, loaded on first use) and the revoke button (plain DOM). */
 export function createConsentViewPort({ doc, lifetime, log, t, config }: ConsentUiDeps): ConsentViewPort {
-  const load = lazySurface(() => import('./view'), (error) => log.error('consent banner failed to load', error));
+  const load = lazySurface(
+    () => import('./view'),
+    (error) => log.error('consent banner failed to load', error),
+  );
   let mounted = false;
   let button: HTMLButtonElement | null = null;
   return {
     mountView(view, actions) {
       if (mounted) return;
       mounted = true;
-      void load().then((module) => {
-        if (module && !lifetime.disposed) lifetime.add(module.mountConsent(doc, view, actions, t, config));
-      });
+      settle(
+        load().then((module) => {
+          if (module && !lifetime.disposed) lifetime.add(module.mountConsent(doc, view, actions, t, config));
+        }),
+        log.error,
+      );
     },
     revokeButton(visible, reopen) {
       if (visible && !button) {

@@ -2,7 +2,7 @@ import { useSyncExternalStore } from 'react';
 import type { Messages } from '../../i18n';
 import { mountReactSurface } from '../react-root';
 import css from './debug.css?inline';
-import type { DebugStore } from './store';
+import type { DebugStore } from '../../platform/debug';
 
 /** The debug box: titles and texts as text nodes only; closable; listed newest last. */
 function DebugBox({ store, t }: { store: DebugStore; t: Messages }) {

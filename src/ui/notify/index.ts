@@ -1,5 +1,5 @@
-import type { NotifyOptions } from '../../api';
-import type { Context } from '../../context';
+import type { Context, NotifyOptions } from '../../context';
+import { settle } from '../../platform/guard';
 import { lazySurface } from '../surfaces';
 import { createNotifyStore } from './store';
 
@@ -12,12 +12,13 @@ export interface Notifier {
 const STATUSES = ['primary', 'success', 'warning', 'danger'] as const;
 
 /**
- * Notifications (protocol section 8). The view loads on the first message; the message is added
+ * Notifications (docs/protocol.md#notifications). The view loads on the first message; the message is added
  * once the empty live region is in the page, because screen readers announce changes to a region
  * that already exists, not a region that arrives with its content.
  */
 export function createNotifier(ctx: Pick<Context, 'doc' | 'win' | 'lifetime' | 'log' | 't'>): Notifier {
-  const store = createNotifyStore({ now: () => ctx.win.performance.now(), setTimer: (fn, ms) => ctx.lifetime.timeout(fn, ms) });
+  const onError = ctx.log.error;
+  const store = createNotifyStore({ now: () => ctx.win.performance.now(), setTimer: (fn, ms) => ctx.lifetime.timeout(fn, ms) }, onError);
   const load = lazySurface(() => import('./view'), (error) => ctx.log.error('notifications failed to load', error));
   let mounted: Promise<boolean> | null = null;
   const mount = (): Promise<boolean> =>
@@ -30,10 +31,13 @@ export function createNotifier(ctx: Pick<Context, 'doc' | 'win' | 'lifetime' | '
     notify(text, options = {}) {
       const status = STATUSES.includes(options.status as (typeof STATUSES)[number]) ? options.status : 'primary';
       const timeout = typeof options.timeout === 'number' && options.timeout >= 0 ? options.timeout : undefined;
-      void mount().then((ok) => {
-        if (ok) ctx.lifetime.timeout(() => store.add(String(text), status, timeout), 50);
-        else ctx.log.info(String(text));
-      });
+      settle(
+        mount().then((ok) => {
+          if (ok) ctx.lifetime.timeout(() => store.add(String(text), status, timeout), 50);
+          else ctx.log.info(String(text));
+        }),
+        onError,
+      );
     },
     dispose: () => store.dispose(),
   };

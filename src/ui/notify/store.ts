@@ -1,7 +1,8 @@
-import type { NotifyStatus } from '../../api';
+import type { NotifyStatus } from '../../context';
+import type { OnError } from '../../platform/guard';
 import { createStore } from '../../platform/store';
 
-/** How long a notification stays (site-spec section 9). */
+/** How long a notification stays (docs/protocol.md#notifications). */
 export const DEFAULT_TIMEOUT_MS = 5000;
 /** Most notifications on screen: the oldest goes first. */
 export const MAX_VISIBLE = 5;
@@ -44,9 +45,9 @@ interface Timing {
   reasons: Set<HoldReason>;
 }
 
-/** Create the store; each notice closes after its timeout, paused while held. */
-export function createNotifyStore(clock: NotifyClock): NotifyStore {
-  const store = createStore<Notice[]>([]);
+/** Create the store; each notice closes after its timeout, paused while held; subscriber errors go to `onError`. */
+export function createNotifyStore(clock: NotifyClock, onError: OnError): NotifyStore {
+  const store = createStore<Notice[]>([], onError);
   const timings = new Map<number, Timing>();
   let nextId = 1;
 

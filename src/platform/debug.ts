@@ -1,4 +1,5 @@
-import { createStore, type Store } from '../../platform/store';
+import type { OnError } from './guard';
+import { createStore, type Store } from './store';
 
 /** Most messages kept: a long session with a failing server must not grow the DOM without end. */
 export const MAX_DEBUG_MESSAGES = 50;
@@ -19,7 +20,7 @@ export interface DebugState {
   messages: DebugMessage[];
 }
 
-/** The React-free debug store. */
+/** The React-free debug store: features write messages, the debug box (ui/debug) renders them. */
 export interface DebugStore extends Pick<Store<DebugState>, 'get' | 'subscribe'> {
   /** Add a message; kept even while debug is off, so turning it on later shows what happened. */
   add(title: string, text: string): void;
@@ -27,9 +28,9 @@ export interface DebugStore extends Pick<Store<DebugState>, 'get' | 'subscribe'>
   close(): void;
 }
 
-/** Create the debug store. */
-export function createDebugStore(enabled: boolean): DebugStore {
-  const store = createStore<DebugState>({ enabled, closed: false, messages: [] });
+/** Create the debug store; a throwing subscriber is reported to `onError`. */
+export function createDebugStore(enabled: boolean, onError: OnError): DebugStore {
+  const store = createStore<DebugState>({ enabled, closed: false, messages: [] }, onError);
   let nextId = 1;
   return {
     get: store.get,

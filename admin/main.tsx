@@ -1,0 +1,10 @@
+// The admin area's entry (vite.admin.config.ts): a React 19 app, never imported by the visitor bundle.
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './App';
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);

@@ -1,0 +1,190 @@
+import { useState, type FormEvent } from 'react';
+import { getJson, postForm, type ConsentEntry } from '../api';
+import { Status } from '../components/Status';
+import type { Lang, Messages } from '../i18n';
+import { useData } from '../usePoll';
+
+interface Filter {
+  from: string;
+  to: string;
+  visitor: string;
+}
+const NO_FILTER: Filter = { from: '', to: '', visitor: '' };
+const PSEUDONYM = '[0-9a-fA-F]{12}';
+
+/** The consent log: search by date range and pseudonym, CSV export of the same filter, erasure. */
+export function ConsentLog({ t, lang }: { t: Messages; lang: Lang }) {
+  const [filter, setFilter] = useState<Filter>(NO_FILTER);
+  const [draft, setDraft] = useState<Filter>(NO_FILTER);
+  const [loaded, reload] = useData(() => getJson<{ consents: ConsentEntry[] }>('consents', { ...filter }), [filter]);
+  const time = new Intl.DateTimeFormat(lang, { dateStyle: 'short', timeStyle: 'medium' });
+  const csv = `/admin/consents.csv?${new URLSearchParams(Object.entries(filter).filter(([, v]) => v !== '')).toString()}`;
+
+  const search = (event: FormEvent) => {
+    event.preventDefault();
+    setFilter({ ...draft, visitor: draft.visitor.trim().toLowerCase() });
+  };
+  const only = (visitor: string) => {
+    setDraft({ ...draft, visitor });
+    setFilter({ ...filter, visitor });
+  };
+  const choice = (row: ConsentEntry): string =>
+    row.kind === 'form' ? (row.deletedAt ? t.withdrawn : t.given) : row.granted ? t.allow : t.deny;
+
+  return (
+    <>
+      <section className="card" aria-labelledby="log-filter">
+        <h2 id="log-filter">{t.search}</h2>
+        <form className="filters" onSubmit={search} role="search">
+          <label>
+            {t.from}
+            <input type="date" value={draft.from} onChange={(e) => setDraft({ ...draft, from: e.target.value })} />
+          </label>
+          <label>
+            {t.to}
+            <input type="date" value={draft.to} onChange={(e) => setDraft({ ...draft, to: e.target.value })} />
+          </label>
+          <label>
+            {t.pseudonym}
+            <input
+              type="text"
+              value={draft.visitor}
+              pattern={PSEUDONYM}
+              placeholder={t.pseudonymHint}
+              spellCheck={false}
+              autoComplete="off"
+              onChange={(e) => setDraft({ ...draft, visitor: e.target.value })}
+            />
+          </label>
+          <div className="buttons">
+            <button type="submit">{t.search}</button>
+            <button type="button" className="secondary" onClick={() => (setDraft(NO_FILTER), setFilter(NO_FILTER))}>
+              {t.reset}
+            </button>
+            <a className="button secondary" href={csv} download data-testid="csv-link">
+              {t.exportCsv}
+            </a>
+          </div>
+        </form>
+      </section>
+      <section className="card" aria-labelledby="log-title">
+        <h2 id="log-title">{t.logTitle}</h2>
+        <Status loaded={loaded} t={t}>
+          {(data) =>
+            data.consents.length === 0 ? (
+              <p>{t.none}</p>
+            ) : (
+              <>
+                <p className="hint" role="status">
+                  {t.rows(data.consents.length)}
+                </p>
+                <div className="scroll">
+                  <table className="log stack" data-testid="consent-log">
+                    <thead>
+                      <tr>
+                        <th scope="col">{t.time}</th>
+                        <th scope="col">{t.pseudonym}</th>
+                        <th scope="col">{t.kind}</th>
+                        <th scope="col">{t.choice}</th>
+                        <th scope="col">{t.details}</th>
+                        <th scope="col">{t.userAgent}</th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {data.consents.map((row) => (
+                        <tr key={`${row.kind}-${row.id}`}>
+                          <td className="nowrap" data-label={t.time}>
+                            {time.format(new Date(row.at))}
+                          </td>
+                          <td data-label={t.pseudonym}>
+                            <button type="button" className="link mono" onClick={() => only(row.visitor)} title={t.showVisitor}>
+                              {row.visitor}
+                            </button>
+                          </td>
+                          <td data-label={t.kind}>
+                            {t.kinds[row.kind]}
+                            {row.category !== null && `: ${t.categories[row.category]}`}
+                          </td>
+                          <td data-label={t.choice}>{choice(row)}</td>
+                          <td data-label={t.details} className={row.kind === 'form' ? 'form' : 'empty'}>
+                            {row.kind === 'form' && (
+                              <div>
+                                <div className="url">{row.url}</div>
+                                <div>
+                                  {t.formName}: <code>{row.formId || row.formName}</code>
+                                </div>
+                                <dl className="fields">
+                                  {Object.entries(row.fields ?? {}).map(([label, value]) => (
+                                    <div key={label}>
+                                      <dt>{label}</dt>
+                                      <dd>{value}</dd>
+                                    </div>
+                                  ))}
+                                </dl>
+                              </div>
+                            )}
+                          </td>
+                          <td className="ua" data-label={t.userAgent}>
+                            {row.userAgent}
+                          </td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
+              </>
+            )
+          }
+        </Status>
+      </section>
+      <Erase t={t} onErased={reload} />
+    </>
+  );
+}
+
+function Erase({ t, onErased }: { t: Messages; onErased: () => void }) {
+  const [visitor, setVisitor] = useState('');
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const erase = async (event: FormEvent) => {
+    event.preventDefault();
+    const pseudonym = visitor.trim().toLowerCase();
+    if (!window.confirm(t.eraseConfirm(pseudonym))) return;
+    try {
+      const result = await postForm<{ records: number }>('erase', { visitor: pseudonym });
+      setMessage({ ok: true, text: t.erased(result.records) });
+      setVisitor('');
+      onErased();
+    } catch (error) {
+      setMessage({ ok: false, text: `${t.failed} ${(error as Error).message}` });
+    }
+  };
+  return (
+    <section className="card" aria-labelledby="erase-title">
+      <h2 id="erase-title">{t.eraseTitle}</h2>
+      <p className="hint">{t.eraseHint}</p>
+      <form className="filters" onSubmit={erase}>
+        <label>
+          {t.pseudonym}
+          <input
+            type="text"
+            required
+            pattern={PSEUDONYM}
+            value={visitor}
+            placeholder={t.pseudonymHint}
+            spellCheck={false}
+            autoComplete="off"
+            onChange={(e) => setVisitor(e.target.value)}
+          />
+        </label>
+        <div className="buttons">
+          <button type="submit" className="danger">
+            {t.erase}
+          </button>
+        </div>
+      </form>
+      <p role="status" className={message?.ok === false ? 'error' : 'ok'}>
+        {message?.text}
+      </p>
+    </section>
+  );
+}

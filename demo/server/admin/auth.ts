@@ -1,0 +1,190 @@
+import { createHash, randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type Database from 'better-sqlite3';
+
+/** The admin session cookie; scoped to /admin so the visitor endpoints never see it. */
+export const ADMIN_COOKIE = 'pagepulse_admin';
+/** A session ends this long after sign-in, however busy: a stolen cookie is worth a working day at most. */
+export const SESSION_ABSOLUTE_MS = 8 * 60 * 60 * 1000;
+/** ...and this long after its last request: a forgotten open tab signs itself out. */
+export const SESSION_IDLE_MS = 2 * 60 * 60 * 1000;
+/** Failed sign-ins per client address per window before 429: a 24-character password is safe at this rate. */
+export const MAX_FAILURES = 5;
+export const FAILURE_WINDOW_MS = 60_000;
+/** scrypt cost: N = 2^15 with r = 8 needs 32 MiB and ~60 ms, OWASP's floor for scrypt. */
+const SCRYPT = { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 } as const;
+const KEY_BYTES = 32;
+const SALT_BYTES = 16;
+/** A generated password: 18 random bytes, 24 base64url characters (144 bits). */
+const GENERATED_PASSWORD_BYTES = 18;
+/** Session tokens: 256 random bits; only their SHA-256 is stored, so a database copy opens nothing. */
+const TOKEN_BYTES = 32;
+
+const ADMIN_SCHEMA = `
+CREATE TABLE IF NOT EXISTS admin_settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS admin_sessions (
+  token_hash TEXT PRIMARY KEY,
+  created_at INTEGER NOT NULL,
+  last_seen INTEGER NOT NULL
+);
+`;
+
+function scrypt(password: string, salt: Buffer, options: ScryptOptions & { N: number; r: number; p: number }): Promise<Buffer> {
+  return new Promise((resolve, reject) => scryptCallback(password, salt, KEY_BYTES, options, (error, key) => (error ? reject(error) : resolve(key))));
+}
+
+/** `scrypt$N$r$p$salt$key` (base64url parts), self-describing so the cost can be raised later. */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(SALT_BYTES);
+  const key = await scrypt(password, salt, SCRYPT);
+  return ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+}
+
+/** Whether `password` matches a stored hash; the comparison takes the same time wherever they differ. */
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [scheme, n, r, p, salt, key] = stored.split('$');
+  if (scheme !== 'scrypt' || !salt || !key) return false;
+  const expected = Buffer.from(key, 'base64url');
+  const actual = await scrypt(password, Buffer.from(salt, 'base64url'), { N: Number(n), r: Number(r), p: Number(p), maxmem: SCRYPT.maxmem });
+  return expected.length === actual.length && timingSafeEqual(expected, actual);
+}
+
+function tokenHash(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/** The admin's password hash and sessions, kept in the collector's database. */
+export interface AdminAuth {
+  /** Set up the password: from the environment, or the stored one, or a new random one (returned, to print once). */
+  init(fromEnv: string | null): Promise<{ generated: string | null }>;
+  check(password: string): Promise<boolean>;
+  /** A new session; returns the token for the cookie. */
+  open(now: number): string;
+  /** Whether the token names a live session (and touches it). */
+  valid(token: string | null, now: number): boolean;
+  close(token: string | null): void;
+  setting(key: string): string | null;
+  setSetting(key: string, value: string): void;
+}
+
+/** Admin auth on an open database (creates its two tables). */
+export function createAdminAuth(db: Database.Database): AdminAuth {
+  db.exec(ADMIN_SCHEMA);
+  const getSetting = db.prepare<[string], { value: string }>('SELECT value FROM admin_settings WHERE key = ?');
+  const putSetting = db.prepare('INSERT INTO admin_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
+  const insertSession = db.prepare('INSERT INTO admin_sessions (token_hash, created_at, last_seen) VALUES (?, ?, ?)');
+  const findSession = db.prepare<[string], { created_at: number; last_seen: number }>('SELECT created_at, last_seen FROM admin_sessions WHERE token_hash = ?');
+  const touchSession = db.prepare('UPDATE admin_sessions SET last_seen = ? WHERE token_hash = ?');
+  const deleteSession = db.prepare('DELETE FROM admin_sessions WHERE token_hash = ?');
+  const deleteExpired = db.prepare('DELETE FROM admin_sessions WHERE created_at < ? OR last_seen < ?');
+
+  const auth: AdminAuth = {
+    async init(fromEnv) {
+      const stored = auth.setting('password_hash');
+      if (fromEnv) {
+        // re-hashed only when it changed, so a restart keeps the sessions of an unchanged password
+        if (!stored || !(await verifyPassword(fromEnv, stored))) {
+          auth.setSetting('password_hash', await hashPassword(fromEnv));
+          db.prepare('DELETE FROM admin_sessions').run();
+        }
+        return { generated: null };
+      }
+      if (stored) return { generated: null };
+      const generated = randomBytes(GENERATED_PASSWORD_BYTES).toString('base64url');
+      auth.setSetting('password_hash', await hashPassword(generated));
+      return { generated };
+    },
+    async check(password) {
+      const stored = auth.setting('password_hash');
+      return stored !== null && (await verifyPassword(password, stored));
+    },
+    open(now) {
+      deleteExpired.run(now - SESSION_ABSOLUTE_MS, now - SESSION_IDLE_MS);
+      const token = randomBytes(TOKEN_BYTES).toString('base64url');
+      insertSession.run(tokenHash(token), now, now);
+      return token;
+    },
+    valid(token, now) {
+      if (!token) return false;
+      const hash = tokenHash(token);
+      const row = findSession.get(hash);
+      if (!row) return false;
+      if (now - row.created_at > SESSION_ABSOLUTE_MS || now - row.last_seen > SESSION_IDLE_MS) {
+        deleteSession.run(hash);
+        return false;
+      }
+      touchSession.run(now, hash);
+      return true;
+    },
+    close(token) {
+      if (token) deleteSession.run(tokenHash(token));
+    },
+    setting: (key) => getSetting.get(key)?.value ?? null,
+    setSetting: (key, value) => void putSetting.run(key, value),
+  };
+  return auth;
+}
+
+/** Failed sign-ins per client address in a sliding window; memory only (a restart forgives). */
+export function createFailureLimiter(max = MAX_FAILURES, windowMs = FAILURE_WINDOW_MS) {
+  const failures = new Map<string, number[]>();
+  const recent = (address: string, now: number): number[] => {
+    const list = (failures.get(address) ?? []).filter((at) => now - at < windowMs);
+    if (list.length) failures.set(address, list);
+    else failures.delete(address);
+    return list;
+  };
+  return {
+    /** Whether this address has used up its attempts; when so, the milliseconds until the next one. */
+    blocked(address: string, now: number): number {
+      const list = recent(address, now);
+      return list.length >= max ? windowMs - (now - list[0]!) : 0;
+    },
+    fail(address: string, now: number): void {
+      failures.set(address, [...recent(address, now), now]);
+    },
+  };
+}
+
+/** The admin cookie's token, if the request carries one. */
+export function adminToken(req: IncomingMessage): string | null {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === ADMIN_COOKIE) return part.slice(eq + 1).trim() || null;
+  }
+  return null;
+}
+
+/** Whether the request came over TLS, directly or (as the proxy says) to the proxy. */
+export function isHttps(req: IncomingMessage, trustProxy: boolean): boolean {
+  if ((req.socket as { encrypted?: boolean }).encrypted) return true;
+  return trustProxy && String(req.headers['x-forwarded-proto'] ?? '').split(',')[0]!.trim() === 'https';
+}
+
+/** The Set-Cookie of a session (token) or of its end (null). */
+export function sessionCookie(token: string | null, secure: boolean): string {
+  const attributes = `Path=/admin; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
+  return token ? `${ADMIN_COOKIE}=${token}; ${attributes}; Max-Age=${SESSION_ABSOLUTE_MS / 1000}` : `${ADMIN_COOKIE}=; ${attributes}; Max-Age=0`;
+}
+
+/** The client's address: the socket's, or behind a trusted proxy the last X-Forwarded-For hop it added. */
+export function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
+  const forwarded = trustProxy ? String(req.headers['x-forwarded-for'] ?? '').split(',').pop()?.trim() : '';
+  return forwarded || req.socket.remoteAddress || 'unknown';
+}
+
+/**
+ * Whether a state-changing request comes from our own pages: its Origin must name our host (a
+ * form post or fetch from another site carries that site's origin). Browsers send Origin on every
+ * POST; a request without it is refused too, unless Sec-Fetch-Site says it is same-origin.
+ */
+export function sameOrigin(req: IncomingMessage, trustProxy: boolean): boolean {
+  const host = (trustProxy ? String(req.headers['x-forwarded-host'] ?? '').split(',')[0]!.trim() : '') || req.headers.host;
+  const origin = req.headers.origin;
+  if (!origin) return req.headers['sec-fetch-site'] === 'same-origin';
+  try {
+    return origin !== 'null' && new URL(origin).host === host;
+  } catch {
+    return false;
+  }
+}

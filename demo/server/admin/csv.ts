@@ -1,0 +1,37 @@
+import type { ConsentEntry } from './queries';
+
+/** CSV columns of the consent log export, in order. */
+export const CSV_COLUMNS = ['time', 'pseudonym', 'kind', 'category', 'choice', 'user_agent', 'url', 'form', 'fields', 'deleted_at'] as const;
+
+/**
+ * One CSV cell (RFC 4180): quoted when it holds a comma, quote or line break, quotes doubled. A cell
+ * starting with = + - @ (or tab/CR) gets a leading apostrophe, so a spreadsheet shows the visitor's
+ * text instead of running it as a formula (OWASP "CSV injection").
+ */
+export function csvCell(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+/** The consent log as CSV text: a header line, one line per record, CRLF line ends (as Excel expects). */
+export function consentsCsv(rows: readonly ConsentEntry[]): string {
+  const lines = [CSV_COLUMNS.join(',')];
+  for (const row of rows) {
+    const choice = row.kind === 'form' ? 'given' : row.granted ? 'allow' : 'deny';
+    const fields = row.fields ? Object.entries(row.fields).map(([label, value]) => `${label}: ${value}`).join('; ') : '';
+    const cells = [
+      new Date(row.at).toISOString(),
+      row.visitor,
+      row.kind,
+      row.category === null ? '' : String(row.category),
+      choice,
+      row.userAgent,
+      row.url ?? '',
+      row.kind === 'form' ? row.formId || row.formName || '' : '',
+      fields,
+      row.deletedAt === null ? '' : new Date(row.deletedAt).toISOString(),
+    ];
+    lines.push(cells.map(csvCell).join(','));
+  }
+  return `${lines.join('\r\n')}\r\n`;
+}

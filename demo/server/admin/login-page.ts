@@ -1,0 +1,54 @@
+/** What the sign-in page says above the form, if anything. */
+export type LoginNotice = 'wrong' | 'limited' | 'signed-out' | 'origin' | null;
+
+const NOTICES: Record<Exclude<LoginNotice, null>, [de: string, en: string]> = {
+  wrong: ['Das Passwort ist falsch.', 'Wrong password.'],
+  limited: ['Zu viele Fehlversuche. Bitte warten Sie eine Minute.', 'Too many failed attempts. Please wait a minute.'],
+  'signed-out': ['Sie sind abgemeldet.', 'You are signed out.'],
+  origin: ['Die Anfrage kam nicht von dieser Seite.', 'The request did not come from this site.'],
+};
+
+/**
+ * The sign-in page: a plain form post, no script, so it works without JavaScript and under the
+ * admin CSP. German first, English beside it (the admin has not chosen a language yet).
+ */
+export function loginPage(notice: LoginNotice): string {
+  const message = notice
+    ? `<p class="notice" role="${notice === 'signed-out' ? 'status' : 'alert'}">${NOTICES[notice][0]}<br><span lang="en">${NOTICES[notice][1]}</span></p>`
+    : '';
+  return `<!doctype html>
+<html lang="de">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>PagePulse – Anmeldung</title>
+<link rel="stylesheet" href="/admin/login.css">
+</head>
+<body>
+<main class="card">
+<h1>PagePulse <span>Verwaltung · <span lang="en">Admin</span></span></h1>
+${message}
+<form method="post" action="/admin/login">
+<label for="password">Passwort <span lang="en">/ Password</span></label>
+<input id="password" name="password" type="password" autocomplete="current-password" required autofocus>
+<button type="submit">Anmelden <span lang="en">/ Sign in</span></button>
+</form>
+</main>
+</body>
+</html>
+`;
+}
+
+/** The sign-in page's styles, served as a file: the admin CSP allows no inline style. */
+export const LOGIN_CSS = `*{box-sizing:border-box}
+body{margin:0;min-height:100vh;display:grid;place-items:center;font:16px/1.5 system-ui,sans-serif;background:#f3f4f6;color:#1f2937}
+.card{width:min(100% - 2rem,24rem);background:#fff;border-radius:12px;padding:2rem;box-shadow:0 4px 24px rgb(0 0 0/.08)}
+h1{margin:0 0 1.5rem;font-size:1.5rem}h1>span{display:block;font-size:1rem;font-weight:400;color:#4b5563}
+label{display:block;font-weight:600;margin-bottom:.25rem}
+input{width:100%;font:inherit;padding:.6rem .75rem;border:1px solid #6b7280;border-radius:6px}
+input:focus-visible,button:focus-visible{outline:3px solid #1d4ed8;outline-offset:2px}
+button{margin-top:1rem;width:100%;font:inherit;font-weight:600;padding:.65rem;border:0;border-radius:6px;background:#1d4ed8;color:#fff;cursor:pointer}
+button:hover{background:#1e40af}
+.notice{padding:.6rem .75rem;border-radius:6px;background:#fef2f2;color:#991b1b;border:1px solid #fecaca}
+`;

@@ -1,0 +1,230 @@
+import { readFile } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import type { Store } from '../db';
+import { HttpError, isFormEncoded, parseForm, readBody, send, sendJson } from '../http';
+import { PRESENCE_INTERVALS, PRESENCE_MIN_MS } from '../routes';
+import type { Settings } from '../settings';
+import { serveStatic, type Mount } from '../static';
+import { adminToken, clientAddress, createAdminAuth, createFailureLimiter, isHttps, sameOrigin, sessionCookie } from './auth';
+import { consentsCsv } from './csv';
+import { LOGIN_CSS, loginPage, type LoginNotice } from './login-page';
+import { DAY_MS, createAdminQueries, type ConsentFilter } from './queries';
+
+/**
+ * Every admin answer: no script or style but our own files, never framed, no referrer to other sites (admin URLs
+ * carry search terms), never cached. No CORS header is ever sent from /admin.
+ */
+const ADMIN_HEADERS = {
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; font-src 'self'; " +
+    "form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'x-frame-options': 'DENY',
+  // same-origin, not no-referrer: under no-referrer Chromium sends `Origin: null` with our own form posts
+  'referrer-policy': 'same-origin',
+  'cache-control': 'no-store',
+};
+/** Days of the traffic and consent charts. */
+const CHART_DAYS = 30;
+/** Rows of the top pages and clicks lists: a dashboard, not a report. */
+const TOP_PAGES = 20;
+const CLICK_PAGES = 20;
+const CLICKS_PER_PAGE = 10;
+/** Consent log rows per JSON answer (the CSV has them all, up to MAX_EXPORT_ROWS). */
+const DEFAULT_LOG_ROWS = 200;
+const MAX_LOG_ROWS = 2000;
+const MAX_EXPORT_ROWS = 1_000_000;
+/** Longest retention accepted: ten years. 0 turns automatic deletion off. */
+const MAX_RETENTION_DAYS = 3650;
+/** How often the retention rule runs while the collector is up. */
+const RETENTION_EVERY_MS = 60 * 60 * 1000;
+/** A pseudonym is the first 12 hex characters of the session's SHA-256 (session.ts visitorId). */
+const PSEUDONYM = /^[0-9a-f]{12}$/;
+const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** What the admin area needs from the collector. */
+export interface AdminDeps {
+  store: Store;
+  settings: Settings;
+  now: () => number;
+  /** Repository root: the built admin app is in `dist/admin/`. */
+  root: string;
+  /** Trust X-Forwarded-For/-Proto/-Host (only behind a reverse proxy that sets them). */
+  trustProxy: boolean;
+}
+
+/** The admin area: sign-in, the built React app and its JSON API, the CSV export. */
+export function createAdmin({ store, settings, now, root, trustProxy }: AdminDeps) {
+  const auth = createAdminAuth(store.db);
+  const queries = createAdminQueries(store.db);
+  const limiter = createFailureLimiter();
+  const appDir = join(root, 'dist', 'admin');
+  const assets: Mount[] = [{ prefix: '/admin/assets/', dir: join(appDir, 'assets') }];
+  let retentionTimer: NodeJS.Timeout | null = null;
+
+  const retentionDays = (): number => Number(auth.setting('retention_days') ?? 0);
+  const applyRetention = (): ReturnType<typeof queries.expire> | null => {
+    const days = retentionDays();
+    return days > 0 ? queries.expire(now() - days * DAY_MS) : null;
+  };
+
+  const html = (res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void =>
+    send(res, status, 'text/html; charset=utf-8', body, { ...ADMIN_HEADERS, ...headers });
+  const redirect = (res: ServerResponse, location: string, headers: Record<string, string> = {}): void =>
+    void res.writeHead(303, { ...ADMIN_HEADERS, location, ...headers }).end();
+  const json = (res: ServerResponse, body: unknown, status = 200): void => sendJson(res, status, body, ADMIN_HEADERS);
+
+  async function form(req: IncomingMessage): Promise<URLSearchParams> {
+    const body = await readBody(req);
+    if (body !== '' && !isFormEncoded(req)) throw new HttpError(415, 'expected application/x-www-form-urlencoded', ADMIN_HEADERS);
+    return parseForm(body);
+  }
+
+  async function login(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const address = clientAddress(req, trustProxy);
+    const wait = limiter.blocked(address, now());
+    if (wait > 0) return html(res, 429, loginPage('limited'), { 'retry-after': String(Math.ceil(wait / 1000)) });
+    if (!sameOrigin(req, trustProxy)) return html(res, 403, loginPage('origin'));
+    const password = (await form(req)).get('password') ?? '';
+    if (!(await auth.check(password))) {
+      limiter.fail(address, now());
+      return html(res, 401, loginPage('wrong'));
+    }
+    redirect(res, '/admin/', { 'set-cookie': sessionCookie(auth.open(now()), isHttps(req, trustProxy)) });
+  }
+
+  function consentFilter(params: URLSearchParams, maxRows: number, defaultRows: number): ConsentFilter {
+    const day = (name: string): number | null => {
+      const value = params.get(name)?.trim();
+      if (!value) return null;
+      const ms = ISO_DAY.test(value) ? Date.parse(`${value}T00:00:00Z`) : Number.NaN;
+      if (Number.isNaN(ms)) throw new HttpError(400, `${name} must be a date YYYY-MM-DD`, ADMIN_HEADERS);
+      return ms;
+    };
+    const visitor = params.get('visitor')?.trim().toLowerCase() || null;
+    if (visitor !== null && !PSEUDONYM.test(visitor)) throw new HttpError(400, 'visitor must be a 12-character pseudonym', ADMIN_HEADERS);
+    const limitText = params.get('limit')?.trim();
+    const limit = limitText ? Number(limitText) : defaultRows;
+    if (!Number.isInteger(limit) || limit < 1 || limit > maxRows) throw new HttpError(400, `limit must be 1 to ${maxRows}`, ADMIN_HEADERS);
+    const to = day('to');
+    return { from: day('from') ?? 0, to: to === null ? Number.MAX_SAFE_INTEGER : to + DAY_MS, visitor, limit };
+  }
+
+  /** JSON reads of the signed-in app, by path. */
+  const READS: Record<string, (params: URLSearchParams) => unknown> = {
+    '/admin/api/online': () => {
+      const windowMs = Math.max(PRESENCE_INTERVALS * settings.daemonrefresh * 1000, PRESENCE_MIN_MS);
+      return { ...queries.online(now() - windowMs), at: new Date(now()).toISOString() };
+    },
+    '/admin/api/traffic': () => ({
+      days: queries.viewsPerDay(now(), CHART_DAYS),
+      pages: queries.topPages(now() - CHART_DAYS * DAY_MS, TOP_PAGES),
+    }),
+    '/admin/api/clicks': () => ({ pages: queries.clicksByPage(CLICKS_PER_PAGE, CLICK_PAGES) }),
+    '/admin/api/consent-stats': () => ({ days: queries.consentStats(now(), CHART_DAYS) }),
+    '/admin/api/consents': (params) => ({
+      consents: queries.consents(consentFilter(params, MAX_LOG_ROWS, DEFAULT_LOG_ROWS)).map((row) => ({
+        ...row,
+        at: new Date(row.at).toISOString(),
+        deletedAt: row.deletedAt === null ? null : new Date(row.deletedAt).toISOString(),
+      })),
+    }),
+    '/admin/api/settings': () => ({ retentionDays: retentionDays() }),
+  };
+
+  /** State-changing calls of the signed-in app (form-encoded POST), by path. */
+  const WRITES: Record<string, (params: URLSearchParams) => unknown> = {
+    '/admin/api/erase': (params) => {
+      const visitor = params.get('visitor')?.trim().toLowerCase() ?? '';
+      if (!PSEUDONYM.test(visitor)) throw new HttpError(400, 'visitor must be a 12-character pseudonym', ADMIN_HEADERS);
+      return queries.erase(visitor);
+    },
+    '/admin/api/settings': (params) => {
+      const text = params.get('retentionDays')?.trim() ?? '';
+      const days = /^\d{1,5}$/.test(text) ? Number(text) : Number.NaN;
+      if (!(days >= 0 && days <= MAX_RETENTION_DAYS)) throw new HttpError(400, `retentionDays must be 0 to ${MAX_RETENTION_DAYS}`, ADMIN_HEADERS);
+      auth.setSetting('retention_days', String(days));
+      return { retentionDays: days, deleted: applyRetention() };
+    },
+  };
+
+  return {
+    /** Every path the admin area answers (the privacy test walks them all). */
+    paths: [
+      '/admin',
+      '/admin/',
+      '/admin/index.html',
+      '/admin/login',
+      '/admin/login.css',
+      '/admin/logout',
+      '/admin/consents.csv',
+      '/admin/assets/',
+      ...Object.keys(READS),
+      ...Object.keys(WRITES),
+    ] as readonly string[],
+    /** Set the password up (returns a generated one to print once) and start the retention rule. */
+    async init(passwordFromEnv: string | null): Promise<{ generated: string | null }> {
+      const result = await auth.init(passwordFromEnv);
+      applyRetention();
+      retentionTimer = setInterval(applyRetention, RETENTION_EVERY_MS);
+      retentionTimer.unref();
+      return result;
+    },
+    stop(): void {
+      if (retentionTimer) clearInterval(retentionTimer);
+    },
+    /** Answer a request under /admin; false when the path is not ours. */
+    async handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
+      const path = url.pathname;
+      if (path !== '/admin' && !path.startsWith('/admin/')) return false;
+      const method = req.method ?? 'GET';
+      const reading = method === 'GET' || method === 'HEAD';
+
+      // public: the sign-in page, its styles, and the app's code (no data in either)
+      if (path === '/admin') return redirect(res, '/admin/'), true;
+      if (path === '/admin/login.css' && reading) return send(res, 200, 'text/css; charset=utf-8', LOGIN_CSS, ADMIN_HEADERS), true;
+      if (path.startsWith('/admin/assets/') && reading) return await serveStatic(req, res, path, '', assets), true;
+      if (path === '/admin/login') {
+        if (method === 'POST') return await login(req, res), true;
+        if (!reading) throw new HttpError(405, 'method not allowed', { allow: 'GET, POST', ...ADMIN_HEADERS });
+        const notice: LoginNotice = url.searchParams.get('signed-out') === '1' ? 'signed-out' : null;
+        return html(res, 200, loginPage(notice)), true;
+      }
+      if (path === '/admin/logout') {
+        if (method !== 'POST') throw new HttpError(405, 'method not allowed', { allow: 'POST', ...ADMIN_HEADERS });
+        if (!sameOrigin(req, trustProxy)) throw new HttpError(403, 'cross-origin request refused', ADMIN_HEADERS);
+        auth.close(adminToken(req));
+        return redirect(res, '/admin/login?signed-out=1', { 'set-cookie': sessionCookie(null, isHttps(req, trustProxy)) }), true;
+      }
+
+      // everything else needs a live session
+      if (!auth.valid(adminToken(req), now())) {
+        if (reading && (path === '/admin/' || path === '/admin/index.html')) return redirect(res, '/admin/login'), true;
+        throw new HttpError(401, 'sign in first', ADMIN_HEADERS);
+      }
+      if (!reading && !sameOrigin(req, trustProxy)) throw new HttpError(403, 'cross-origin request refused', ADMIN_HEADERS);
+
+      if (path === '/admin/' || path === '/admin/index.html') {
+        if (!reading) throw new HttpError(405, 'method not allowed', { allow: 'GET', ...ADMIN_HEADERS });
+        const page = await readFile(join(appDir, 'index.html'), 'utf8').catch(() => null);
+        if (page === null) throw new HttpError(503, 'the admin app is not built: run `npm run build`', ADMIN_HEADERS);
+        return html(res, 200, page), true;
+      }
+      if (path === '/admin/consents.csv') {
+        if (!reading) throw new HttpError(405, 'method not allowed', { allow: 'GET', ...ADMIN_HEADERS });
+        const rows = queries.consents(consentFilter(url.searchParams, MAX_EXPORT_ROWS, MAX_EXPORT_ROWS));
+        send(res, 200, 'text/csv; charset=utf-8', consentsCsv(rows), {
+          ...ADMIN_HEADERS,
+          'content-disposition': `attachment; filename="pagepulse-consents-${new Date(now()).toISOString().slice(0, 10)}.csv"`,
+        });
+        return true;
+      }
+      const read = Object.hasOwn(READS, path) ? READS[path] : undefined;
+      const write = Object.hasOwn(WRITES, path) ? WRITES[path] : undefined;
+      if (reading && read) return json(res, read(url.searchParams)), true;
+      if (method === 'POST' && write) return json(res, write(await form(req))), true;
+      if (read || write) throw new HttpError(405, 'method not allowed', { allow: [read && 'GET', write && 'POST'].filter(Boolean).join(', '), ...ADMIN_HEADERS });
+      throw new HttpError(404, 'not found', ADMIN_HEADERS);
+    },
+  };
+}

@@ -1,0 +1,61 @@
+// ESLint 9 flat config. `npm run lint` runs it with `prettier --check`; formatting itself is
+// Prettier's job (.prettierrc), so no stylistic rules here.
+import js from '@eslint/js';
+import { defineConfig, globalIgnores } from 'eslint/config';
+import globals from 'globals';
+import { fileURLToPath } from 'node:url';
+import tseslint from 'typescript-eslint';
+import { pagepulse } from './scripts/lint-rules.mjs';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+
+/**
+ * Who may import whom inside src/ (docs/architecture.md#import-rules). A key is a folder of src/ or a
+ * root file without its extension; a module may always import itself. `main` wires everything.
+ */
+const LAYERS = {
+  main: '*',
+  api: ['context', 'config', 'i18n', 'platform', 'tracker', 'consent', 'joomla'],
+  ui: ['context', 'config', 'i18n', 'platform', 'tracker', 'consent', 'joomla'],
+  tracker: ['context', 'config', 'i18n', 'platform'],
+  consent: ['context', 'config', 'i18n', 'platform'],
+  joomla: ['context', 'config', 'i18n', 'platform'],
+  context: ['config', 'i18n', 'platform'],
+  config: ['i18n', 'platform'],
+  i18n: [],
+  platform: [],
+  env: [],
+};
+
+export default defineConfig([
+  globalIgnores(['dist/', 'node_modules/', '.data/', 'coverage/']),
+  js.configs.recommended,
+  tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.browser, ...globals.node } },
+  },
+  {
+    // type information for the promise rules: a dropped rejection is an exception in the host page
+    files: ['**/*.{ts,tsx}'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: root } },
+    rules: {
+      // `void promise` is not an answer either: a chain ends in settle() (src/platform/guard.ts),
+      // which reports a rejection instead of leaving it unhandled in the host page
+      '@typescript-eslint/no-floating-promises': ['error', { ignoreVoid: false }],
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    plugins: { pagepulse },
+    rules: {
+      'pagepulse/layers': ['error', { src: `${root}src`, allow: LAYERS, indexOnly: ['config', 'i18n'] }],
+      'pagepulse/no-top-level-page': 'error',
+    },
+  },
+  {
+    // the entry file is where the page is read, once, at evaluation
+    files: ['src/main.ts'],
+    rules: { 'pagepulse/no-top-level-page': 'off' },
+  },
+]);

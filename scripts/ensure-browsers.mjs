@@ -1,0 +1,64 @@
+// Make sure Debian's browsers for the browser and engine suites are there; install what is
+// missing when we are root, else say exactly what to run. Nothing is downloaded from elsewhere.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+
+/** MiniBrowser lives in the WebKitGTK library folder (webkit2gtk-driver brings it). */
+function miniBrowser() {
+  for (const triplet of existsSync('/usr/lib') ? readdirSync('/usr/lib').filter((d) => d.includes('-linux-')) : []) {
+    for (const lib of ['webkit2gtk-4.1', 'webkitgtk-6.0', 'webkit2gtk-4.0']) {
+      if (existsSync(`/usr/lib/${triplet}/${lib}/MiniBrowser`)) return true;
+    }
+  }
+  return false;
+}
+const onPath = (command) => spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
+
+/** Per engine: the Debian packages it needs, whether they are there, and a version line. */
+export const ENGINE_PACKAGES = {
+  chromium: {
+    packages: ['chromium'],
+    present: () => existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'),
+    version: () => execFileSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', ['--version']).toString().trim(),
+  },
+  firefox: {
+    packages: ['firefox-esr'],
+    present: () => existsSync(process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr'),
+    version: () => execFileSync(process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr', ['--version']).toString().trim(),
+  },
+  webkit: {
+    packages: ['webkit2gtk-driver', 'xvfb'],
+    present: () => existsSync(process.env.WEBKIT_DRIVER_PATH ?? '/usr/bin/WebKitWebDriver') && miniBrowser() && onPath('Xvfb'),
+    version: () => 'WebKitGTK (WebKitWebDriver, MiniBrowser) and Xvfb',
+  },
+};
+
+/** Install the Debian packages of the engines that are missing (as root), else exit with the command to run. */
+export function ensureBrowsers(engines = Object.keys(ENGINE_PACKAGES)) {
+  const missing = engines.filter((engine) => !ENGINE_PACKAGES[engine].present());
+  if (missing.length === 0) return;
+  const packages = missing.flatMap((engine) => ENGINE_PACKAGES[engine].packages);
+  const root = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (!root) {
+    console.error(`Missing browsers for the ${missing.join(', ')} suite(s). Install Debian's packages first:\n  sudo apt-get update && sudo apt-get install -y ${packages.join(' ')}`);
+    process.exit(1);
+  }
+  console.log(`Missing browsers for the ${missing.join(', ')} suite(s): installing Debian's ${packages.join(' ')}...`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  for (const args of [['update', '-qq'], ['install', '-y', '-qq', ...packages]]) {
+    const run = spawnSync('apt-get', args, { stdio: 'inherit', env });
+    if (run.status !== 0) {
+      console.error(`apt-get ${args.join(' ')} failed (exit ${run.status})`);
+      process.exit(1);
+    }
+  }
+  for (const engine of missing) {
+    if (!ENGINE_PACKAGES[engine].present()) {
+      console.error(`apt-get installed ${ENGINE_PACKAGES[engine].packages.join(' ')} but the ${engine} browser is still missing`);
+      process.exit(1);
+    }
+    console.log(ENGINE_PACKAGES[engine].version());
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) ensureBrowsers(process.argv.slice(2).length ? process.argv.slice(2) : undefined);

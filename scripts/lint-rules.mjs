@@ -1,0 +1,121 @@
+// The project's own ESLint rules (used by eslint.config.js): the layer table of docs/architecture.md
+// and "only main.ts touches the page at start-up". Local rules instead of a plugin: both need the
+// importing file's place in src/, which a path regex on the import string cannot see reliably.
+import { dirname, relative, resolve, sep } from 'node:path';
+
+/** The module an import lands in: the first folder under src/, or the file name for a root file. */
+function moduleOf(file, srcDir) {
+  const rel = relative(srcDir, file);
+  if (rel.startsWith('..') || rel === '') return null;
+  const [first, ...rest] = rel.split(sep);
+  return rest.length > 0 ? first : first.replace(/\.(tsx?|mjs|js)$/, '');
+}
+
+/** The file or folder an import string names, or null for a package import. */
+function target(source, file) {
+  if (!source.startsWith('.')) return null;
+  return resolve(dirname(file), source.replace(/\?.*$/, ''));
+}
+
+/** Options: { src: absolute src folder, allow: { module: [modules it may import] }, indexOnly: [modules] }. */
+const layers = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'imports follow the layer table of docs/architecture.md' },
+    schema: [{ type: 'object', additionalProperties: true }],
+    messages: {
+      layer: "'{{from}}' may not import '{{to}}' (docs/architecture.md#import-rules): {{source}}",
+      deep: "import '{{to}}' through its index, not its internals: {{source}}",
+    },
+  },
+  create(context) {
+    const { src, allow, indexOnly = [] } = context.options[0];
+    const file = context.filename;
+    const from = moduleOf(file, src);
+    if (from === null) return {};
+    const check = (node, source) => {
+      if (typeof source !== 'string') return;
+      const path = target(source, file);
+      if (path === null) return;
+      const to = moduleOf(path, src);
+      if (to === null || to === from) return;
+      const allowed = allow[from];
+      if (allowed && allowed !== '*' && !allowed.includes(to)) {
+        context.report({ node, messageId: 'layer', data: { from, to, source } });
+        return;
+      }
+      const inside = relative(resolve(src, to), path);
+      if (indexOnly.includes(to) && inside !== '' && inside !== 'index' && inside !== 'index.ts') {
+        context.report({ node, messageId: 'deep', data: { to, source } });
+      }
+    };
+    return {
+      ImportDeclaration: (node) => check(node, node.source.value),
+      ExportNamedDeclaration: (node) => node.source && check(node, node.source.value),
+      ExportAllDeclaration: (node) => check(node, node.source.value),
+      ImportExpression: (node) => node.source.type === 'Literal' && check(node, node.source.value),
+    };
+  },
+};
+
+/** Globals whose use at import time means the module acts on the page as soon as it is evaluated. */
+const PAGE_GLOBALS = new Set([
+  'window',
+  'document',
+  'globalThis',
+  'self',
+  'navigator',
+  'location',
+  'localStorage',
+  'sessionStorage',
+  'customElements',
+  'history',
+]);
+
+/** Type positions (`typeof globalThis` in an annotation) never run. */
+const TYPE_NODES = new Set([
+  'TSTypeAnnotation',
+  'TSTypeQuery',
+  'TSTypeReference',
+  'TSTypeAliasDeclaration',
+  'TSInterfaceDeclaration',
+  'TSTypeParameterInstantiation',
+  'TSModuleDeclaration',
+]);
+
+function inType(node) {
+  for (let n = node.parent; n; n = n.parent) if (TYPE_NODES.has(n.type)) return true;
+  return false;
+}
+
+const noTopLevelPage = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'only src/main.ts touches the page while the bundle evaluates' },
+    schema: [],
+    messages: {
+      topLevel:
+        "'{{name}}' used at module top level: only src/main.ts may touch the page at start-up; take it as a parameter instead",
+    },
+  },
+  create(context) {
+    return {
+      'Program:exit'(program) {
+        const scope = context.sourceCode.getScope(program);
+        const global = scope.type === 'global' ? scope : scope.upper ?? scope;
+        // configured globals (languageOptions.globals) resolve to variables; the rest stay in `through`
+        const declared = [...PAGE_GLOBALS].flatMap((name) => global.set.get(name)?.references ?? []);
+        for (const ref of [...declared, ...global.through]) {
+          const name = ref.identifier.name;
+          if (!PAGE_GLOBALS.has(name)) continue;
+          if ((ref.isTypeReference && !ref.isValueReference) || inType(ref.identifier)) continue;
+          const kind = ref.from.variableScope.type;
+          if (kind === 'module' || kind === 'global') context.report({ node: ref.identifier, messageId: 'topLevel', data: { name } });
+        }
+      },
+    };
+  },
+};
+
+/** The plugin object for eslint.config.js. */
+export const pagepulse = { rules: { layers, 'no-top-level-page': noTopLevelPage } };

@@ -1,0 +1,212 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collectPageErrors, launch } from '../support/browser';
+import { ADMIN_PASSWORD, removeDir, startCollector, type Harness } from '../support/collector';
+import { serveBundleUnderTest } from '../support/demo';
+
+/** Set to a folder to save a screenshot of each admin view at both widths (README: "Admin area"). */
+const SHOTS = process.env.PAGEPULSE_ADMIN_SHOTS;
+const WIDTHS = { desktop: { width: 1280, height: 900 }, mobile: { width: 390, height: 844 } };
+const AXE = readFileSync('node_modules/axe-core/axe.min.js', 'utf8');
+
+let browser: Browser;
+let collector: Harness;
+let admin: BrowserContext;
+let page: Page;
+const cspViolations: string[] = [];
+let pageErrors: string[] = [];
+
+beforeAll(async () => {
+  browser = await launch();
+  // photos are larger than the component's 350 x 50 click limit: this collector accepts them
+  collector = await startCollector({ now: Date.now, settings: { daemonrefresh: 0.5, heatmap_max_valid_width: 2000, heatmap_max_valid_height: 2000 } });
+});
+afterAll(async () => {
+  await browser.close();
+  await collector.close();
+  removeDir(collector.dbPath);
+});
+
+/** A visitor of the demo site who answers the consent banner with `button` (after ticking `tick`). */
+async function demoVisitor(button: string, tick: string[] = []): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: WIDTHS.desktop });
+  await serveBundleUnderTest(context);
+  const visitorPage = await context.newPage();
+  await visitorPage.goto(`${collector.url}/`);
+  const banner = visitorPage.locator('pagepulse-consent');
+  await banner.locator('.banner').waitFor();
+  for (const id of tick) await banner.locator(id).check();
+  await Promise.all([visitorPage.waitForEvent('load'), banner.getByRole('button', { name: button }).click()]);
+  return { context, page: visitorPage };
+}
+
+/** The demo's real data: three visitors choose differently, two browse and click, one sends the contact form's consent. */
+async function driveDemo(): Promise<void> {
+  const anna = await demoVisitor('Alle akzeptieren');
+  await expect.poll(() => anna.page.locator('#jes_mod [data-bind="visitors"]').textContent(), { timeout: 10_000 }).not.toBe('0');
+  for (const selector of ['.uk-navbar-nav a >> nth=0', '.uk-navbar-nav a >> nth=1', '.uk-navbar-nav a >> nth=0']) {
+    await anna.page.locator(selector).click();
+  }
+  await anna.page.fill('#jform_name', 'Anna Weber');
+  await anna.page.fill('#jform_email', 'anna@example.org');
+  await anna.page.locator('#jform_privacy').check();
+  await anna.page.goto(`${collector.url}/kontakt/datenschutz.html`);
+  await anna.page.goto(`${collector.url}/`);
+
+  const ben = await demoVisitor('Ablehnen');
+  await ben.context.close();
+  const carla = await demoVisitor('Auswahl speichern', ['input#pp-cat-3']);
+  await expect.poll(() => carla.page.locator('#jes_mod [data-bind="visitors"]').textContent(), { timeout: 10_000 }).toBe('2');
+  await carla.page.locator('.uk-navbar-nav a >> nth=2').click();
+  // Anna and Carla stay on the site (online now); the clicks and the form consent have arrived
+  await expect
+    .poll(async () => (await (await fetch(`${collector.url}/api/clicks?page=${encodeURIComponent(`${collector.url}/`)}`)).json()).clicks.length, { timeout: 10_000 })
+    .toBeGreaterThanOrEqual(3);
+}
+
+async function axeViolations(target: Page): Promise<string[]> {
+  // evaluated through the DevTools protocol: the admin CSP rightly refuses an injected script tag
+  await target.evaluate(AXE);
+  return target.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown }> }> }> } }).axe;
+    const result = await axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] });
+    return result.violations.map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
+  });
+}
+
+async function shoot(name: string): Promise<void> {
+  if (!SHOTS) return;
+  mkdirSync(SHOTS, { recursive: true });
+  for (const [width, size] of Object.entries(WIDTHS)) {
+    await page.setViewportSize(size);
+    await page.waitForTimeout(150);
+    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
+  }
+  await page.setViewportSize(WIDTHS.desktop);
+}
+
+async function openView(hash: string, heading: string): Promise<void> {
+  await page.goto(`${collector.url}/admin/#${hash}`);
+  await expect.poll(() => page.locator('h1').textContent()).toBe(heading);
+  await page.locator('[role="status"]', { hasText: 'Lädt' }).waitFor({ state: 'detached' });
+}
+
+describe('admin area in Chromium, with data made by driving the demo site', () => {
+  it('drives the demo site: three consent choices, page views, clicks and a form consent', async () => {
+    await driveDemo();
+  });
+
+  it('sends the sign-in page to a visitor without a session; a wrong password opens nothing', async () => {
+    admin = await browser.newContext({ viewport: WIDTHS.desktop });
+    page = await admin.newPage();
+    pageErrors = collectPageErrors(page);
+    page.on('console', (m) => m.text().includes('Content Security Policy') && cspViolations.push(m.text()));
+    await page.goto(`${collector.url}/admin/`);
+    expect(new URL(page.url()).pathname).toBe('/admin/login');
+    expect(await axeViolations(page)).toEqual([]);
+    await shoot('login');
+    await page.fill('#password', 'nicht-das-passwort');
+    await page.getByRole('button', { name: /Anmelden/ }).click();
+    await expect.poll(() => page.locator('[role="alert"]').textContent()).toContain('Das Passwort ist falsch.');
+    expect((await admin.cookies()).some((c) => c.name === 'pagepulse_admin')).toBe(false);
+    expect((await page.request.get(`${collector.url}/admin/api/consents`)).status()).toBe(401);
+  });
+
+  it('signs in with the right password (HttpOnly, SameSite=Strict session) and shows visitors online, page views and top pages', async () => {
+    await page.fill('#password', ADMIN_PASSWORD);
+    await Promise.all([page.waitForURL(`${collector.url}/admin/`), page.getByRole('button', { name: /Anmelden/ }).click()]);
+    const cookie = (await admin.cookies()).find((c) => c.name === 'pagepulse_admin');
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/admin' });
+    await openView('overview', 'Übersicht');
+    await expect.poll(() => page.getByTestId('online-count').textContent(), { timeout: 10_000 }).toMatch(/^2 /);
+    const pages = await page.getByTestId('top-pages').locator('tbody tr').allTextContents();
+    expect(pages[0]).toContain(`${collector.url}/`);
+    expect(pages.some((row) => row.includes('/kontakt/datenschutz.html'))).toBe(true);
+    expect(await page.locator('.chart rect.bar').count()).toBe(30);
+    // today's bar is the last one and not empty
+    expect(Number(await page.locator('.chart rect.bar').last().getAttribute('height'))).toBeGreaterThan(0);
+    expect(await axeViolations(page)).toEqual([]);
+    await shoot('overview');
+  });
+
+  it('lists the most clicked selectors, and the heatmap link opens the page with the overlay drawn', async () => {
+    await openView('clicks', 'Klicks');
+    // Anna clicked the first menu link twice and the second once (and the form's fields); Carla the third
+    const rows = await page.locator('table tbody tr').allTextContents();
+    expect(rows[0]).toMatch(/uk-navbar-nav.*2$/);
+    expect(rows.filter((row) => row.includes('uk-navbar-nav'))).toHaveLength(3);
+    expect(await axeViolations(page)).toEqual([]);
+    await shoot('clicks');
+    const link = page.getByTestId('heatmap-link').first();
+    expect(await link.getAttribute('href')).toBe(`${collector.url}/#pagepulse-heatmap`);
+    const context = await browser.newContext({ viewport: WIDTHS.desktop });
+    await serveBundleUnderTest(context);
+    const target = await context.newPage();
+    await target.goto((await link.getAttribute('href'))!);
+    await expect.poll(() => target.locator('pagepulse-heatmap').getAttribute('data-dots'), { timeout: 10_000 }).toBe(String(rows.length));
+    if (SHOTS) await target.screenshot({ path: `${SHOTS}/heatmap-page-desktop.png` });
+    await context.close();
+  });
+
+  it('shows the consent shares per day: 3 choices, Statistiken 67 %, Marketing 33 %', async () => {
+    await openView('consentStats', 'Einwilligungen');
+    const cells = await page.getByTestId('consent-stats').locator('tbody tr').first().locator('td').allTextContents();
+    expect(cells[0]).toBe(new Date().toISOString().slice(0, 10));
+    expect(cells.slice(1).map((c) => c.replace(/\s/g, ' '))).toEqual(['3', '100 %', '67 %', '67 %', '33 %']);
+    expect(await axeViolations(page)).toEqual([]);
+    await shoot('consent-stats');
+  });
+
+  it('shows the consent log, filters by pseudonym, exports it as CSV and erases a visitor', async () => {
+    await openView('log', 'Einwilligungsprotokoll');
+    const log = page.getByTestId('consent-log');
+    await expect.poll(() => log.textContent()).toContain('anna@example.org');
+    expect(await log.locator('tbody tr').count()).toBeGreaterThanOrEqual(6);
+    expect(await axeViolations(page)).toEqual([]);
+    await shoot('consent-log');
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('csv-link').click()]);
+    const csv = readFileSync((await download.path())!, 'utf8');
+    expect(csv.split('\r\n')[0]).toBe('time,pseudonym,kind,category,choice,user_agent,url,form,fields,deleted_at');
+    expect(csv).toMatch(/,form,,given,"?Mozilla[^\r\n]*kontaktformular,[^\r\n]*email: anna@example\.org/);
+
+    // Anna's pseudonym: the visitor of the form consent; filter by clicking it
+    const formRow = log.locator('tbody tr', { hasText: 'anna@example.org' });
+    const pseudonym = (await formRow.locator('button.mono').textContent())!;
+    await formRow.locator('button.mono').click();
+    await expect.poll(async () => (await log.locator('tbody tr').allTextContents()).every((row) => row.includes(pseudonym))).toBe(true);
+
+    await page.getByRole('button', { name: 'Zurücksetzen' }).click();
+    await page.locator('#erase-title + p + form input').fill(pseudonym);
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Endgültig löschen' }).click();
+    await expect.poll(() => page.locator('#erase-title ~ [role="status"]').textContent()).toMatch(/^\d+ Datensätze gelöscht\.$/);
+    await expect.poll(() => log.textContent()).not.toContain('anna@example.org');
+    expect(await log.textContent()).not.toContain(pseudonym);
+  });
+
+  it('saves the retention setting, switches to English, and signs out', async () => {
+    await openView('settings', 'Aufbewahrung');
+    await page.getByLabel('Tage aufbewahren').fill('90');
+    await page.getByRole('button', { name: 'Speichern' }).click();
+    await expect.poll(() => page.locator('[role="status"]').textContent()).toMatch(/^Gespeichert\./);
+    expect(await axeViolations(page)).toEqual([]);
+    await shoot('retention');
+
+    await page.getByRole('button', { name: 'Switch to English' }).click();
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Retention');
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
+    await page.getByRole('button', { name: 'Deutsch' }).click();
+
+    await Promise.all([page.waitForURL('**/admin/login?signed-out=1'), page.getByRole('button', { name: 'Abmelden' }).click()]);
+    expect(await page.locator('[role="status"]').textContent()).toContain('Sie sind abgemeldet.');
+    expect((await admin.cookies()).some((c) => c.name === 'pagepulse_admin')).toBe(false);
+    expect((await page.request.get(`${collector.url}/admin/api/online`)).status()).toBe(401);
+    await page.goto(`${collector.url}/admin/`);
+    expect(new URL(page.url()).pathname).toBe('/admin/login');
+    expect(cspViolations).toEqual([]);
+    expect(pageErrors).toEqual([]);
+    await admin.close();
+  });
+});

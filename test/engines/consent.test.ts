@@ -1,0 +1,156 @@
+import { describe, expect, it } from 'vitest';
+import { BUNDLES, useEngine, type EnginePage } from '../support/engines';
+import { clickAndWatch, consentLogs, serve, shadowText, sleep } from '../support/engines/scenario';
+
+// The consent widget in the engine of this run (PAGEPULSE_ENGINE), against both built bundles.
+const suite = useEngine((server) => {
+  server.file('/vendor/ad.js', "(window.order = window.order || []).push('ad');", 'text/javascript');
+  server.file('/vendor/stats.js', "(window.order = window.order || []).push('stats');", 'text/javascript');
+  server.page('/embed.html', '<!doctype html><title>Video</title><p>Video</p>');
+  server.on('user.getCookieCategoryDescription', () => ({ headers: { 'content-type': 'text/html; charset=utf-8' }, body: '<p>Beschreibung</p><ul><li>Cookie</li></ul>' }));
+});
+
+const BLOCKED = `<h1>Studio</h1>
+<iframe data-category="4" data-src="/embed.html" title="Studio-Video" width="400" height="200"></iframe>
+<script type="text/plain" data-category="Marketing" data-src="/vendor/ad.js"></script>
+<script type="text/plain" data-category="3" data-src="/vendor/stats.js"></script>`;
+const HOST = 'pagepulse-consent';
+const ACTIONS = ['.actions button:nth-child(1)', '.actions button:nth-child(2)', '.actions button:nth-child(3)'] as const;
+const [DECLINE, SAVE, ACCEPT] = ACTIONS;
+
+/** Open a first-visit page with the blocked content and wait for the banner. */
+async function firstVisit(path: string, bundle: string): Promise<EnginePage> {
+  serve(suite.server, path, bundle, { body: BLOCKED, attrs: { 'data-privacy-url': '/datenschutz.html' } });
+  const page = await suite.open(path);
+  await expect.poll(() => page.evaluate(() => Boolean(document.querySelector('pagepulse-consent')?.shadowRoot?.querySelector('.banner')))).toBe(true);
+  return page;
+}
+const bannerOpen = (page: EnginePage) => page.evaluate(() => Boolean(document.querySelector('pagepulse-consent')?.shadowRoot?.querySelector('.banner')));
+const boxes = (page: EnginePage) =>
+  page.evaluate(() => Array.from(document.querySelector('pagepulse-consent')!.shadowRoot!.querySelectorAll('input[type=checkbox]')).map((b) => (b as HTMLInputElement).checked));
+/** The focused control in the widget: its text, else its id. */
+const focused = (page: EnginePage) =>
+  page.evaluate(() => {
+    const active = document.querySelector('pagepulse-consent')?.shadowRoot?.activeElement as HTMLElement | null | undefined;
+    return active ? (active.textContent || active.id || active.tagName).trim() : null;
+  });
+const dialogOpen = (page: EnginePage) => page.evaluate(() => Boolean(document.querySelector('pagepulse-consent')!.shadowRoot!.querySelector('dialog')?.open));
+const tracked = (path: string) => suite.server.calls('stream.display').filter((c) => c.body.includes(encodeURIComponent(path)));
+
+for (const bundle of BUNDLES) {
+  describe(`consent (${bundle.name} bundle)`, () => {
+    const at = (name: string) => `/${bundle.name}/${name}.html`;
+
+    it('first visit: the banner with decline first, the opt-out defaults, no request and no cookie', async () => {
+      const page = await firstVisit(at('first'), bundle.file);
+      expect(await page.evaluate(() => Array.from(document.querySelector('pagepulse-consent')!.shadowRoot!.querySelectorAll('.actions button')).map((b) => b.textContent))).toEqual([
+        'Ablehnen',
+        'Auswahl speichern',
+        'Alle akzeptieren',
+      ]);
+      const states = await page.evaluate(() =>
+        Array.from(document.querySelector('pagepulse-consent')!.shadowRoot!.querySelectorAll('input[type=checkbox]')).map((b) => [(b as HTMLInputElement).checked, (b as HTMLInputElement).disabled]),
+      );
+      expect(states).toEqual([[true, true], [true, false], [false, false], [false, false]]);
+      expect(await page.evaluate(() => document.querySelector('pagepulse-consent')!.shadowRoot!.querySelector('.banner')!.getAttribute('role'))).toBe('dialog');
+      expect(await page.evaluate(() => getComputedStyle(document.querySelector('pagepulse-consent')!).position)).toBe('fixed');
+      await sleep(800);
+      expect(tracked(at('first'))).toEqual([]);
+      expect(await page.cookies()).toEqual({});
+    });
+
+    it('keyboard: Tab walks the banner in order, Enter opens a description, Tab stays in the dialog, Escape closes it and focus returns', async () => {
+      const page = await firstVisit(at('keys'), bundle.file);
+      // the banner takes the focus as it opens (a React effect, after the first paint)
+      await expect.poll(() => page.evaluate(() => document.querySelector('pagepulse-consent')!.shadowRoot!.activeElement?.className ?? null)).toBe('banner');
+      const order: Array<string | null> = [];
+      for (let i = 0; i < 9; i++) {
+        await page.press('Tab');
+        order.push(await focused(page));
+      }
+      expect(order).toEqual(['Datenschutzerklärung', 'Notwendig', 'pp-cat-2', 'Präferenzen', 'pp-cat-3', 'Statistiken', 'pp-cat-4', 'Marketing', 'Ablehnen']);
+      await page.press('Tab');
+      await page.press('Tab');
+      expect(await focused(page)).toBe('Alle akzeptieren');
+      for (let i = 0; i < 3; i++) await page.press('Shift+Tab');
+      expect(await focused(page)).toBe('Marketing');
+      await page.press('Enter');
+      await expect.poll(() => dialogOpen(page)).toBe(true);
+      await expect.poll(() => page.evaluate(() => document.querySelector('pagepulse-consent')!.shadowRoot!.querySelectorAll('dialog li').length)).toBe(1);
+      for (let i = 0; i < 3; i++) {
+        await page.press('Tab');
+        expect(await page.evaluate(() => Boolean(document.querySelector('pagepulse-consent')!.shadowRoot!.activeElement?.closest('dialog')))).toBe(true);
+      }
+      await page.press('Escape');
+      await expect.poll(() => dialogOpen(page)).toBe(false);
+      expect(await focused(page)).toBe('Marketing');
+    });
+
+    it('Ablehnen: deny cookies, the log calls, one reload, the deny message and a revoke button that reopens the banner', async () => {
+      const page = await firstVisit(at('deny'), bundle.file);
+      const since = suite.server.requests.length;
+      expect(await clickAndWatch(page, DECLINE, HOST)).toBe(true);
+      expect(await page.cookies()).toMatchObject({ cookieconsent_status: 'deny', cookieconsent_categories: '1' });
+      expect(consentLogs(suite.server, since)).toEqual([
+        'user.processCookieCategory gdpr_cookie_category=2&gdpr_cookie_category_state=1',
+        'user.processGenericCookieCategories gdpr_generic_cookie_consent=0',
+      ]);
+      await expect.poll(() => shadowText(page, 'pagepulse-notify')).toContain('Sie haben Cookies abgelehnt');
+      expect(await bannerOpen(page)).toBe(false);
+      await page.click('button.revoke', HOST);
+      await expect.poll(() => bannerOpen(page)).toBe(true);
+      expect(await boxes(page)).toEqual([true, false, false, false]);
+      expect(tracked(at('deny'))).toEqual([]);
+    });
+
+    it('Auswahl speichern unchanged: allow 1.2, the generic log call, no reload', async () => {
+      const page = await firstVisit(at('save'), bundle.file);
+      const since = suite.server.requests.length;
+      expect(await clickAndWatch(page, SAVE, HOST, 1500)).toBe(false);
+      expect(await page.cookies()).toMatchObject({ cookieconsent_status: 'allow', cookieconsent_categories: '1.2' });
+      expect(consentLogs(suite.server, since)).toEqual(['user.processGenericCookieCategories gdpr_generic_cookie_consent=1']);
+      expect(await bannerOpen(page)).toBe(false);
+    });
+
+    it('Auswahl speichern with Statistiken ticked: that log call, one reload, then the statistics script and the tracker run', async () => {
+      const page = await firstVisit(at('save3'), bundle.file);
+      await page.click('input#pp-cat-3', HOST);
+      expect(await boxes(page)).toEqual([true, true, true, false]);
+      const since = suite.server.requests.length;
+      expect(await clickAndWatch(page, SAVE, HOST)).toBe(true);
+      expect(await page.cookies()).toMatchObject({ cookieconsent_status: 'allow', cookieconsent_categories: '1.2.3' });
+      expect(consentLogs(suite.server, since)).toEqual([
+        'user.processCookieCategory gdpr_cookie_category=3&gdpr_cookie_category_state=0',
+        'user.processGenericCookieCategories gdpr_generic_cookie_consent=1',
+      ]);
+      await expect.poll(() => page.evaluate(() => (window as unknown as { order?: string[] }).order ?? null)).toEqual(['stats']);
+      await expect.poll(() => tracked(at('save3')).length).toBeGreaterThan(0);
+      // marketing stays blocked
+      expect(await page.evaluate(() => document.querySelector('iframe')!.getAttribute('src'))).toBeNull();
+    });
+
+    it('Alle akzeptieren: all categories, the log calls, one reload; the blocked iframe and scripts are released in order', async () => {
+      const page = await firstVisit(at('all'), bundle.file);
+      await sleep(300);
+      expect(await page.evaluate(() => (window as unknown as { order?: string[] }).order ?? null)).toBeNull();
+      expect(await page.evaluate(() => document.querySelector('iframe')!.getAttribute('src'))).toBeNull();
+      expect(await page.evaluate(() => document.querySelector('.gdprlock-placeholder-text')?.textContent ?? '')).toContain('müssen Cookies akzeptiert und die Seite neu geladen werden');
+      const since = suite.server.requests.length;
+      expect(await clickAndWatch(page, ACCEPT, HOST)).toBe(true);
+      expect(await page.cookies()).toMatchObject({ cookieconsent_status: 'allow', cookieconsent_categories: '1.2.3.4' });
+      expect(consentLogs(suite.server, since)).toEqual([
+        'user.processCookieCategory gdpr_cookie_category=3&gdpr_cookie_category_state=0',
+        'user.processCookieCategory gdpr_cookie_category=4&gdpr_cookie_category_state=0',
+        'user.processGenericCookieCategories gdpr_generic_cookie_consent=1',
+      ]);
+      await expect.poll(() => page.evaluate(() => (window as unknown as { order?: string[] }).order ?? null)).toEqual(['ad', 'stats']);
+      expect(await page.evaluate(() => document.querySelector('iframe')!.getAttribute('src'))).toBe('/embed.html');
+      expect(await page.evaluate(() => document.querySelectorAll('.gdprlock-placeholder').length)).toBe(0);
+      expect(await bannerOpen(page)).toBe(false);
+      // the tracker runs; at most one page view per load (the choice may start it before the reload)
+      await expect.poll(() => tracked(at('all')).length).toBeGreaterThan(0);
+      await sleep(500);
+      expect(tracked(at('all')).filter((c) => c.body.includes('&initialize=true&')).length).toBeLessThanOrEqual(2);
+    });
+  });
+}

@@ -1,0 +1,312 @@
+import Database from 'better-sqlite3';
+import { readdirSync } from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FAILURE_WINDOW_MS, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, verifyPassword } from '../../demo/server/admin/auth';
+import { csvCell } from '../../demo/server/admin/csv';
+import { visitorId } from '../../demo/server/session';
+import { ADMIN_PASSWORD, FORM_TYPE, STREAM, rawRequest, removeDir, signIn, startCollector, type Harness } from '../support/collector';
+
+const PAGE = 'http://lichtwerk.test/';
+const GDPR = '/index.php?option=com_gdpr';
+/** Personal data stored below; no answer without a session may contain any of it. */
+const EMAIL = 'erika@example.org';
+const NAME = 'Erika Mustermann';
+const AGENT = 'ErikasBrowser/7.3 (persönlich)';
+const PERSONAL = [EMAIL, NAME, AGENT, 'Mustermann', 'erika%40example.org'];
+const ADMIN_ASSET = readdirSync('dist/admin/assets').find((f) => f.endsWith('.js'));
+
+let h: Harness;
+let session: string;
+beforeEach(async () => {
+  session = '';
+  h = await startCollector();
+});
+afterEach(async () => {
+  await h.close();
+  removeDir(h.dbPath);
+  expect(h.errors).toEqual([]);
+});
+
+/** Erika's visit: page view, click, banner choice and the contact form's consent with her e-mail address. */
+async function storeErika(): Promise<void> {
+  const post = (path: string, body: string) =>
+    fetch(h.url + path, { method: 'POST', headers: { 'content-type': FORM_TYPE, 'user-agent': AGENT, ...(session ? { cookie: session } : {}) }, body });
+  const first = await post(STREAM, `task=stream.display&nowpage=${encodeURIComponent(PAGE)}&initialize=true&module_available=1`);
+  session = first.headers.get('set-cookie')!.split(';')[0]!;
+  await post(STREAM, `task=stream.saveEntity&resource=heatmap&nowpage=${encodeURIComponent(PAGE)}&clicked_element=${encodeURIComponent('html > body:nth-child(2)')}`);
+  await post(`${GDPR}&task=user.processGenericCookieCategories`, 'gdpr_generic_cookie_consent=1');
+  await post(`${GDPR}&task=user.processCookieCategory`, 'gdpr_cookie_category=3&gdpr_cookie_category_state=0');
+  const form = new URLSearchParams({ url: `${PAGE}#kontakt`, formid: 'kontaktformular', 'formfields[Name]': NAME, 'formfields[E-Mail]': EMAIL });
+  expect((await post(`${GDPR}&task=user.storeConsent&format=raw`, form.toString())).status).toBe(200);
+}
+
+/** Concrete request paths for a route: tasks, endpoints with and without their parameters, files under a mount. */
+function pathsOf(route: string): string[] {
+  if (route.startsWith('/index.php')) return [route, `${route}&format=json`, `${route}&format=raw&gdpr_cookie_category=3`];
+  if (route === '/api/clicks') return [route, `${route}?page=${encodeURIComponent(PAGE)}`];
+  if (route === '/admin/assets/') return [route, `${route}${ADMIN_ASSET}`];
+  if (route === '/dist/') return [route, '/dist/pagepulse.iife.js', '/dist/admin/', '/dist/admin/index.html'];
+  if (route === '/') return ['/', '/index.html', '/kontakt/datenschutz.html', '/server/db.ts', '/.data/pagepulse.sqlite', '/api/consents', '/api/consents?limit=50'];
+  if (route === '/admin/consents.csv' || route === '/admin/api/consents') return [route, `${route}?visitor=${visitorId(session.split('=')[1]!)}`];
+  return [route];
+}
+
+describe('private by default (PAGEPULSE_ADMIN_PASSWORD set)', () => {
+  it('no path answers the stored form consent without a session, and none sends CORS with personal data', async () => {
+    await storeErika();
+    expect(h.routes.length).toBeGreaterThan(20);
+    const checked: string[] = [];
+    for (const route of h.routes) {
+      for (const path of pathsOf(route)) {
+        for (const method of ['GET', 'HEAD', 'POST', 'OPTIONS', 'DELETE']) {
+          for (const cookie of [undefined, session]) {
+            const res = await rawRequest(h.url, {
+              method,
+              path,
+              headers: { 'user-agent': AGENT, ...(cookie ? { cookie } : {}), ...(method === 'POST' ? { 'content-type': FORM_TYPE, origin: h.url } : {}) },
+              body: method === 'POST' ? 'password=wrong&visitor=000000000000&retentionDays=1&limit=500' : undefined,
+            });
+            checked.push(`${method} ${path}`);
+            for (const text of PERSONAL) expect(res.body, `${method} ${path}`).not.toContain(text);
+            const cors = res.headers['access-control-allow-origin'];
+            // the only CORS answer is the aggregate click list (and its preflight)
+            if (cors !== undefined) expect(path.startsWith('/api/clicks'), `${method} ${path} sent CORS`).toBe(true);
+          }
+        }
+      }
+    }
+    expect(checked.length).toBeGreaterThan(500);
+    // and the data is really there: a signed-in admin reads it
+    const admin = await signIn(h.url);
+    const csv = await (await admin.get('/admin/consents.csv')).text();
+    expect(csv).toContain(EMAIL);
+    expect(csv).toContain(AGENT);
+  });
+
+  it('the public click list has counts per selector only: no visitor, no time', async () => {
+    await storeErika();
+    const res = await fetch(`${h.url}/api/clicks?page=${encodeURIComponent(PAGE)}`);
+    expect(await res.json()).toEqual({ page: PAGE, clicks: [{ selector: 'html > body:nth-child(2)', count: 1 }] });
+    expect((await fetch(`${h.url}/api/consents`)).status).toBe(404);
+  });
+
+  it('every admin endpoint without a session: 401 (the app page: a redirect to the sign-in), no data, no CORS', async () => {
+    await storeErika();
+    const endpoints = h.routes.filter((r) => r.startsWith('/admin/api/') || r === '/admin/consents.csv');
+    expect(endpoints).toEqual(expect.arrayContaining(['/admin/api/consents', '/admin/api/erase', '/admin/api/settings', '/admin/consents.csv']));
+    for (const path of endpoints) {
+      for (const method of ['GET', 'POST']) {
+        const res = await fetch(h.url + path, { method, redirect: 'manual', headers: { origin: h.url, 'content-type': FORM_TYPE }, body: method === 'POST' ? 'visitor=abc' : undefined });
+        expect(res.status, `${method} ${path}`).toBe(401);
+        expect(res.headers.get('access-control-allow-origin')).toBeNull();
+        expect(await res.text()).toBe('{"error":"sign in first"}');
+      }
+    }
+    const app = await fetch(`${h.url}/admin/`, { redirect: 'manual' });
+    expect([app.status, app.headers.get('location')]).toEqual([303, '/admin/login']);
+    // a forged or stale cookie is no session either
+    const forged = await fetch(`${h.url}/admin/api/consents`, { headers: { cookie: 'pagepulse_admin=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' } });
+    expect(forged.status).toBe(401);
+  });
+});
+
+describe('sign-in', () => {
+  const login = (password: string, headers: Record<string, string> = {}) =>
+    fetch(`${h.url}/admin/login`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { origin: h.url, 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      body: new URLSearchParams({ password }).toString(),
+    });
+
+  it('a wrong password opens nothing; the right one gives an HttpOnly SameSite=Strict session and a 303 to /admin/', async () => {
+    const wrong = await login('Lichtwerk-Admin-Test-2024');
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers.get('set-cookie')).toBeNull();
+    expect(await wrong.text()).toContain('Das Passwort ist falsch.');
+    expect((await login('')).status).toBe(401);
+
+    const right = await login(ADMIN_PASSWORD);
+    expect(right.status).toBe(303);
+    expect(right.headers.get('location')).toBe('/admin/');
+    const cookie = right.headers.get('set-cookie')!;
+    expect(cookie).toMatch(/^pagepulse_admin=[\w-]{43}; Path=\/admin; HttpOnly; SameSite=Strict; Max-Age=28800$/);
+    const app = await fetch(`${h.url}/admin/`, { headers: { cookie: cookie.split(';')[0]! } });
+    expect(app.status).toBe(200);
+    expect(app.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(await app.text()).toMatch(/<script type="module" crossorigin src="\/admin\/assets\/index-[\w-]+\.js"><\/script>/);
+  });
+
+  it('marks the cookie Secure behind a TLS-terminating proxy (PAGEPULSE_TRUST_PROXY), and only then', async () => {
+    expect((await login(ADMIN_PASSWORD, { 'x-forwarded-proto': 'https' })).headers.get('set-cookie')).not.toContain('Secure');
+    await h.close();
+    h = await startCollector({ trustProxy: true });
+    expect((await login(ADMIN_PASSWORD, { 'x-forwarded-proto': 'https' })).headers.get('set-cookie')).toContain('; Secure');
+  });
+
+  it('allows 5 failed attempts a minute per address, then 429 even for the right password', async () => {
+    for (let i = 0; i < 5; i++) expect((await login(`falsch-${i}`)).status).toBe(401);
+    const limited = await login(ADMIN_PASSWORD);
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(limited.headers.get('set-cookie')).toBeNull();
+    h.clock.now += FAILURE_WINDOW_MS;
+    expect((await login(ADMIN_PASSWORD)).status).toBe(303);
+  });
+
+  it('refuses state-changing requests from another origin (or without one)', async () => {
+    expect((await login(ADMIN_PASSWORD, { origin: 'https://evil.example' })).status).toBe(403);
+    const admin = await signIn(h.url);
+    for (const origin of ['https://evil.example', 'null']) {
+      const res = await fetch(`${h.url}/admin/api/settings`, {
+        method: 'POST',
+        headers: { cookie: admin.cookie, origin, 'content-type': FORM_TYPE },
+        body: 'retentionDays=1',
+      });
+      expect(res.status).toBe(403);
+    }
+    const noOrigin = await rawRequest(h.url, { method: 'POST', path: '/admin/logout', headers: { cookie: admin.cookie } });
+    expect(noOrigin.status).toBe(403);
+    expect((await admin.get('/admin/api/settings')).status).toBe(200);
+    expect(await (await admin.get('/admin/api/settings')).json()).toEqual({ retentionDays: 0 });
+  });
+
+  it('ends a session at logout, after 2 h idle and 8 h after sign-in', async () => {
+    const a = await signIn(h.url);
+    const out = await a.post('/admin/logout', {});
+    expect([out.status, out.headers.get('location')]).toEqual([303, '/admin/login?signed-out=1']);
+    expect(out.headers.get('set-cookie')).toMatch(/^pagepulse_admin=; .*Max-Age=0$/);
+    expect((await a.get('/admin/api/online')).status).toBe(401);
+
+    const b = await signIn(h.url);
+    h.clock.now += SESSION_IDLE_MS + 1;
+    expect((await b.get('/admin/api/online')).status).toBe(401);
+
+    const c = await signIn(h.url);
+    for (let t = 0; t < SESSION_ABSOLUTE_MS; t += SESSION_IDLE_MS / 2) {
+      h.clock.now += SESSION_IDLE_MS / 2;
+      if (t + SESSION_IDLE_MS / 2 <= SESSION_ABSOLUTE_MS) expect((await c.get('/admin/api/online')).status).toBe(200);
+    }
+    h.clock.now += 1;
+    expect((await c.get('/admin/api/online')).status).toBe(401);
+  });
+
+  it('without PAGEPULSE_ADMIN_PASSWORD: creates a random password once, stores only its scrypt hash', async () => {
+    const dir = h.dbPath;
+    await h.close();
+    removeDir(dir);
+    const { createCollector } = await import('../../demo/server/app');
+    const { mkdtempSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const dbPath = join(mkdtempSync(join(tmpdir(), 'pagepulse-admin-')), 'db.sqlite');
+    const first = createCollector({ dbPath });
+    const { url, generatedPassword } = await first.listen();
+    expect(generatedPassword).toMatch(/^[\w-]{24}$/);
+    await first.close();
+    const db = new Database(dbPath, { readonly: true });
+    const stored = db.prepare("SELECT value FROM admin_settings WHERE key = 'password_hash'").pluck().get() as string;
+    const dump = JSON.stringify(db.prepare('SELECT * FROM admin_settings').all());
+    db.close();
+    expect(stored).toMatch(/^scrypt\$32768\$8\$1\$[\w-]{22}\$[\w-]{43}$/);
+    expect(dump).not.toContain(generatedPassword);
+    expect(await verifyPassword(generatedPassword!, stored)).toBe(true);
+    void url;
+    // a restart keeps it and prints nothing
+    const second = createCollector({ dbPath });
+    const again = await second.listen();
+    expect(again.generatedPassword).toBeNull();
+    await expect(signIn(again.url, generatedPassword!)).resolves.toHaveProperty('cookie');
+    await second.close();
+    removeDir(dbPath);
+    h = await startCollector(); // for afterEach
+  });
+});
+
+describe('admin data', () => {
+  it('exports the consent log as text/csv: every record, escaped, formulas neutralised', async () => {
+    await storeErika();
+    const post = (path: string, body: string) => fetch(h.url + path, { method: 'POST', headers: { 'content-type': FORM_TYPE, cookie: session, 'user-agent': AGENT }, body });
+    const tricky = new URLSearchParams({ url: PAGE, formid: '=HYPERLINK("http://evil")', 'formfields[Nachricht]': 'Hallo, "Team"\nZeile 2', 'formfields[Formel]': '=1+1' });
+    h.clock.now += 1000;
+    await post(`${GDPR}&task=user.storeConsent&format=raw`, tricky.toString());
+    const admin = await signIn(h.url);
+    const res = await admin.get('/admin/consents.csv');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="pagepulse-consents-2025-05-01\.csv"$/);
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    const pseudonym = visitorId(session.split('=')[1]!);
+    const lines = (await res.text()).split('\r\n');
+    expect(lines[0]).toBe('time,pseudonym,kind,category,choice,user_agent,url,form,fields,deleted_at');
+    expect(lines[1]).toBe(
+      `2025-05-01T10:00:01.000Z,${pseudonym},form,,given,${AGENT},${PAGE},"'=HYPERLINK(""http://evil"")","Nachricht: Hallo, ""Team""\nZeile 2; Formel: =1+1",`,
+    );
+    // the same time: by id per table, then by kind, so the order is stable
+    expect(lines.slice(2)).toEqual([
+      `2025-05-01T10:00:00.000Z,${pseudonym},category,3,allow,${AGENT},,,,`,
+      `2025-05-01T10:00:00.000Z,${pseudonym},generic,,allow,${AGENT},,,,`,
+      `2025-05-01T10:00:00.000Z,${pseudonym},form,,given,${AGENT},${PAGE},kontaktformular,Name: ${NAME}; E-Mail: ${EMAIL},`,
+      '',
+    ]);
+    // filtered by pseudonym and date range
+    expect((await (await admin.get('/admin/consents.csv?visitor=000000000000')).text()).split('\r\n')).toHaveLength(2);
+    expect((await (await admin.get('/admin/consents.csv?from=2025-05-02')).text()).split('\r\n')).toHaveLength(2);
+    expect((await (await admin.get(`/admin/consents.csv?from=2025-05-01&to=2025-05-01&visitor=${pseudonym}`)).text()).split('\r\n')).toHaveLength(6);
+    expect((await admin.get('/admin/consents.csv?from=gestern')).status).toBe(400);
+  });
+
+  it('guards every CSV cell that a spreadsheet would run as a formula', () => {
+    expect(['=1+1', '+1', '-1', '@SUM(A1)', '\tx', 'ok'].map(csvCell)).toEqual(["'=1+1", "'+1", "'-1", "'@SUM(A1)", "'\tx", 'ok']);
+    expect(csvCell('a,b')).toBe('"a,b"');
+  });
+
+  it('serves the dashboard reads: online, traffic, clicks, consent shares', async () => {
+    await storeErika();
+    const admin = await signIn(h.url);
+    expect(await (await admin.get('/admin/api/online')).json()).toEqual({ online: 1, pages: [{ page: PAGE, visitors: 1 }], at: '2025-05-01T10:00:00.000Z' });
+    const traffic = (await (await admin.get('/admin/api/traffic')).json()) as { days: Array<{ day: string; views: number }>; pages: unknown[] };
+    expect(traffic.days).toHaveLength(30);
+    expect(traffic.days.at(-1)).toEqual({ day: '2025-05-01', views: 1, visitors: 1 });
+    expect(traffic.days[0]!.day).toBe('2025-04-02');
+    expect(traffic.pages).toEqual([{ page: PAGE, views: 1, visitors: 1 }]);
+    expect(await (await admin.get('/admin/api/clicks')).json()).toEqual({ pages: [{ page: PAGE, total: 1, selectors: [{ selector: 'html > body:nth-child(2)', count: 1 }] }] });
+    const stats = (await (await admin.get('/admin/api/consent-stats')).json()) as { days: Array<{ day: string; visitors: number; shares: unknown }> };
+    expect(stats.days.at(-1)).toEqual({ day: '2025-05-01', visitors: 1, shares: { 1: 1, 2: 1, 3: 1, 4: 0 } });
+  });
+
+  it('erases every record of one visitor and nobody else', async () => {
+    await storeErika();
+    const other = h.visitor();
+    await other.beat(PAGE, true);
+    await other.post(`${GDPR}&task=user.processGenericCookieCategories`, [['gdpr_generic_cookie_consent', 0]]);
+    const admin = await signIn(h.url);
+    const pseudonym = visitorId(session.split('=')[1]!);
+    const erased = await admin.post('/admin/api/erase', { visitor: pseudonym });
+    expect(await erased.json()).toEqual({ sessions: 1, records: 6 }); // session, heartbeat, click, 2 cookie consents, form consent
+    const left = (await (await admin.get('/admin/api/consents')).json()) as { consents: Array<{ visitor: string }> };
+    expect(left.consents.map((c) => c.visitor)).toEqual([visitorId(other.cookie!.split('=')[1]!)]);
+    const db = new Database(h.dbPath, { readonly: true });
+    for (const table of ['sessions', 'heartbeats', 'clicks', 'cookie_consents', 'form_consents']) {
+      expect(JSON.stringify(db.prepare(`SELECT * FROM ${table}`).all())).not.toContain(session.split('=')[1]!);
+    }
+    db.close();
+    expect((await admin.post('/admin/api/erase', { visitor: 'not-a-pseudonym' })).status).toBe(400);
+  });
+
+  it('deletes form consents and presence data older than the retention setting; cookie consents stay', async () => {
+    await storeErika();
+    h.clock.now += 40 * 24 * 60 * 60 * 1000;
+    await h.visitor().beat(PAGE, true);
+    const admin = await signIn(h.url);
+    const saved = await admin.post('/admin/api/settings', { retentionDays: '30' });
+    expect(await saved.json()).toEqual({ retentionDays: 30, deleted: { formConsents: 1, heartbeats: 1, sessions: 1 } });
+    const kinds = ((await (await admin.get('/admin/api/consents')).json()) as { consents: Array<{ kind: string }> }).consents.map((c) => c.kind);
+    expect(kinds).toEqual(['category', 'generic']);
+    expect(await (await admin.get('/admin/api/settings')).json()).toEqual({ retentionDays: 30 });
+    expect((await admin.post('/admin/api/settings', { retentionDays: '-1' })).status).toBe(400);
+    // kept across a restart
+    h = await h.reopen();
+    expect(await (await (await signIn(h.url)).get('/admin/api/settings')).json()).toEqual({ retentionDays: 30 });
+  });
+});

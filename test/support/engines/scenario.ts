@@ -1,0 +1,45 @@
+import { fixturePage, type TestServer } from '../server';
+import type { EnginePage } from './types';
+
+/** Helpers the shared scenarios use; each goes through the driver interface only. */
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** jQuery's $.param encoding of a value (protocol section 2): %20 as +, ( ) ! * ' ~ kept. */
+export const enc = (value: string): string => encodeURIComponent(value).replace(/%20/g, '+');
+
+/** Text inside a host element's open shadow root ('' when the host is absent). */
+export function shadowText(page: EnginePage, host: string): Promise<string> {
+  return page.evaluate((tag) => document.querySelector(tag)?.shadowRoot?.textContent ?? '', host);
+}
+
+/** A page served under `path` that loads `bundle` with one script tag, as a site admin would. */
+export function serve(server: TestServer, path: string, bundle: string, options: Omit<Parameters<typeof fixturePage>[0], 'bundle'> = {}): string {
+  server.page(path, fixturePage({ ...options, bundle }));
+  return path;
+}
+
+/** The document's time origin; a reload gives a new one. */
+export const timeOrigin = (page: EnginePage): Promise<number> => page.evaluate(() => performance.timeOrigin);
+
+/** Click, then report whether the page reloaded (a new document, loaded) within `waitMs`. */
+export async function clickAndWatch(page: EnginePage, selector: string, host: string, waitMs = 2500): Promise<boolean> {
+  const before = await timeOrigin(page);
+  await page.click(selector, host);
+  const deadline = Date.now() + waitMs;
+  while (Date.now() < deadline) {
+    await sleep(100);
+    // while the new document loads, a script may fail or wait: that is "not yet"
+    const now = await page.evaluate(() => (document.readyState === 'complete' ? performance.timeOrigin : 0)).catch(() => 0);
+    if (now !== 0 && now !== before) return true;
+  }
+  return false;
+}
+
+/** Requests of the consent log (protocol section 5) since an index, sorted: keepalive fetches race. */
+export function consentLogs(server: TestServer, since: number): string[] {
+  return server.requests
+    .slice(since)
+    .filter((r) => r.option === 'com_gdpr' && r.task?.startsWith('user.process'))
+    .map((r) => `${r.task} ${r.body}`)
+    .sort();
+}
