@@ -12,7 +12,7 @@ import { createRequester, reporting } from './platform/request';
 import { createTracker } from './tracker';
 import { createDebugStore } from './ui/debug/store';
 import { createNotifier } from './ui/notify';
-import { ALL_SURFACES, watchDebugBox } from './ui/surfaces';
+import { watchDebugBox } from './ui/surfaces';
 
 declare global {
   interface Window {
@@ -138,9 +138,7 @@ function boot(marker: Record<symbol, unknown>): void {
       log.error('failed to start', error);
     }
   };
-  // the benchmark's "before" build pays for the UI modules before the tracker may start
-  if (__PAGEPULSE_EAGER_UI__) whenReady(lifetime, () => void Promise.all(ALL_SURFACES.map((load) => load())).then(run));
-  else whenReady(lifetime, run);
+  whenReady(lifetime, run);
 }
 
 /** DOM ready: debug box watcher, tracker, consent widget, public API. */
