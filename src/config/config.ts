@@ -151,7 +151,7 @@ const SCALARS = {
   stateInput: f.selector,
   privacyUrl: f.safeUrl,
   country: f.country,
-  csrfToken: f.lazy(() => z.string().check(z.maxLength(200))),
+  csrfToken: f.lazy(() => z.string().check(f.maxLength(200))),
   requestTimeout: f.timeoutMs,
   complianceType: f.complianceType,
   revokable: f.onOff,

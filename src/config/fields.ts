@@ -15,6 +15,15 @@ export function lazy<T>(build: () => T): () => T {
   return () => (value ??= build());
 }
 
+/**
+ * Length and pattern checks as plain refinements: zod's own `regex`/`minLength`/`maxLength` bring
+ * their check classes, string-format and size-cap machinery for what one comparison does here
+ * (zod/mini has no locale loaded, so the message is "Invalid input" either way).
+ */
+export const matches = (pattern: RegExp) => z.refine<string>((v) => pattern.test(v));
+/** At most `n` characters or items. */
+export const maxLength = (n: number) => z.refine<string | unknown[]>((v) => v.length <= n);
+
 /** on/off, 1/0, true/false, yes/no, as booleans, numbers or strings. */
 export const onOff = lazy(() =>
   z.pipe(
@@ -22,7 +31,7 @@ export const onOff = lazy(() =>
       z.boolean(),
       z.literal(0),
       z.literal(1),
-      z.string().check(z.regex(/^\s*(on|off|1|0|true|false|yes|no)\s*$/i)),
+      z.string().check(matches(/^\s*(on|off|1|0|true|false|yes|no)\s*$/i)),
     ]),
     z.transform((v) => v === true || v === 1 || (typeof v === 'string' && /^\s*(on|1|true|yes)\s*$/i.test(v))),
   ),
@@ -31,7 +40,7 @@ export const onOff = lazy(() =>
 /** A finite number, also written as a numeric string ("6", "2.5"). */
 export const looseNumber = lazy(() =>
   z.pipe(
-    z.union([z.number().check(z.refine(Number.isFinite)), z.string().check(z.regex(/^\s*-?\d+(\.\d+)?\s*$/))]),
+    z.union([z.number().check(z.refine(Number.isFinite)), z.string().check(matches(/^\s*-?\d+(\.\d+)?\s*$/))]),
     z.transform((v) => Number(v)),
   ),
 );
@@ -45,8 +54,8 @@ export function numberWhere(test: (n: number) => boolean, message?: string) {
 export const safeUrl = lazy(() =>
   z.pipe(
     z.string().check(
-      z.minLength(1),
-      z.maxLength(2048),
+      z.refine((v) => v.length > 0),
+      maxLength(2048),
       z.refine((v) => !/^\s*[a-z][a-z0-9+.-]*:/i.test(v) || /^\s*https?:/i.test(v), 'only http(s) or relative addresses'),
     ),
     z.transform((v) => v.trim()),
@@ -69,21 +78,21 @@ export const keepalive = lazy(() =>
 /** A language the bundle speaks. */
 export const lang = lazy(() =>
   z.pipe(
-    z.string().check(z.regex(/^\s*(de|en)([-_][a-z]{2})?\s*$/i)),
+    z.string().check(matches(/^\s*(de|en)([-_][a-z]{2})?\s*$/i)),
     z.transform((v) => (v.trim().slice(0, 2).toLowerCase() === 'en' ? 'en' : 'de') as 'de' | 'en'),
   ),
 );
 
 /** An ISO 3166 alpha-2 country code. */
 export const country = lazy(() =>
-  z.pipe(z.string().check(z.regex(/^\s*[a-z]{2}\s*$/i)), z.transform((v) => v.trim().toUpperCase())),
+  z.pipe(z.string().check(matches(/^\s*[a-z]{2}\s*$/i)), z.transform((v) => v.trim().toUpperCase())),
 );
 
 /** A CSS selector; a syntax error is caught at the edge instead of at click time. */
 export const selector = lazy(() =>
   z.string().check(
-    z.minLength(1),
-    z.maxLength(500),
+    z.refine((v) => v.length > 0),
+    maxLength(500),
     z.refine((v) => {
       try {
         document.createDocumentFragment().querySelector(v);
@@ -97,7 +106,7 @@ export const selector = lazy(() =>
 
 /** A short display text (category names, placeholder and deny messages). */
 export const text = lazy(() =>
-  z.pipe(z.string().check(z.maxLength(2000)), z.transform((v) => v.trim())),
+  z.pipe(z.string().check(maxLength(2000)), z.transform((v) => v.trim())),
 );
 
 /** Request timeout in ms. */
@@ -108,14 +117,14 @@ export const timeoutMs = lazy(() =>
 /** com_gdpr's compliance type: only opt-in changes the defaults; opt-out and info keep them. */
 export const complianceType = lazy(() =>
   z.pipe(
-    z.string().check(z.regex(/^\s*(opt-?in|opt-?out|info)\s*$/i)),
+    z.string().check(matches(/^\s*(opt-?in|opt-?out|info)\s*$/i)),
     z.transform((v) => (/in/i.test(v) ? 'opt-in' : 'opt-out') as 'opt-in' | 'opt-out'),
   ),
 );
 
 /** Host names per category for blocking scripts and iframes added later by other scripts. */
 export const domainList = lazy(() =>
-  z.array(z.string().check(z.regex(/^[a-z0-9.-]+\.[a-z]{2,}$/i), z.maxLength(253))).check(z.maxLength(200)),
+  z.array(z.string().check(matches(/^[a-z0-9.-]+\.[a-z]{2,}$/i), maxLength(253))).check(maxLength(200)),
 );
 
 /** Google Consent Mode: auto (when gtag/dataLayer is on the page), on, off. */
