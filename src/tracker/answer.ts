@@ -37,10 +37,10 @@ const schemas = lazy(() => {
   const flag = z.pipe(z.union([looseNumber(), z.boolean()]), z.transform((v) => v === true || v === 1));
   return {
     textish: z.pipe(
-      z.union([z.string(), z.number(), z.boolean(), z.null(), z.undefined()]),
+      z.union([z.string(), z.number(), z.boolean(), z.literal([null, undefined])]),
       z.transform((v) => (v == null ? '' : String(v)).slice(0, MAX_TEXT)),
     ),
-    list: z.array(z.unknown()),
+    list: z.custom<unknown[]>(Array.isArray),
     config: {
       daemonrefresh: ['refreshSec', positive],
       enable_debug: ['debug', flag],
