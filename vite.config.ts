@@ -50,7 +50,10 @@ export default defineConfig(({ mode }) => {
         }
       : {},
     build: {
-      target: 'es2020',
+      // es2022 keeps `??=` and class fields instead of lowering them (-88 B gzip React, -66 B lite); all of
+      // it runs in Safari 15 (iOS 15): what es2022 has and Safari 15 lacks, class static blocks
+      // (16.4), occurs neither in our code nor in our dependencies (scripts/size-gate.mjs checks)
+      target: 'es2022',
       // never wipe dist/: both builds write there, and concurrent test runs read it
       emptyOutDir: false,
       // maps as build artefacts next to the bundles, without a sourceMappingURL comment: the
