@@ -27,16 +27,29 @@ const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.c
  * automated browsers too: its default `hideFromBots` would hide the banner from Lighthouse. */
 const CC_RUN = `CookieConsent.run({hideFromBots:false,categories:{necessary:{enabled:true,readOnly:true},analytics:{}},language:{default:'en',translations:{en:{consentModal:{title:'We use cookies',description:'Cookies help us run this site and measure visits.',acceptAllBtn:'Accept all',acceptNecessaryBtn:'Reject all',showPreferencesBtn:'Manage preferences'},preferencesModal:{title:'Cookie preferences',acceptAllBtn:'Accept all',acceptNecessaryBtn:'Reject all',savePreferencesBtn:'Save preferences',sections:[{title:'Necessary',linkedCategory:'necessary'},{title:'Analytics',linkedCategory:'analytics'}]}}}}});`;
 
-export type Variant = 'bare' | 'peers' | 'lite' | 'react';
+/**
+ * An init script that sets `window.__frameAt` in the first animation frame that finds the consent
+ * banner (ours, or cookieconsent's \`show--consent\`): rAF callbacks run before that frame's paint.
+ */
+export const FIRST_FRAME = `(() => {
+  const seen = () => document.querySelector('pagepulse-consent')?.shadowRoot?.querySelector('.banner') || document.documentElement.classList.contains('show--consent');
+  const tick = () => { if (seen()) window.__frameAt = performance.now(); else requestAnimationFrame(tick); };
+  requestAnimationFrame(tick);
+})();`;
+
+/** Page variants; `cookieconsent` (alone, without Plausible) only for the first-visit figures. */
+export type Variant = 'bare' | 'peers' | 'cookieconsent' | 'lite' | 'react';
 export const VARIANTS: Variant[] = ['bare', 'peers', 'lite', 'react'];
-const LABEL: Record<Variant, string> = { bare: 'no script', peers: 'peers (cookieconsent + Plausible)', lite: 'PagePulse lite', react: 'PagePulse (React)' };
+const LABEL: Record<Variant, string> = { bare: 'no script', peers: 'peers (cookieconsent + Plausible)', cookieconsent: 'vanilla-cookieconsent', lite: 'PagePulse lite', react: 'PagePulse (React)' };
 
 function pageFor(variant: Variant): string {
   const html = readFileSync('demo/index.html', 'utf8');
   if (!html.includes(TAG)) throw new Error('demo/index.html no longer carries the bundle tag this bench replaces');
+  const cookieconsent = `<link rel="stylesheet" href="/peers/cookieconsent.css"><script src="/peers/cookieconsent.umd.js"></script><script>${CC_RUN}</script>`;
   const tags: Record<Variant, string> = {
     bare: '',
-    peers: `<link rel="stylesheet" href="/peers/cookieconsent.css"><script src="/peers/cookieconsent.umd.js"></script><script>${CC_RUN}</script><script src="/peers/plausible.js"></script>`,
+    peers: `${cookieconsent}<script src="/peers/plausible.js"></script>`,
+    cookieconsent,
     lite: TAG.replace('pagepulse.iife.js', 'pagepulse.lite.iife.js'),
     react: TAG,
   };
@@ -44,7 +57,7 @@ function pageFor(variant: Variant): string {
 }
 
 /** A small page server: the demo's files gzip -9, the variants' pages, `{}` for every collector call. */
-export async function startPageServer(plausible: string, returnCookies: Record<Variant, string[]>): Promise<{ origin: string; close(): Promise<void> }> {
+export async function startPageServer(plausible: string, returnCookies: Partial<Record<Variant, string[]>>): Promise<{ origin: string; close(): Promise<void> }> {
   const cache = new Map<string, Buffer>();
   const file = (path: string): Buffer | null => {
     try {
@@ -63,10 +76,10 @@ export async function startPageServer(plausible: string, returnCookies: Record<V
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     const path = url.pathname;
-    const page = /^\/v\/(bare|peers|lite|react)\/(first|return)\/$/.exec(path);
+    const page = /^\/v\/(bare|peers|cookieconsent|lite|react)\/(first|return)\/$/.exec(path);
     if (page) {
       const variant = page[1] as Variant;
-      send(req, res, Buffer.from(pageFor(variant)), TYPES['.html']!, page[2] === 'return' ? { 'set-cookie': returnCookies[variant] } : {});
+      send(req, res, Buffer.from(pageFor(variant)), TYPES['.html']!, page[2] === 'return' ? { 'set-cookie': returnCookies[variant] ?? [] } : {});
       return;
     }
     if (path === '/index.php') {
@@ -123,7 +136,7 @@ const median = (values: number[]): number => {
 
 /** Run Lighthouse over every variant and visit; returns the markdown section for BENCHMARKS.md. */
 export async function lighthouseSection(plausible: string): Promise<{ markdown: string; figures: Record<string, Figures> }> {
-  const pending: Record<Variant, string[]> = { bare: [], peers: [], lite: [], react: [] };
+  const pending: Record<Variant, string[]> = { bare: [], peers: [], cookieconsent: [], lite: [], react: [] };
   const server = await startPageServer(plausible, pending);
   const consent = ['cookieconsent_status=allow; Path=/', 'cookieconsent_categories=1.2.3.4; Path=/'];
   pending.lite.push(...consent);

@@ -6,21 +6,14 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import { SourceMapConsumer } from 'source-map-js';
-import { startPageServer } from './lighthouse';
+import { FIRST_FRAME, startPageServer } from './lighthouse';
 
 const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium';
-const variants = (process.argv[2] ?? 'lite,react,peers').split(',') as Array<'lite' | 'react' | 'peers'>;
+const variants = (process.argv[2] ?? 'lite,react,cookieconsent').split(',') as Array<'lite' | 'react' | 'cookieconsent'>;
 
 interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number }; hitCount?: number }
 interface Profile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[]; startTime: number }
 
-/** Marks the first animation frame after a banner host appears (ours or cookieconsent's). */
-const FIRST_FRAME = `(() => {
-  const seen = () => document.querySelector('pagepulse-consent')?.shadowRoot?.querySelector('.banner') || document.documentElement.classList.contains('show--consent');
-  // rAF callbacks run before the frame's paint: the first one that finds the banner is its frame
-  const tick = () => { if (seen()) window.__frameAt = performance.now(); else requestAnimationFrame(tick); };
-  requestAnimationFrame(tick);
-})();`;
 
 /** A profile frame as `function source:line`, through the bundle's hidden source map when it has one. */
 const maps = new Map<string, SourceMapConsumer | null>();
@@ -41,7 +34,7 @@ function where(f: ProfileNode['callFrame']): string {
   return `${f.functionName || '(anonymous)'} ${f.url}:${f.lineNumber}`;
 }
 
-const server = await startPageServer(resolve('.bench/plausible.js'), { bare: [], peers: [], lite: [], react: [] });
+const server = await startPageServer(resolve('.bench/plausible.js'), {});
 const browser = await chromium.launch({ executablePath: CHROME, args: ['--no-sandbox'] });
 try {
   for (const variant of variants) {
