@@ -23,14 +23,14 @@ export function lazy<T>(build: () => T): () => T {
 export const matches = (pattern: RegExp) => z.refine<string>((v) => pattern.test(v));
 /** At most `n` characters or items. */
 export const maxLength = (n: number) => z.refine<string | unknown[]>((v) => v.length <= n);
+/** A finite number, as a custom check: zod's number schema class is not needed for one test. */
+export const finite = () => z.custom<number>((v) => typeof v === 'number' && Number.isFinite(v));
 
 /** on/off, 1/0, true/false, yes/no, as booleans, numbers or strings. */
 export const onOff = lazy(() =>
   z.pipe(
     z.union([
-      z.boolean(),
-      z.literal(0),
-      z.literal(1),
+      z.literal([true, false, 0, 1]),
       z.string().check(matches(/^\s*(on|off|1|0|true|false|yes|no)\s*$/i)),
     ]),
     z.transform((v) => v === true || v === 1 || (typeof v === 'string' && /^\s*(on|1|true|yes)\s*$/i.test(v))),
@@ -40,14 +40,14 @@ export const onOff = lazy(() =>
 /** A finite number, also written as a numeric string ("6", "2.5"). */
 export const looseNumber = lazy(() =>
   z.pipe(
-    z.union([z.number().check(z.refine(Number.isFinite)), z.string().check(matches(/^\s*-?\d+(\.\d+)?\s*$/))]),
+    z.union([finite(), z.string().check(matches(/^\s*-?\d+(\.\d+)?\s*$/))]),
     z.transform((v) => Number(v)),
   ),
 );
 
 /** A loose number that also satisfies `test` (message names the range in warnings). */
 export function numberWhere(test: (n: number) => boolean, message?: string) {
-  return z.pipe(looseNumber(), z.number().check(z.refine(test, message)));
+  return z.pipe(looseNumber(), z.custom<number>((n) => test(n as number), message));
 }
 
 /** An address the bundle may call or link to: http(s) absolute, protocol-relative or relative. */
@@ -70,7 +70,7 @@ export const baseUrl = lazy(() =>
 /** Milliseconds for the keep-alive, or off. */
 export const keepalive = lazy(() =>
   z.union([
-    z.pipe(z.union([z.literal(false), z.literal('off'), z.literal('0'), z.literal(0)]), z.transform(() => null)),
+    z.pipe(z.literal([false, 'off', '0', 0]), z.transform(() => null)),
     numberWhere((n) => n >= 100 && n <= 86_400_000, 'between 100 and 86400000 ms'),
   ]),
 );
