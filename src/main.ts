@@ -2,6 +2,7 @@ import { createApi, snapshot, type PagePulseApi } from './api';
 import { readConfig } from './config';
 import type { Context, Logger, PagePulseEvents } from './context';
 import { createConsentStore } from './consent/store';
+import { acceptsByCountry } from './consent/rules';
 import { startConsentEarly, startConsentWidget, type ConsentEarly } from './consent/widget';
 import { messages } from './i18n';
 import { documentCookieJar } from './platform/cookies';
@@ -131,6 +132,10 @@ function boot(marker: Record<symbol, unknown>): void {
   lifetime.add(() => notifier.dispose());
   // before the DOM is ready: Consent Mode default and the blocking observer must precede other tags
   const early = config.consent ? startConsentEarly(ctx) : null;
+  // a first visit shows the banner first: its module (and the UI library) evaluates now, while the
+  // page still loads its deferred scripts and styles, not after DOMContentLoaded; the widget's own
+  // import() then finds it evaluated and reports a failure
+  if (early && !ctx.consent.get().chosen && !acceptsByCountry(config.country)) import('./ui/consent/view').catch(() => {});
   const run = (): void => {
     try {
       start(ctx, marker, early);
