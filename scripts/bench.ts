@@ -2,12 +2,20 @@
 // builds and of the peers, measured side by side in one run; writes BENCHMARKS.md.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { resolve } from 'node:path';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { build } from 'vite';
 import { sizes } from './size-gate.mjs';
-import { FIRST_FRAME, lighthouseSection, startPageServer } from './bench/lighthouse';
+import { FIRST_FRAME, lighthouseSection, SECTION_END, SECTION_START, startPageServer } from './bench/lighthouse';
+
+/** The Lighthouse section already in BENCHMARKS.md ('' when there is none). */
+function keptSection(): string {
+  const text = readFileSync('BENCHMARKS.md', 'utf8');
+  const start = text.indexOf(SECTION_START);
+  const end = text.indexOf(SECTION_END);
+  return start >= 0 && end > start ? text.slice(start, end + SECTION_END.length) : '';
+}
 import { grantConsent, launch } from '../test/support/browser';
 import { longSession } from '../test/support/long-session';
 import { fixturePage, startServer, type TestServer } from '../test/support/server';
@@ -312,7 +320,7 @@ async function main(): Promise<void> {
     }
     figures.memory = memory;
 
-    const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}, ${execFileSync('/usr/bin/chromium', ['--version'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim().split('\n').pop()}`;
+    const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, load average ${loadavg()[0]!.toFixed(1)} at the end (other work on the machine slows every row alike; compare rows of one run), node ${process.version}, ${execFileSync('/usr/bin/chromium', ['--version'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim().split('\n').pop()}`;
     const report = [
       '# Benchmarks',
       '',
@@ -335,7 +343,8 @@ async function main(): Promise<void> {
     // last: Lighthouse takes its own Chromium, so the machine is otherwise quiet
     await browser.close();
     console.log('lighthouse...');
-    const lighthouse = await lighthouseSection(plausible);
+    // BENCH_LIGHTHOUSE=0 keeps the section of an earlier (or separate) run: `npx tsx scripts/bench/lighthouse.ts`
+    const lighthouse = process.env.BENCH_LIGHTHOUSE === '0' ? { markdown: keptSection(), figures: null } : await lighthouseSection(plausible);
     figures.lighthouse = lighthouse.figures;
     writeFileSync('BENCHMARKS.md', `${report}\n${lighthouse.markdown}\n`);
     writeFileSync(resolve(OUT, 'figures.json'), JSON.stringify(figures, null, 2));

@@ -6,6 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { loadavg } from 'node:os';
 import { extname, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as chromeLauncher from 'chrome-launcher';
@@ -182,7 +183,7 @@ export async function lighthouseSection(plausible: string): Promise<{ markdown: 
     SECTION_START,
     '## Lighthouse',
     '',
-    `Lighthouse ${(await import('lighthouse/package.json', { with: { type: 'json' } })).default.version}, mobile preset (simulated slow 4G, 4x CPU slowdown), on demo/index.html served gzip -9 by a local page server; median of ${RUNS} runs per row, taken round robin. "first": no cookies, the banner shows. "return": consent given before the load (PagePulse \`cookieconsent_status=allow\`, \`cookieconsent_categories=1.2.3.4\`; cookieconsent the \`cc_cookie\` its own "Accept all" wrote), so no banner and the tracker runs. The peers: vanilla-cookieconsent 3 (JS + CSS, started with two categories) and @plausible-analytics/tracker on every visit. Goals (issue 15): JS boot-up lite <= 1.2x peers, React <= 2.5x.`,
+    `Lighthouse ${(await import('lighthouse/package.json', { with: { type: 'json' } })).default.version}, mobile preset (simulated slow 4G, 4x CPU slowdown), on demo/index.html served gzip -9 by a local page server; median of ${RUNS} runs per row, taken round robin (load average ${loadavg()[0]!.toFixed(1)} at the end: other work on the machine inflates every row; compare rows of one run). "first": no cookies, the banner shows. "return": consent given before the load (PagePulse \`cookieconsent_status=allow\`, \`cookieconsent_categories=1.2.3.4\`; cookieconsent the \`cc_cookie\` its own "Accept all" wrote), so no banner and the tracker runs. The peers: vanilla-cookieconsent 3 (JS + CSS, started with two categories) and @plausible-analytics/tracker on every visit. Goals (issue 15): JS boot-up lite <= 1.2x peers, React <= 2.5x.`,
     '',
     ...rows,
     SECTION_END,
