@@ -251,7 +251,7 @@ async function main(): Promise<void> {
 
   const builds = [
     { name: 'PagePulse (React)', file: 'dist/pagepulse.iife.js' },
-    { name: 'PagePulse lite (preact/compat)', file: 'dist/pagepulse.lite.iife.js' },
+    { name: 'PagePulse lite (preact)', file: 'dist/pagepulse.lite.iife.js' },
     { name: 'PagePulse (React, UI eager: before deferral)', file: eager },
   ];
   const peers: Array<{ name: string; file: string; css?: string; first: RegExp | null }> = [
