@@ -3,6 +3,7 @@ import { readConfig } from './config';
 import type { Context, Logger, PagePulseEvents } from './context';
 import { CHOICES_KEY } from './consent/startup';
 import { createConsentStore } from './consent/store';
+import { acceptsByCountry } from './consent/rules';
 import { startConsentEarly, startConsentWidget, type ConsentEarly } from './consent/widget';
 import { messages } from './i18n';
 import { documentCookieJar } from './platform/cookies';
@@ -14,7 +15,7 @@ import { createRequester, reporting } from './platform/request';
 import { createTracker } from './tracker';
 import { createDebugStore } from './platform/debug';
 import { createNotifier } from './ui/notify';
-import { ALL_SURFACES, watchDebugBox } from './ui/surfaces';
+import { watchDebugBox } from './ui/surfaces';
 
 declare global {
   interface Window {
@@ -133,6 +134,10 @@ function boot(marker: Record<symbol, unknown>): void {
   lifetime.add(() => notifier.dispose());
   // before the DOM is ready: Consent Mode default and the blocking observer must precede other tags
   const early = config.consent ? startConsentEarly(ctx) : null;
+  // a first visit shows the banner first: its module (and the UI library) evaluates now, while the
+  // page still loads its deferred scripts and styles, not after DOMContentLoaded; the widget's own
+  // import() then finds it evaluated and reports a failure
+  if (early && !ctx.consent.get().chosen && !acceptsByCountry(config.country)) import('./ui/consent/view').catch(() => {});
   const run = (): void => {
     try {
       start(ctx, marker, early);
@@ -140,9 +145,7 @@ function boot(marker: Record<symbol, unknown>): void {
       log.error('failed to start', error);
     }
   };
-  // the benchmark's "before" build pays for the UI modules before the tracker may start
-  if (__PAGEPULSE_EAGER_UI__) whenReady(lifetime, () => settle(Promise.all(ALL_SURFACES.map((load) => load())).then(run), log.error));
-  else whenReady(lifetime, run);
+  whenReady(lifetime, run);
 }
 
 /** DOM ready: debug box watcher, tracker, consent widget, public API. */

@@ -1,11 +1,9 @@
 import * as z from 'zod/mini';
 import type { Lang } from '../i18n';
+import { CATEGORY_IDS, type CategoryId } from './categories';
 import * as f from './fields';
 
-/** Which consent category: 1 Notwendig, 2 Präferenzen, 3 Statistiken, 4 Marketing. */
-export type CategoryId = 1 | 2 | 3 | 4;
-/** All categories, in display order. */
-export const CATEGORY_IDS: readonly CategoryId[] = [1, 2, 3, 4];
+export { CATEGORY_IDS, type CategoryId };
 
 /** The one validated configuration the bundle runs on. */
 export interface Config {
@@ -167,7 +165,7 @@ const SCALARS = {
   stateInput: f.selector,
   privacyUrl: f.safeUrl,
   country: f.country,
-  csrfToken: f.lazy(() => z.string().check(z.maxLength(200))),
+  csrfToken: f.lazy(() => z.string().check(f.maxLength(200))),
   requestTimeout: f.timeoutMs,
   complianceType: f.complianceType,
   revokable: f.onOff,

@@ -271,13 +271,19 @@ export function startConsentWidget(ctx: Context, early: ConsentEarly): ConsentWi
   };
 }
 
-/** A storage that may be missing or throw on access (privacy modes, sandboxed frames). */
-function guardedStorage(get: () => Storage): QueueStorage | null {
-  try {
-    return get();
-  } catch {
-    return null;
-  }
+/**
+ * A storage that may be missing or throw on access (privacy modes, sandboxed frames), looked up on
+ * first use: the first localStorage access opens the store, milliseconds a first visit's banner
+ * does not wait for. Every caller reads and writes inside its own try, so a missing one is no error.
+ */
+function guardedStorage(get: () => Storage): QueueStorage {
+  let storage: Storage | undefined;
+  const use = (): Storage => (storage ??= get());
+  return {
+    getItem: (key) => use().getItem(key),
+    setItem: (key, value) => use().setItem(key, value),
+    removeItem: (key) => use().removeItem(key),
+  };
 }
 
 function readFlag(storage: QueueStorage | null, key: string): boolean {
