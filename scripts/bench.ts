@@ -2,11 +2,20 @@
 // builds and of the peers, measured side by side in one run; writes BENCHMARKS.md.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { resolve } from 'node:path';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { build } from 'vite';
 import { sizes } from './size-gate.mjs';
+import { FIRST_FRAME, lighthouseSection, SECTION_END, SECTION_START, startPageServer } from './bench/lighthouse';
+
+/** The Lighthouse section already in BENCHMARKS.md ('' when there is none). */
+function keptSection(): string {
+  const text = readFileSync('BENCHMARKS.md', 'utf8');
+  const start = text.indexOf(SECTION_START);
+  const end = text.indexOf(SECTION_END);
+  return start >= 0 && end > start ? text.slice(start, end + SECTION_END.length) : '';
+}
 import { grantConsent, launch } from '../test/support/browser';
 import { longSession } from '../test/support/long-session';
 import { fixturePage, startServer, type TestServer } from '../test/support/server';
@@ -33,6 +42,21 @@ async function bundleForPage(entry: string, name: string): Promise<string> {
     build: { outDir: OUT, emptyOutDir: false, lib: { entry, formats: ['iife'], name: name.replace(/\W/g, '_'), fileName: () => `${name}.js` } },
   });
   return resolve(OUT, `${name}.js`);
+}
+
+/**
+ * The React build with every UI module evaluated before the tracker starts: the "before" figure of
+ * the deferred start-up. main.ts's `./ui/surfaces` is aliased to a bench file that imports the
+ * views statically; the shipped builds carry no trace of it.
+ */
+async function eagerBuild(): Promise<string> {
+  await build({
+    mode: 'production',
+    logLevel: 'warn',
+    resolve: { alias: [{ find: /^\.\/ui\/surfaces$/, replacement: resolve('scripts/bench/eager-surfaces.ts') }] },
+    build: { outDir: OUT, sourcemap: false, lib: { entry: 'src/main.ts', formats: ['iife'], name: 'PagePulseBundle', fileName: () => 'pagepulse.eager.iife.js' } },
+  });
+  return resolve(OUT, 'pagepulse.eager.iife.js');
 }
 
 /** A context whose pages accept functions compiled by tsx (esbuild's keepNames adds `__name` calls). */
@@ -89,6 +113,48 @@ async function startUp(browser: Browser, server: TestServer, code: string, first
   });
   await context.close();
   return { evalMs, bootMs, firstMs };
+}
+
+/** Runs per first-visit figure (fresh context each, round robin). */
+const FIRST_RUNS = Number(process.env.BENCH_FIRST_RUNS ?? 9);
+
+/**
+ * A first visit to the demo page under 4x CPU throttling (CDP), per variant: Chromium's
+ * ScriptDuration for the whole load (taken 1 s after the banner's first frame, or after load for
+ * the bare page) and when the banner's first frame came (ms after navigation start).
+ */
+async function firstVisits(browser: Browser, plausible: string): Promise<Record<string, { script: number; frame: number | null }>> {
+  const variants = ['bare', 'cookieconsent', 'lite', 'react'] as const;
+  const server = await startPageServer(plausible, {});
+  const samples = new Map<string, Array<{ script: number; frame: number | null }>>();
+  try {
+    for (let run = 0; run < FIRST_RUNS; run++) {
+      for (const variant of variants) {
+        const context = await browser.newContext();
+        await context.addInitScript(FIRST_FRAME);
+        const page = await context.newPage();
+        const cdp = await context.newCDPSession(page);
+        await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+        await cdp.send('Performance.enable');
+        await page.goto(`${server.origin}/v/${variant}/first/`, { waitUntil: 'load' });
+        let frame: number | null = null;
+        if (variant !== 'bare') {
+          await page.waitForFunction(() => (window as unknown as { __frameAt?: number }).__frameAt !== undefined, null, { timeout: 15000 });
+          frame = await page.evaluate(() => (window as unknown as { __frameAt: number }).__frameAt);
+        }
+        await page.waitForTimeout(1000);
+        const { metrics } = (await cdp.send('Performance.getMetrics')) as { metrics: Array<{ name: string; value: number }> };
+        const script = (metrics.find((m) => m.name === 'ScriptDuration')?.value ?? NaN) * 1000;
+        samples.set(variant, [...(samples.get(variant) ?? []), { script, frame }]);
+        await context.close();
+      }
+    }
+  } finally {
+    await server.close();
+  }
+  const out: Record<string, { script: number; frame: number | null }> = {};
+  for (const [variant, runs] of samples) out[variant] = { script: median(runs.map((r) => r.script)), frame: runs[0]!.frame === null ? null : median(runs.map((r) => r.frame!)) };
+  return out;
 }
 
 /** Median µs per selector on a deep, class-heavy DOM, ours and finder on the same elements. */
@@ -177,15 +243,16 @@ async function layoutShift(browser: Browser, server: TestServer, bundle: string)
 
 async function main(): Promise<void> {
   console.log('building both bundles, the eager "before" build and the page helpers...');
-  for (const mode of ['production', 'lite', 'eager']) execFileSync('npx', ['vite', 'build', '--mode', mode, '--logLevel', 'warn'], { stdio: 'inherit' });
+  for (const mode of ['production', 'lite']) execFileSync('npx', ['vite', 'build', '--mode', mode, '--logLevel', 'warn'], { stdio: 'inherit' });
+  const eager = await eagerBuild();
   const selectorHelpers = await bundleForPage('scripts/bench/selector-entry.ts', 'selectors');
   const plausible = await bundleForPage('scripts/bench/plausible-entry.ts', 'plausible');
   const finderOnly = await bundleForPage('node_modules/@medv/finder/finder.js', 'finder');
 
   const builds = [
     { name: 'PagePulse (React)', file: 'dist/pagepulse.iife.js' },
-    { name: 'PagePulse lite (preact/compat)', file: 'dist/pagepulse.lite.iife.js' },
-    { name: 'PagePulse (React, UI eager: before deferral)', file: 'dist/pagepulse.eager.iife.js' },
+    { name: 'PagePulse lite (preact)', file: 'dist/pagepulse.lite.iife.js' },
+    { name: 'PagePulse (React, UI eager: before deferral)', file: eager },
   ];
   const peers: Array<{ name: string; file: string; css?: string; first: RegExp | null }> = [
     { name: 'vanilla-cookieconsent 3 (JS + CSS)', file: 'node_modules/vanilla-cookieconsent/dist/cookieconsent.umd.js', css: 'node_modules/vanilla-cookieconsent/dist/cookieconsent.css', first: null },
@@ -228,6 +295,18 @@ async function main(): Promise<void> {
       console.log(rows.at(-1));
     }
 
+    console.log('first visits (4x CPU throttling)...');
+    const first = await firstVisits(browser, plausible);
+    figures.firstVisit = first;
+    const bare = first.bare!.script;
+    const over = (variant: string): number => first[variant]!.script - bare;
+    const firstRows = [
+      '| page | ScriptDuration ms (whole page) | over the bare page ms | vs cookieconsent | banner first frame ms |',
+      '|---|---|---|---|---|',
+      ...(['bare', 'cookieconsent', 'lite', 'react'] as const).map((v) => `| ${v === 'bare' ? 'no script (site.js only)' : v === 'cookieconsent' ? 'vanilla-cookieconsent 3' : v === 'lite' ? 'PagePulse lite' : 'PagePulse (React)'} | ${ms(first[v]!.script)} | ${v === 'bare' ? '' : ms(over(v))} | ${v === 'lite' || v === 'react' ? `${(over(v) / over('cookieconsent')).toFixed(2)}x` : ''} | ${ms(first[v]!.frame)} |`),
+    ];
+    console.log(firstRows.join('\n'));
+
     const selector = await selectorCost(browser, server, selectorHelpers);
     figures.selector = selector;
     const cls = await layoutShift(browser, server, 'pagepulse.iife.js');
@@ -241,12 +320,12 @@ async function main(): Promise<void> {
     }
     figures.memory = memory;
 
-    const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}, ${execFileSync('/usr/bin/chromium', ['--version'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim().split('\n').pop()}`;
+    const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, load average ${loadavg()[0]!.toFixed(1)} at the end (other work on the machine slows every row alike; compare rows of one run), node ${process.version}, ${execFileSync('/usr/bin/chromium', ['--version'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim().split('\n').pop()}`;
     const report = [
       '# Benchmarks',
       '',
       `Latest run of \`npm run bench\` (${new Date().toISOString().slice(0, 10)}) on ${machine}.`,
-      `Start-up figures are medians over ${RUNS} fresh browser contexts per script, taken round robin; each script is evaluated inline after load (the bookmarklet path: the whole boot runs at once) with Statistiken already allowed (no banner), so fetch time is excluded. "eval" is the script\'s synchronous run; "eval + microtasks" lasts until the first task after it, so it also counts work chained on promises (the eager build evaluates its UI modules there, before the tracker starts) and any style and layout the browser does before that task; "first request" is from the start of evaluation to the first heartbeat (Plausible: its first event) leaving the page.`,
+      `Start-up figures are medians over ${RUNS} fresh browser contexts per script, taken round robin; each script is evaluated inline after load (the bookmarklet path: the whole boot runs at once) with Statistiken already allowed (no banner), so fetch time is excluded. "eval" is the script\'s synchronous run; "eval + microtasks" lasts until the first task after it, so it also counts work chained on promises (the eager build evaluates its UI modules during eval, before the tracker starts) and any style and layout the browser does before that task; "first request" is from the start of evaluation to the first heartbeat (Plausible: its first event) leaving the page.`,
       '',
       ...rows,
       '',
@@ -254,10 +333,20 @@ async function main(): Promise<void> {
       '',
       `Layout shift (CLS, sum of layout-shift entries without recent input): banner appearing ${shift(cls.banner)} (lite ${shift(clsLite.banner)}), after accepting and the reload ${shift(cls.accepted)} (lite ${shift(clsLite.accepted)}).`,
       '',
+      `First visit to demo/index.html (no cookies: the banner shows), 4x CPU throttling through CDP, median of ${FIRST_RUNS} fresh contexts per page taken round robin, served like the Lighthouse run below. ScriptDuration is Chromium's (Performance.getMetrics) for the whole page 1 s after the banner's first frame; "over the bare page" subtracts the page's own site.js. The banner's first frame is the first animation frame that finds it (ours: the \`.banner\` in \`<pagepulse-consent>\`; cookieconsent: \`html.show--consent\`, whose modal then fades in), in ms from navigation start. Goal (issue 15): lite at most 1.2x cookieconsent, first frame no later.`,
+      '',
+      ...firstRows,
+      '',
       `Long session, ${BEATS} heartbeats at 10 ms with debug on (each figure the smallest of three readings a few beats apart, each after a forced GC): React ${memory['pagepulse.iife.js']}; lite ${memory['pagepulse.lite.iife.js']}.`,
       '',
     ].join('\n');
-    writeFileSync('BENCHMARKS.md', report);
+    // last: Lighthouse takes its own Chromium, so the machine is otherwise quiet
+    await browser.close();
+    console.log('lighthouse...');
+    // BENCH_LIGHTHOUSE=0 keeps the section of an earlier (or separate) run: `npx tsx scripts/bench/lighthouse.ts`
+    const lighthouse = process.env.BENCH_LIGHTHOUSE === '0' ? { markdown: keptSection(), figures: null } : await lighthouseSection(plausible);
+    figures.lighthouse = lighthouse.figures;
+    writeFileSync('BENCHMARKS.md', `${report}\n${lighthouse.markdown}\n`);
     writeFileSync(resolve(OUT, 'figures.json'), JSON.stringify(figures, null, 2));
     console.log(`\n${report}`);
   } finally {

@@ -5,6 +5,7 @@ import { CHOICES_KEY } from './consent/startup';
 import { guardedStorage, readItem } from './consent/storage';
 import { createConsentStore } from './consent/store';
 import { startConsent, startConsentEarly, type ConsentEarly } from './consent';
+import { acceptsByCountry } from './consent/rules';
 import { messages } from './i18n';
 import { documentCookieJar } from './platform/cookies';
 import { showPlatformError } from './platform/alerts';
@@ -16,7 +17,7 @@ import { createTracker } from './tracker';
 import { createDebugStore } from './platform/debug';
 import { createConsentViewPort } from './ui/consent';
 import { createNotifier } from './ui/notify';
-import { ALL_SURFACES, watchDebugBox } from './ui/surfaces';
+import { watchDebugBox } from './ui/surfaces';
 
 declare global {
   interface Window {
@@ -148,6 +149,10 @@ function boot(marker: Record<symbol, unknown>): void {
   lifetime.add(() => notifier.dispose());
   // before the DOM is ready: Consent Mode default and the blocking observer must precede other tags
   const early = config.consent ? startConsentEarly(ctx) : null;
+  // a first visit shows the banner first: its module (and the UI library) evaluates now, while the
+  // page still loads its deferred scripts and styles, not after DOMContentLoaded; the widget's own
+  // import() then finds it evaluated and reports a failure
+  if (early && !ctx.consent.get().chosen && !acceptsByCountry(config.country)) import('./ui/consent/view').catch(() => {});
   const run = (): void => {
     try {
       start(ctx, marker, early);
@@ -155,10 +160,7 @@ function boot(marker: Record<symbol, unknown>): void {
       log.error('failed to start', error);
     }
   };
-  // the benchmark's "before" build pays for the UI modules before the tracker may start
-  if (__PAGEPULSE_EAGER_UI__)
-    whenReady(lifetime, () => settle(Promise.all(ALL_SURFACES.map((load) => load())).then(run), log.error));
-  else whenReady(lifetime, run);
+  whenReady(lifetime, run);
 }
 
 /** DOM ready: debug box watcher, tracker, consent widget, public API. */

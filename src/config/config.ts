@@ -1,9 +1,7 @@
 import type { Lang } from '../i18n';
+import { CATEGORY_IDS, type CategoryId } from './categories';
 
-/** Which consent category: 1 Notwendig, 2 Präferenzen, 3 Statistiken, 4 Marketing. */
-export type CategoryId = 1 | 2 | 3 | 4;
-/** All categories, in display order. */
-export const CATEGORY_IDS: readonly CategoryId[] = [1, 2, 3, 4];
+export { CATEGORY_IDS, type CategoryId };
 
 /** The one validated configuration the bundle runs on. */
 export interface Config {

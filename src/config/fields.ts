@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { lazy, numberWhere } from '../platform/schema';
+import { lazy, matches, maxLength, numberWhere } from '../platform/schema';
 
 /**
  * One zod/mini schema per config key: every source (page globals, PagePulseConfig, data-*
@@ -12,12 +12,7 @@ import { lazy, numberWhere } from '../platform/schema';
 /** on/off, 1/0, true/false, yes/no, as booleans, numbers or strings. */
 export const onOff = lazy(() =>
   z.pipe(
-    z.union([
-      z.boolean(),
-      z.literal(0),
-      z.literal(1),
-      z.string().check(z.regex(/^\s*(on|off|1|0|true|false|yes|no)\s*$/i)),
-    ]),
+    z.union([z.literal([true, false, 0, 1]), z.string().check(matches(/^\s*(on|off|1|0|true|false|yes|no)\s*$/i))]),
     z.transform((v) => v === true || v === 1 || (typeof v === 'string' && /^\s*(on|1|true|yes)\s*$/i.test(v))),
   ),
 );
@@ -26,8 +21,8 @@ export const onOff = lazy(() =>
 export const safeUrl = lazy(() =>
   z.pipe(
     z.string().check(
-      z.minLength(1),
-      z.maxLength(2048),
+      z.refine((v) => v.length > 0),
+      maxLength(2048),
       z.refine((v) => !/^\s*[a-z][a-z0-9+.-]*:/i.test(v) || /^\s*https?:/i.test(v), 'only http(s) or relative addresses'),
     ),
     z.transform((v) => v.trim()),
@@ -36,13 +31,19 @@ export const safeUrl = lazy(() =>
 
 /** The site base: like safeUrl, always ending with `/`. */
 export const baseUrl = lazy(() =>
-  z.pipe(safeUrl(), z.transform((v) => (v.endsWith('/') ? v : `${v}/`))),
+  z.pipe(
+    safeUrl(),
+    z.transform((v) => (v.endsWith('/') ? v : `${v}/`)),
+  ),
 );
 
 /** Milliseconds for the keep-alive, or off. */
 export const keepalive = lazy(() =>
   z.union([
-    z.pipe(z.union([z.literal(false), z.literal('off'), z.literal('0'), z.literal(0)]), z.transform(() => null)),
+    z.pipe(
+      z.literal([false, 'off', '0', 0]),
+      z.transform(() => null),
+    ),
     numberWhere((n) => n >= 100 && n <= 86_400_000, 'between 100 and 86400000 ms'),
   ]),
 );
@@ -50,21 +51,24 @@ export const keepalive = lazy(() =>
 /** A language the bundle speaks. */
 export const lang = lazy(() =>
   z.pipe(
-    z.string().check(z.regex(/^\s*(de|en)([-_][a-z]{2})?\s*$/i)),
+    z.string().check(matches(/^\s*(de|en)([-_][a-z]{2})?\s*$/i)),
     z.transform((v) => (v.trim().slice(0, 2).toLowerCase() === 'en' ? 'en' : 'de') as 'de' | 'en'),
   ),
 );
 
 /** An ISO 3166 alpha-2 country code. */
 export const country = lazy(() =>
-  z.pipe(z.string().check(z.regex(/^\s*[a-z]{2}\s*$/i)), z.transform((v) => v.trim().toUpperCase())),
+  z.pipe(
+    z.string().check(matches(/^\s*[a-z]{2}\s*$/i)),
+    z.transform((v) => v.trim().toUpperCase()),
+  ),
 );
 
 /** A CSS selector; a syntax error is caught at the edge instead of at click time. */
 export const selector = lazy(() =>
   z.string().check(
-    z.minLength(1),
-    z.maxLength(500),
+    z.refine((v) => v.length > 0),
+    maxLength(500),
     z.refine((v) => {
       try {
         document.createDocumentFragment().querySelector(v);
@@ -78,28 +82,42 @@ export const selector = lazy(() =>
 
 /** A short display text (category names, placeholder and deny messages). */
 export const text = lazy(() =>
-  z.pipe(z.string().check(z.maxLength(2000)), z.transform((v) => v.trim())),
+  z.pipe(
+    z.string().check(maxLength(2000)),
+    z.transform((v) => v.trim()),
+  ),
 );
 
 /** Request timeout in ms. */
-export const timeoutMs = lazy(() =>
-  numberWhere((n) => n >= 100 && n <= 120_000, 'between 100 and 120000 ms'),
-);
+export const timeoutMs = lazy(() => numberWhere((n) => n >= 100 && n <= 120_000, 'between 100 and 120000 ms'));
 
 /** com_gdpr's compliance type: only opt-in changes the defaults; opt-out and info keep them. */
 export const complianceType = lazy(() =>
   z.pipe(
-    z.string().check(z.regex(/^\s*(opt-?in|opt-?out|info)\s*$/i)),
+    z.string().check(matches(/^\s*(opt-?in|opt-?out|info)\s*$/i)),
     z.transform((v) => (/in/i.test(v) ? 'opt-in' : 'opt-out') as 'opt-in' | 'opt-out'),
   ),
 );
 
 /** Host names per category for blocking scripts and iframes added later by other scripts. */
 export const domainList = lazy(() =>
-  z.array(z.string().check(z.regex(/^[a-z0-9.-]+\.[a-z]{2,}$/i), z.maxLength(253))).check(z.maxLength(200)),
+  // one custom check instead of z.array: zod's array schema brings its element, size-cap and
+  // async machinery for a list that is rejected as a whole anyway
+  z.custom<string[]>(
+    (v) =>
+      Array.isArray(v) &&
+      v.length <= 200 &&
+      v.every((d) => typeof d === 'string' && d.length <= 253 && /^[a-z0-9.-]+\.[a-z]{2,}$/i.test(d)),
+  ),
 );
 
 /** Google Consent Mode: auto (when gtag/dataLayer is on the page), on, off. */
 export const gcm = lazy(() =>
-  z.union([z.enum(['auto', 'on', 'off']), z.pipe(onOff(), z.transform((b) => (b ? 'on' : 'off') as 'on' | 'off'))]),
+  z.union([
+    z.literal(['auto', 'on', 'off']),
+    z.pipe(
+      onOff(),
+      z.transform((b) => (b ? 'on' : 'off') as 'on' | 'off'),
+    ),
+  ]),
 );

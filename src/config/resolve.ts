@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
-import { lazy } from '../platform/schema';
-import { defaultConfig, type CategoryConfig, type CategoryId, type Config } from './config';
+import { lazy, maxLength } from '../platform/schema';
+import type { CategoryId } from './categories';
+import { defaultConfig, type CategoryConfig, type Config } from './config';
 import * as f from './fields';
 
 /** A flat key a source can set: a Config key, or one category's field. */
@@ -19,7 +20,7 @@ const SCALARS = {
   stateInput: f.selector,
   privacyUrl: f.safeUrl,
   country: f.country,
-  csrfToken: lazy(() => z.string().check(z.maxLength(200))),
+  csrfToken: lazy(() => z.string().check(maxLength(200))),
   requestTimeout: f.timeoutMs,
   complianceType: f.complianceType,
   revokable: f.onOff,

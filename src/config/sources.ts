@@ -11,7 +11,19 @@ export interface ConfigEnv {
 }
 
 /** Keys settable by a data-* attribute (protocol section 2, source 4): `respectConsent` is `data-respect-consent`. */
-const DATA_KEYS: readonly FieldKey[] = ['base', 'lang', 'debug', 'tracker', 'consent', 'respectConsent', 'keepalive', 'stateInput', 'privacyUrl', 'country', 'collector'];
+const DATA_KEYS: readonly FieldKey[] = [
+  'base',
+  'lang',
+  'debug',
+  'tracker',
+  'consent',
+  'respectConsent',
+  'keepalive',
+  'stateInput',
+  'privacyUrl',
+  'country',
+  'collector',
+];
 
 /** com_gdpr's gdprConfigurationOptions keys -> config keys (a lone name: the same key). */
 const GDPR_OPTIONS: ReadonlyArray<readonly [string, FieldKey] | FieldKey> = [

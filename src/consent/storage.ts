@@ -1,13 +1,19 @@
 /** The part of Storage the consent code uses. */
 export type SafeStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 
-/** A storage that may be missing or throw on access (privacy modes, sandboxed frames): null then. */
-export function guardedStorage(get: () => SafeStorage): SafeStorage | null {
-  try {
-    return get();
-  } catch {
-    return null;
-  }
+/**
+ * A storage that may be missing or throw on access (privacy modes, sandboxed frames), looked up on
+ * first use: the first localStorage access opens the store, milliseconds a first visit's banner
+ * does not wait for. `readItem` and `writeItem` catch what a missing one throws.
+ */
+export function guardedStorage(get: () => SafeStorage): SafeStorage {
+  let storage: SafeStorage | undefined;
+  const use = (): SafeStorage => (storage ??= get());
+  return {
+    getItem: (key) => use().getItem(key),
+    setItem: (key, value) => use().setItem(key, value),
+    removeItem: (key) => use().removeItem(key),
+  };
 }
 
 /** One stored value, or null when there is none or the storage refuses. */

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { lazy, looseNumber, numberWhere } from '../platform/schema';
+import { finite, lazy, looseNumber, numberWhere } from '../platform/schema';
 
 /** Longest debug or badge text kept from a server answer; the rest is cut. */
 const MAX_TEXT = 2000;
@@ -34,13 +34,16 @@ export interface StreamAnswer {
 const schemas = lazy(() => {
   const positive = numberWhere((n) => n > 0);
   const nonNegative = numberWhere((n) => n >= 0);
-  const flag = z.pipe(z.union([looseNumber(), z.boolean()]), z.transform((v) => v === true || v === 1));
+  const flag = z.pipe(
+    z.union([looseNumber(), z.literal([true, false])]),
+    z.transform((v) => v === true || v === 1),
+  );
   return {
     textish: z.pipe(
-      z.union([z.string(), z.number(), z.boolean(), z.null(), z.undefined()]),
+      z.union([z.string(), finite(), z.literal([true, false, null, undefined])]),
       z.transform((v) => (v == null ? '' : String(v)).slice(0, MAX_TEXT)),
     ),
-    list: z.array(z.unknown()),
+    list: z.custom<unknown[]>(Array.isArray),
     config: {
       daemonrefresh: ['refreshSec', positive],
       enable_debug: ['debug', flag],

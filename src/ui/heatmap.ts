@@ -1,4 +1,3 @@
-import * as z from 'zod/mini';
 import type { Context } from '../context';
 import { findOrCreateSurface } from './mount';
 
@@ -42,13 +41,13 @@ export function createHeatmapOverlay(ctx: Context, collector: string): HeatmapOv
         ctx.log.warn(`heatmap: the collector did not answer (${result.error.kind} ${result.error.status})`);
         return;
       }
-      const clicks = z.safeParse(z.array(z.unknown()), (result.data as { clicks?: unknown } | null)?.clicks);
-      if (!clicks.success) {
+      const clicks = (result.data as { clicks?: unknown } | null)?.clicks;
+      if (!Array.isArray(clicks)) {
         ctx.log.warn('heatmap: unexpected answer from the collector');
         return;
       }
       const dots: Dot[] = [];
-      for (const entry of clicks.data) {
+      for (const entry of clicks as unknown[]) {
         const { selector, count } = (entry ?? {}) as { selector?: unknown; count?: unknown };
         if (typeof selector !== 'string' || typeof count !== 'number' || !(count > 0)) continue;
         const element = find(ctx.doc, selector) ?? find(ctx.doc, withoutState(selector));
@@ -59,7 +58,7 @@ export function createHeatmapOverlay(ctx: Context, collector: string): HeatmapOv
       hide();
       removeSurface = draw(ctx, dots);
       ctx.lifetime.add(hide);
-      ctx.log.info(`heatmap: ${dots.length} of ${clicks.data.length} stored selectors drawn`);
+      ctx.log.info(`heatmap: ${dots.length} of ${clicks.length} stored selectors drawn`);
     },
   };
 }

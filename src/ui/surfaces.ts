@@ -16,13 +16,6 @@ export function lazySurface<M>(load: () => Promise<M>, onError: (error: unknown)
     }));
 }
 
-/** Every surface module, for the benchmark's eager build (never called by the shipped builds). */
-export const ALL_SURFACES: ReadonlyArray<() => Promise<unknown>> = [
-  () => import('./debug/view'),
-  () => import('./notify/view'),
-  () => import('./consent/view'),
-];
-
 /** Mount the debug box the first time debug is on and there is a message to show. */
 export function watchDebugBox(ctx: Context): () => void {
   const load = lazySurface(() => import('./debug/view'), (error) => ctx.log.error('debug box failed to load', error));

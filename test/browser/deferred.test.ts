@@ -13,14 +13,15 @@ useBrowserAndServer((b, s) => {
 
 /**
  * Records when the UI library's module code first runs: React DOM calls the devtools hook's
- * checkDCE/inject while it evaluates; preact/compat's module body defines `componentWillMount`
- * on Component.prototype. Also records when the first heartbeat request is issued.
+ * checkDCE/inject while it evaluates; preact's module body binds `Promise.prototype.then` for its
+ * render queue (the lite build uses preact's core without compat). Also records when the first
+ * heartbeat request is issued.
  */
 const WATCH = `(() => {
   const mark = () => { if (window.__uiEvaluatedAt === undefined) window.__uiEvaluatedAt = performance.now(); };
   window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = { supportsFiber: true, renderers: new Map(), checkDCE: mark, inject() { mark(); return 1; }, onCommitFiberRoot() {}, onCommitFiberUnmount() {}, onScheduleFiberRoot() {}, onPostCommitFiberRoot() {} };
-  const define = Object.defineProperty;
-  Object.defineProperty = function (target, key, descriptor) { if (key === 'componentWillMount') mark(); return define(target, key, descriptor); };
+  const bind = Function.prototype.bind;
+  Function.prototype.bind = function () { if (this === Promise.prototype.then) mark(); return bind.apply(this, arguments); };
   const f = window.fetch;
   window.fetch = function (input, init) {
     if (window.__heartbeatAt === undefined && String(input).includes('com_jrealtimeanalytics')) window.__heartbeatAt = performance.now();

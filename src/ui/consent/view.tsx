@@ -1,9 +1,11 @@
 import { createElement, useEffect, useRef, useSyncExternalStore, type ReactNode } from 'react';
-import { CATEGORY_IDS, type Config } from '../../config';
+import type { Config } from '../../config';
+import { CATEGORY_IDS } from '../../config/categories';
 import type { ConsentActions, ConsentViewState } from '../../consent/controller';
 import type { SafeNode } from '../../consent/sanitize';
 import { bannerTexts, type BannerTexts } from '../../consent/texts';
-import { format, type Messages } from '../../i18n';
+import type { Messages } from '../../i18n';
+import { format } from '../../i18n/format';
 import type { Store } from '../../platform/store';
 import { mountReactSurface } from '../react-root';
 import css from './consent.css?inline';

@@ -1,0 +1,75 @@
+// Where a first visit's time goes before the banner's first frame: a CPU profile of the lite and
+// React builds on the demo page under 4x CPU throttling (CDP). `npx tsx scripts/bench/profile.ts`
+// prints the functions with the most self time before the first frame, grouped by source module
+// (through the hidden source maps in dist/), and when the banner's first frame came.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { chromium } from 'playwright-core';
+import { SourceMapConsumer } from 'source-map-js';
+import { FIRST_FRAME, startPageServer } from './lighthouse';
+
+const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+const variants = (process.argv[2] ?? 'lite,react,cookieconsent').split(',') as Array<'lite' | 'react' | 'cookieconsent'>;
+
+interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number }; hitCount?: number }
+interface Profile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[]; startTime: number }
+
+
+/** A profile frame as `function source:line`, through the bundle's hidden source map when it has one. */
+const maps = new Map<string, SourceMapConsumer | null>();
+function where(f: ProfileNode['callFrame']): string {
+  const file = /\/dist\/([\w.]+\.js)$/.exec(f.url)?.[1];
+  if (file && !maps.has(file)) {
+    try {
+      maps.set(file, new SourceMapConsumer(JSON.parse(readFileSync(`dist/${file}.map`, 'utf8'))));
+    } catch {
+      maps.set(file, null);
+    }
+  }
+  const map = file ? maps.get(file) : null;
+  if (map && f.lineNumber >= 0) {
+    const o = map.originalPositionFor({ line: f.lineNumber + 1, column: f.columnNumber });
+    if (o.source) return `${o.name ?? f.functionName ?? '(anonymous)'} ${o.source.replace(/^.*node_modules\//, '').replace(/^(\.\.\/)+/, '')}:${o.line}`;
+  }
+  return `${f.functionName || '(anonymous)'} ${f.url}:${f.lineNumber}`;
+}
+
+const server = await startPageServer(resolve('.bench/plausible.js'), {});
+const browser = await chromium.launch({ executablePath: CHROME, args: ['--no-sandbox'] });
+try {
+  for (const variant of variants) {
+    const context = await browser.newContext();
+    await context.addInitScript(FIRST_FRAME);
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+    await cdp.send('Performance.enable');
+    await cdp.send('Profiler.start');
+    const t0 = Date.now();
+    await page.goto(`${server.origin}/v/${variant}/first/`);
+    await page.waitForFunction(() => (window as unknown as { __frameAt?: number }).__frameAt !== undefined, null, { timeout: 20000 });
+    const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: Profile };
+    const metrics = (await cdp.send('Performance.getMetrics')) as { metrics: Array<{ name: string; value: number }> };
+    const { frameAt, nav } = await page.evaluate(() => {
+      const w = window as unknown as { __frameAt: number };
+      return { frameAt: w.__frameAt, nav: performance.getEntriesByType('navigation')[0]?.toJSON() as Record<string, number> };
+    });
+    const self = new Map<string, number>();
+    const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+    for (const [i, id] of profile.samples.entries()) {
+      const node = byId.get(id)!;
+      const f = node.callFrame;
+      const key = where(f);
+      self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+    }
+    const script = (metrics.metrics.find((m) => m.name === 'ScriptDuration')?.value ?? 0) * 1000;
+    console.log(`\n== ${variant}: banner's first frame ${frameAt.toFixed(0)} ms (DOMContentLoaded ${nav.domContentLoadedEventStart?.toFixed(0)} ms), ScriptDuration ${script.toFixed(1)} ms (4x), wall ${Date.now() - t0} ms`);
+    for (const [key, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`${ms.toFixed(1).padStart(7)} ms  ${key}`);
+    await context.close();
+  }
+} finally {
+  await browser.close();
+  await server.close();
+}

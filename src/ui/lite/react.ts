@@ -1,0 +1,44 @@
+import { createElement, options, type VNode } from 'preact';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+
+/**
+ * What the views take from `react`, for the lite build (vite aliases `react` here in lite mode):
+ * preact's core and hooks without preact/compat, which costs ~2.5 KB gzip for class components,
+ * Suspense, portals and event names the views never use. The one difference the views rely on is
+ * React's bubbling `onFocus`/`onBlur`, mapped to `focusin`/`focusout` below as compat does.
+ */
+export { createElement, useEffect, useRef };
+export type { VNode as ReactNode };
+
+/** React's focus props bubble; the DOM's focus/blur events do not. */
+const BUBBLING: Record<string, string> = { onFocus: 'onfocusin', onBlur: 'onfocusout' };
+
+const previous = options.vnode;
+options.vnode = (vnode: VNode) => {
+  if (typeof vnode.type === 'string') {
+    const props = vnode.props as Record<string, unknown>;
+    for (const name in BUBBLING) {
+      if (!Object.prototype.hasOwnProperty.call(props, name)) continue;
+      props[BUBBLING[name]!] = props[name];
+      delete props[name];
+    }
+  }
+  previous?.(vnode);
+};
+
+/** React's useSyncExternalStore for stores whose snapshot changes identity only on change. */
+export function useSyncExternalStore<T>(subscribe: (listener: () => void) => () => void, get: () => T): T {
+  const value = get();
+  const seen = useRef(value);
+  seen.current = value;
+  const [, bump] = useState(0);
+  useLayoutEffect(() => {
+    const check = (): void => {
+      if (!Object.is(seen.current, get())) bump((n) => n + 1);
+    };
+    const off = subscribe(check);
+    check(); // a change between render and subscribe
+    return off;
+  }, [subscribe, get]);
+  return value;
+}
