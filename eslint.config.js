@@ -17,15 +17,23 @@ const LAYERS = {
   main: '*',
   api: ['context', 'config', 'i18n', 'platform', 'tracker', 'consent', 'joomla'],
   ui: ['context', 'config', 'i18n', 'platform', 'tracker', 'consent', 'joomla'],
-  tracker: ['context', 'config', 'i18n', 'platform'],
-  consent: ['context', 'config', 'i18n', 'platform'],
-  joomla: ['context', 'config', 'i18n', 'platform'],
+  tracker: ['context', 'config', 'i18n', 'platform', 'joomla'],
+  consent: ['context', 'config', 'i18n', 'platform', 'joomla'],
+  joomla: ['context', 'i18n', 'platform'],
   context: ['config', 'i18n', 'platform'],
   config: ['i18n', 'platform'],
   i18n: [],
   platform: [],
   env: [],
 };
+
+/**
+ * Modules of `config` and `i18n` (indexOnly) that may still be imported directly: leaf modules that
+ * import nothing, made on purpose for the lazily loaded consent view. Importing their values through
+ * the index makes the bundler wrap config, zod and both message tables in lazy-init functions to
+ * keep evaluation order (+383 B gzip measured), so they are allowed here by name.
+ */
+const LEAVES = ['config/categories', 'i18n/format'];
 
 export default defineConfig([
   globalIgnores(['dist/', 'node_modules/', '.data/', 'coverage/']),
@@ -49,7 +57,7 @@ export default defineConfig([
     files: ['src/**/*.{ts,tsx}'],
     plugins: { pagepulse },
     rules: {
-      'pagepulse/layers': ['error', { src: `${root}src`, allow: LAYERS, indexOnly: ['config', 'i18n'] }],
+      'pagepulse/layers': ['error', { src: `${root}src`, allow: LAYERS, indexOnly: ['config', 'i18n'], leaves: LEAVES }],
       'pagepulse/no-top-level-page': 'error',
     },
   },

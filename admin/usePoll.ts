@@ -17,7 +17,7 @@ export function useData<T>(fetcher: () => Promise<T>, deps: readonly unknown[], 
     return () => {
       live = false;
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // the caller's deps stand for `fetcher` (a new closure each render), plus the reload tick
   }, [...deps, tick]);
   useEffect(() => {
     if (!everyMs) return;

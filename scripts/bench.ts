@@ -325,7 +325,7 @@ async function main(): Promise<void> {
       '# Benchmarks',
       '',
       `Latest run of \`npm run bench\` (${new Date().toISOString().slice(0, 10)}) on ${machine}.`,
-      `Start-up figures are medians over ${RUNS} fresh browser contexts per script, taken round robin; each script is evaluated inline after load (the bookmarklet path: the whole boot runs at once) with Statistiken already allowed (no banner), so fetch time is excluded. "eval" is the script\'s synchronous run; "eval + microtasks" lasts until the first task after it, so it also counts work chained on promises (the eager build evaluates its UI modules during eval, before the tracker starts) and any style and layout the browser does before that task; "first request" is from the start of evaluation to the first heartbeat (Plausible: its first event) leaving the page.`,
+      `Start-up figures are medians over ${RUNS} fresh browser contexts per script, taken round robin; each script is evaluated inline after load (the bookmarklet path: the whole boot runs at once) with Statistiken already allowed (no banner), so fetch time is excluded. "eval" is the script's synchronous run; "eval + microtasks" lasts until the first task after it, so it also counts work chained on promises (the eager build evaluates its UI modules during eval, before the tracker starts) and any style and layout the browser does before that task; "first request" is from the start of evaluation to the first heartbeat (Plausible: its first event) leaving the page.`,
       '',
       ...rows,
       '',

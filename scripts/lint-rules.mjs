@@ -17,7 +17,10 @@ function target(source, file) {
   return resolve(dirname(file), source.replace(/\?.*$/, ''));
 }
 
-/** Options: { src: absolute src folder, allow: { module: [modules it may import] }, indexOnly: [modules] }. */
+/**
+ * Options: { src: absolute src folder, allow: { module: [modules it may import] }, indexOnly: [modules],
+ * leaves: [paths under src/ without extension that may be imported directly although their module is indexOnly] }.
+ */
 const layers = {
   meta: {
     type: 'problem',
@@ -29,7 +32,7 @@ const layers = {
     },
   },
   create(context) {
-    const { src, allow, indexOnly = [] } = context.options[0];
+    const { src, allow, indexOnly = [], leaves = [] } = context.options[0];
     const file = context.filename;
     const from = moduleOf(file, src);
     if (from === null) return {};
@@ -45,6 +48,8 @@ const layers = {
         return;
       }
       const inside = relative(resolve(src, to), path);
+      const leaf = relative(src, path).split(sep).join('/').replace(/\.(tsx?|mjs|js)$/, '');
+      if (leaves.includes(leaf)) return;
       if (indexOnly.includes(to) && inside !== '' && inside !== 'index' && inside !== 'index.ts') {
         context.report({ node, messageId: 'deep', data: { to, source } });
       }

@@ -1,5 +1,4 @@
-import type { Config } from './config';
-import type { ConsentState, ConsentStore } from './consent/store';
+import type { CategoryId, Config } from './config';
 import type { Messages } from './i18n';
 import type { Lifetime } from './platform/lifetime';
 import type { Requester } from './platform/request';
@@ -12,6 +11,40 @@ export interface NotifyOptions {
   status?: NotifyStatus;
   /** Milliseconds before it closes; 0 keeps it until closed. */
   timeout?: number;
+}
+
+/*
+ * The consent state and store (made by consent/store.ts): here, in the contract, because the
+ * Context carries the store and the events carry its snapshot; context.ts imports no feature.
+ */
+
+/** What the visitor answered: com_gdpr's three values. */
+export type ConsentStatus = 'allow' | 'deny' | 'dismiss';
+/** On/off per category. */
+export type Categories = Record<CategoryId, boolean>;
+
+/** The consent state (protocol section 9's `consent.get()` shape plus `chosen`). */
+export interface ConsentState {
+  /** null until the visitor chose. */
+  status: ConsentStatus | null;
+  categories: Categories;
+  /** A choice was made (a status cookie exists). */
+  chosen: boolean;
+  /** The last choice changed categories and the page is about to reload: nothing new starts on this page. */
+  reloading?: true;
+}
+
+/** The React-free consent store. */
+export interface ConsentStore {
+  get(): ConsentState;
+  subscribe(listener: () => void): () => void;
+  /**
+   * Record a choice: locked categories stay on; writes both cookies; returns the categories that
+   * changed. With `reloadOnChange`, a choice that changed any category marks the state `reloading`.
+   */
+  choose(status: ConsentStatus, categories: Partial<Categories>, reloadOnChange?: boolean): CategoryId[];
+  /** Whether a category is on now. */
+  allows(id: CategoryId): boolean;
 }
 
 /** The consent state as the page sees it (`PagePulse.consent.get()`, `pagepulse:consent`). */

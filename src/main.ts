@@ -8,8 +8,8 @@ import { startConsent, startConsentEarly, type ConsentEarly } from './consent';
 import { acceptsByCountry } from './consent/rules';
 import { messages } from './i18n';
 import { documentCookieJar } from './platform/cookies';
-import { showPlatformError } from './platform/alerts';
-import { startKeepalive } from './platform/keepalive';
+import { showPlatformError } from './joomla/alerts';
+import { startKeepalive } from './joomla/keepalive';
 import { settle } from './platform/guard';
 import { createLifetime, type Lifetime } from './platform/lifetime';
 import { createRequester, reporting } from './platform/request';
@@ -203,7 +203,7 @@ function start(ctx: Context, marker: Record<symbol, unknown>, early: ConsentEarl
   // the admin area's "open with heatmap" link (#pagepulse-heatmap: a fragment, so the page's address,
   // under which its clicks are stored, stays the same): draw them once the layout is final
   if (win.location.hash === '#pagepulse-heatmap') {
-    const show = (): void => void api.heatmap.show();
+    const show = (): void => settle(api.heatmap.show(), log.error);
     if (ctx.doc.readyState === 'complete') show();
     else lifetime.listen(win, 'load', show);
   }

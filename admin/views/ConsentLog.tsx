@@ -145,18 +145,19 @@ export function ConsentLog({ t, lang }: { t: Messages; lang: Lang }) {
 function Erase({ t, onErased }: { t: Messages; onErased: () => void }) {
   const [visitor, setVisitor] = useState('');
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
-  const erase = async (event: FormEvent) => {
+  // not async: a form handler's returned promise would be dropped by React; the chain handles both ends
+  const erase = (event: FormEvent): void => {
     event.preventDefault();
     const pseudonym = visitor.trim().toLowerCase();
     if (!window.confirm(t.eraseConfirm(pseudonym))) return;
-    try {
-      const result = await postForm<{ records: number }>('erase', { visitor: pseudonym });
-      setMessage({ ok: true, text: t.erased(result.records) });
-      setVisitor('');
-      onErased();
-    } catch (error) {
-      setMessage({ ok: false, text: `${t.failed} ${(error as Error).message}` });
-    }
+    postForm<{ records: number }>('erase', { visitor: pseudonym }).then(
+      (result) => {
+        setMessage({ ok: true, text: t.erased(result.records) });
+        setVisitor('');
+        onErased();
+      },
+      (error: Error) => setMessage({ ok: false, text: `${t.failed} ${error.message}` }),
+    );
   };
   return (
     <section className="card" aria-labelledby="erase-title">

@@ -16,18 +16,18 @@ export function Retention({ t }: { t: Messages }) {
       (s) => setDays(String(s.retentionDays)),
       (error: Error) => setMessage({ ok: false, text: `${t.failed} ${error.message}` }),
     );
-    // t changes with the language only; the value loads once
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // no `t` in the deps: it changes with the language only, and the value loads once
   }, []);
-  const save = async (event: FormEvent) => {
+  // not async: a form handler's returned promise would be dropped by React; the chain handles both ends
+  const save = (event: FormEvent): void => {
     event.preventDefault();
-    try {
-      const saved = await postForm<Saved>('settings', { retentionDays: days });
-      const d = saved.deleted;
-      setMessage({ ok: true, text: d ? t.saved(d.formConsents + d.heartbeats + d.sessions) : t.savedOff });
-    } catch (error) {
-      setMessage({ ok: false, text: `${t.failed} ${(error as Error).message}` });
-    }
+    postForm<Saved>('settings', { retentionDays: days }).then(
+      (saved) => {
+        const d = saved.deleted;
+        setMessage({ ok: true, text: d ? t.saved(d.formConsents + d.heartbeats + d.sessions) : t.savedOff });
+      },
+      (error: Error) => setMessage({ ok: false, text: `${t.failed} ${error.message}` }),
+    );
   };
   return (
     <section className="card" aria-labelledby="retention-title">

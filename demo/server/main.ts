@@ -46,6 +46,12 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     stopping = true;
     console.log(`\n${signal}: closing`);
     setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref();
-    void collector.close().then(() => process.exit(0));
+    collector.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error('closing failed:', error);
+        process.exit(1);
+      },
+    );
   });
 }

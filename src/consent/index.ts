@@ -1,5 +1,5 @@
 import type { Context } from '../context';
-import { describeError } from '../platform/alerts';
+import { describeError } from '../joomla/alerts';
 import { reporting } from '../platform/request';
 import { startBlocker, type Blocker } from './blocker';
 import { startConsentController, type ConsentHandle, type ConsentViewPort } from './controller';

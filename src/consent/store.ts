@@ -1,4 +1,5 @@
-import { CATEGORY_IDS, type CategoryId, type Config } from '../config';
+import { CATEGORY_IDS, type Config } from '../config';
+import type { Categories, ConsentState, ConsentStore } from '../context';
 import type { CookieJar } from '../platform/cookies';
 import { createStore } from '../platform/store';
 import { startupConsent } from './startup';
@@ -12,34 +13,9 @@ export const CATEGORIES_COOKIE = 'cookieconsent_categories';
 /** Consent lifetime (site-spec section 9). */
 export const CONSENT_DAYS = 365;
 
-/** What the visitor answered: com_gdpr's three values. */
-export type ConsentStatus = 'allow' | 'deny' | 'dismiss';
-/** On/off per category. */
-export type Categories = Record<CategoryId, boolean>;
-
-/** The consent state (protocol section 9's `consent.get()` shape plus `chosen`). */
-export interface ConsentState {
-  /** null until the visitor chose. */
-  status: ConsentStatus | null;
-  categories: Categories;
-  /** A choice was made (a status cookie exists). */
-  chosen: boolean;
-  /** The last choice changed categories and the page is about to reload: nothing new starts on this page. */
-  reloading?: true;
-}
-
-/** The React-free consent store. */
-export interface ConsentStore {
-  get(): ConsentState;
-  subscribe(listener: () => void): () => void;
-  /**
-   * Record a choice: locked categories stay on; writes both cookies; returns the categories that
-   * changed. With `reloadOnChange`, a choice that changed any category marks the state `reloading`.
-   */
-  choose(status: ConsentStatus, categories: Partial<Categories>, reloadOnChange?: boolean): CategoryId[];
-  /** Whether a category is on now. */
-  allows(id: CategoryId): boolean;
-}
+// The state and store types live in context.ts (the contract every feature sees); re-exported
+// here so consent/ keeps importing them from its own store.
+export type { Categories, ConsentState, ConsentStatus, ConsentStore } from '../context';
 
 /** Read the consent cookies (and, for a com_gdpr status, its stored toggles) by the start-up rule. */
 export function readConsent(jar: CookieJar, config: Config, choices: () => string | null = () => null): ConsentState {

@@ -1,6 +1,7 @@
 import type { Context } from '../context';
-import { describeError } from '../platform/alerts';
+import { describeError } from '../joomla/alerts';
 import { isOwnUi } from '../platform/dom';
+import { settle } from '../platform/guard';
 import type { RequestError } from '../platform/request';
 import { parseSaveAnswer } from './answer';
 import { moduleAvailable, updateBadges } from './badges';
@@ -47,18 +48,21 @@ export function createTracker(ctx: Context): Tracker {
 
   const recordClick = (selector: string): void => {
     ctx.emit('pagepulse:click', selector);
-    void ctx
-      .request({ url: saveUrl, data: clickBody(selector, win.location.href), keepalive: true, timeout: config.requestTimeout })
-      .then((result) => {
-        if (!result.ok) {
-          debug.add(t.heatmapTitle, t.heatmapNetworkError + describeRequestError(result.error, t));
-          return;
-        }
-        const saved = parseSaveAnswer(result.data);
-        for (const item of saved.errors) debug.add(item.title, item.text);
-        if (saved.malformed) debug.add(t.heatmapTitle, t.streamBadAnswer + 'storing');
-        else if (saved.errors.length === 0 && debug.get().enabled) ctx.log.info(`heatmap click saved: ${selector} ${brief(result.data)}`);
-      });
+    settle(
+      ctx
+        .request({ url: saveUrl, data: clickBody(selector, win.location.href), keepalive: true, timeout: config.requestTimeout })
+        .then((result) => {
+          if (!result.ok) {
+            debug.add(t.heatmapTitle, t.heatmapNetworkError + describeRequestError(result.error, t));
+            return;
+          }
+          const saved = parseSaveAnswer(result.data);
+          for (const item of saved.errors) debug.add(item.title, item.text);
+          if (saved.malformed) debug.add(t.heatmapTitle, t.streamBadAnswer + 'storing');
+          else if (saved.errors.length === 0 && debug.get().enabled) ctx.log.info(`heatmap click saved: ${selector} ${brief(result.data)}`);
+        }),
+      ctx.log.error,
+    );
   };
 
   const perform = (effect: HeartbeatEffect): void => {
@@ -117,13 +121,17 @@ export function createTracker(ctx: Context): Tracker {
       });
       if (!askedWindows) {
         askedWindows = true;
-        void askWindowsVersion(win.navigator).then((version) => (windowsVersion = version));
+        settle(
+          askWindowsVersion(win.navigator).then((version) => (windowsVersion = version)),
+          ctx.log.error,
+        );
       }
       return ctx.request({ url, data, timeout: config.requestTimeout, signal });
     },
     setTimer: (fn, ms) => lifetime.timeout(fn, ms),
     random: Math.random,
     perform,
+    onError: ctx.log.error,
   });
 
   // back/forward cache: timers were frozen; one fresh call on restore (no unload listeners)

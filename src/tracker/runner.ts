@@ -1,3 +1,4 @@
+import { settle, type OnError } from '../platform/guard';
 import type { RequestResult } from '../platform/request';
 import { parseStreamAnswer } from './answer';
 import { initialHeartbeat, transition, type HeartbeatEffect, type HeartbeatEvent, type HeartbeatState } from './heartbeat';
@@ -12,6 +13,8 @@ export interface RunnerDeps {
   random: () => number;
   /** Every effect other than send/schedule/cancel (debug messages, badges, click recorder...). */
   perform: (effect: HeartbeatEffect) => void;
+  /** Where a throw while handling an answer goes (the logger): never an unhandled rejection in the page. */
+  onError: OnError;
 }
 
 /** The heartbeat runner: feeds events to the pure transition and performs its effects. */
@@ -47,15 +50,18 @@ export function createHeartbeatRunner(deps: RunnerDeps): HeartbeatRunner {
       case 'send': {
         const controller = new AbortController();
         inflight = controller;
-        void deps.send(effect.initialize, controller.signal).then((result) => {
-          if (inflight !== controller) return; // stopped or superseded meanwhile
-          inflight = null;
-          dispatch(
-            result.ok
-              ? { type: 'answer', answer: parseStreamAnswer(result.data) }
-              : { type: 'failure', error: result.error, random: deps.random() },
-          );
-        });
+        settle(
+          deps.send(effect.initialize, controller.signal).then((result) => {
+            if (inflight !== controller) return; // stopped or superseded meanwhile
+            inflight = null;
+            dispatch(
+              result.ok
+                ? { type: 'answer', answer: parseStreamAnswer(result.data) }
+                : { type: 'failure', error: result.error, random: deps.random() },
+            );
+          }),
+          deps.onError,
+        );
         return;
       }
       case 'schedule':

@@ -179,8 +179,10 @@ describe('admin area in Chromium, with data made by driving the demo site', () =
 
     await page.getByRole('button', { name: 'Zurücksetzen' }).click();
     await page.locator('#erase-title + p + form input').fill(pseudonym);
-    page.once('dialog', (dialog) => void dialog.accept());
+    // accepted as soon as it opens; awaited after the click so a failed accept fails the test
+    const accepted = page.waitForEvent('dialog').then((dialog) => dialog.accept());
     await page.getByRole('button', { name: 'Endgültig löschen' }).click();
+    await accepted;
     await expect.poll(() => page.locator('#erase-title ~ [role="status"]').textContent()).toMatch(/^\d+ Datensätze gelöscht\.$/);
     await expect.poll(() => log.textContent()).not.toContain('anna@example.org');
     expect(await log.textContent()).not.toContain(pseudonym);

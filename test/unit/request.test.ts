@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { de } from '../../src/i18n/de';
-import { describeError } from '../../src/platform/alerts';
+import { describeError } from '../../src/joomla/alerts';
 import { encodeForm } from '../../src/platform/encode';
 import { createRequester, type RequesterDeps } from '../../src/platform/request';
 import { isSessionToken } from '../../src/platform/validate';

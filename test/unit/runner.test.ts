@@ -6,10 +6,11 @@ import { createHeartbeatRunner } from '../../src/tracker/runner';
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
 
-function setup(reply: (n: number) => RequestResult<unknown>) {
+function setup(reply: (n: number) => RequestResult<unknown>, perform?: (effect: HeartbeatEffect) => void) {
   const sends: boolean[] = [];
   const effects: HeartbeatEffect[] = [];
   const signals: AbortSignal[] = [];
+  const errors: unknown[] = [];
   const runner = createHeartbeatRunner({
     send: (initialize, signal) => {
       signals.push(signal);
@@ -21,9 +22,13 @@ function setup(reply: (n: number) => RequestResult<unknown>) {
       return () => clearTimeout(id);
     },
     random: () => 0.5,
-    perform: (effect) => effects.push(effect),
+    perform: (effect) => {
+      effects.push(effect);
+      perform?.(effect);
+    },
+    onError: (error) => errors.push(error),
   });
-  return { runner, sends, effects, signals };
+  return { runner, sends, effects, signals, errors };
 }
 
 const ok = (data: unknown): RequestResult<unknown> => ({ ok: true, status: 200, data });
@@ -65,5 +70,19 @@ describe('heartbeat runner', () => {
     await vi.advanceTimersByTimeAsync(2000); // answered: back to 2 s
     expect(sends).toHaveLength(4);
     expect(effects.filter((e) => e.type === 'networkError')).toHaveLength(2);
+  });
+
+  it('hands a throw while handling an answer to onError, not to the page as an unhandled rejection', async () => {
+    const broken = new Error('perform broke');
+    const { runner, sends, errors } = setup(
+      () => ok({}),
+      (effect) => {
+        if (effect.type === 'answered') throw broken;
+      },
+    );
+    runner.start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(sends).toEqual([true]);
+    expect(errors).toEqual([broken]);
   });
 });

@@ -1,6 +1,6 @@
 import type { Context } from '../context';
 import { describeError } from './alerts';
-import { settle } from './guard';
+import { settle } from '../platform/guard';
 
 /**
  * Joomla's keep-alive (docs/protocol.md#keep-alive): a GET every interval so a visitor's session (a form

@@ -1,6 +1,6 @@
 import type { NotifyOptions } from '../context';
 import { format, type Messages } from '../i18n';
-import type { RequestError } from './request';
+import type { RequestError } from '../platform/request';
 
 /** Joomla's message for a failed request (Joomla.ajaxErrorsMessages), filled in. */
 export function describeError(error: RequestError, t: Messages): string {
