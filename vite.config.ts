@@ -26,6 +26,43 @@ function zodOwnKeys(): Plugin {
 }
 
 /**
+ * react-dom/client needs only the shared internals object of the `react-dom` entry; the entry's
+ * public API (portals, flushSync, resource hints: 3.5 KB raw) is code nothing here calls. Resolve
+ * react-dom/client's `require("react-dom")` to src/ui/react-dom-internals.ts instead. The build
+ * fails when react-dom's internals object no longer has the shape the stand-in copies.
+ */
+function reactDomInternals(): Plugin {
+  const expected = `var Internals = {
+    d: {
+      f: noop,
+      r: function () {
+        throw Error(formatProdErrorMessage(522));
+      },
+      D: noop,
+      C: noop,
+      L: noop,
+      m: noop,
+      X: noop,
+      S: noop,
+      M: noop
+    },
+    p: 0,
+    findDOMNode: null
+  },`;
+  const standIn = fileURLToPath(new URL('./src/ui/react-dom-internals.ts', import.meta.url));
+  return {
+    name: 'pagepulse-react-dom-internals',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      if (source !== 'react-dom' || !importer || !/react-dom[\\/]cjs[\\/]react-dom-client\.production\.js$/.test(importer)) return null;
+      const entry = fileURLToPath(new URL('./node_modules/react-dom/cjs/react-dom.production.js', import.meta.url));
+      if (!readFileSync(entry, 'utf8').includes(expected)) this.error(`react-dom changed: its internals object in ${entry} no longer matches src/ui/react-dom-internals.ts`);
+      return standIn;
+    },
+  };
+}
+
+/**
  * Two builds from one source: `vite build` (React 19) and `vite build --mode lite` (preact: the
  * views' few React imports are aliased to src/ui/lite/, preact's core and hooks without compat).
  */
@@ -34,7 +71,7 @@ const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 
 export default defineConfig(({ mode }) => {
   const lite = mode === 'lite';
   return {
-    plugins: [zodOwnKeys()],
+    plugins: lite ? [zodOwnKeys()] : [zodOwnKeys(), reactDomInternals()],
     define: {
       'process.env.NODE_ENV': JSON.stringify('production'),
       __PAGEPULSE_VERSION__: JSON.stringify(pkg.version),
