@@ -97,6 +97,59 @@ function reactEsm(): Plugin {
 }
 
 /**
+ * zod/mini's schema prototype carries methods nothing here calls (`parse`, `parseAsync`,
+ * `safeParseAsync`, `with`, `brand`, `register`, `apply`): as methods they are never tree-shaken,
+ * and they pull in zod's throwing and async parse paths. We validate with `z.safeParse` and build
+ * schemas with `.check`/`.clone` only. Drop those methods at build time; the build fails if zod's
+ * source no longer has them in this form.
+ */
+function zodMiniMethods(): Plugin {
+  const methods = [
+    `    // \`with\` is an alias for \`check\`: the same function object, not a wrapper.
+    get with() {
+        return this.check;
+    },
+    set with(value) {
+        util.own(this, "with", value);
+    },
+    parse(data, params) {
+        return parse.parse(this, data, params, { callee: this.parse });
+    },
+    parseAsync(data, params) {
+        return parse.parseAsync(this, data, params, { callee: this.parseAsync });
+    },
+`,
+    `    safeParseAsync(data, params) {
+        return parse.safeParseAsync(this, data, params);
+    },
+`,
+    `    brand() {
+        return this;
+    },
+    register(reg, meta) {
+        reg.add(this, meta);
+        return this;
+    },
+    apply(fn, ...args) {
+        return args.length === 0 ? fn(this) : fn(this, ...args);
+    },
+`,
+  ];
+  return {
+    name: 'pagepulse-zod-mini-methods',
+    transform(code, id) {
+      if (!/zod[\\/]v4[\\/]mini[\\/]schemas\.js$/.test(id)) return null;
+      let out = code;
+      for (const method of methods) {
+        if (!out.includes(method)) this.error(`zod changed: ZodMiniType's methods in ${id} are not as expected`);
+        out = out.replace(method, '');
+      }
+      return { code: out, map: null };
+    },
+  };
+}
+
+/**
  * Two builds from one source: `vite build` (React 19) and `vite build --mode lite` (preact: the
  * views' few React imports are aliased to src/ui/lite/, preact's core and hooks without compat).
  */
@@ -105,7 +158,7 @@ const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 
 export default defineConfig(({ mode }) => {
   const lite = mode === 'lite';
   return {
-    plugins: lite ? [zodOwnKeys()] : [zodOwnKeys(), reactDomInternals(), reactEsm()],
+    plugins: lite ? [zodOwnKeys(), zodMiniMethods()] : [zodOwnKeys(), zodMiniMethods(), reactDomInternals(), reactEsm()],
     define: {
       'process.env.NODE_ENV': JSON.stringify('production'),
       __PAGEPULSE_VERSION__: JSON.stringify(pkg.version),
