@@ -135,9 +135,24 @@ function zodMiniMethods(): Plugin {
     },
 `,
   ];
+  // the Standard Schema accessor (`schema['~standard']`, for libraries that accept any validator):
+  // nothing here hands our schemas to such a library
+  const standard = `{
+    // Wrappers extend this by installing a richer factory over it; reading it eagerly would defeat the laziness.
+    get "~standard"() {
+        return util.hide(this, "~standard", standardProps(this));
+    },
+    set "~standard"(value) {
+        util.own(this, "~standard", value);
+    },
+});`;
   return {
     name: 'pagepulse-zod-mini-methods',
     transform(code, id) {
+      if (/zod[\\/]v4[\\/]core[\\/]schemas\.js$/.test(id)) {
+        if (!code.includes(standard)) this.error(`zod changed: $ZodType's "~standard" accessor in ${id} is not as expected`);
+        return { code: code.replace(standard, '{});'), map: null };
+      }
       if (!/zod[\\/]v4[\\/]mini[\\/]schemas\.js$/.test(id)) return null;
       let out = code;
       for (const method of methods) {
