@@ -146,12 +146,15 @@ function zodMiniMethods(): Plugin {
         util.own(this, "~standard", value);
     },
 });`;
+  const backward = 'ctx.direction === "backward"';
   return {
     name: 'pagepulse-zod-mini-methods',
     transform(code, id) {
       if (/zod[\\/]v4[\\/]core[\\/]schemas\.js$/.test(id)) {
         if (!code.includes(standard)) this.error(`zod changed: $ZodType's "~standard" accessor in ${id} is not as expected`);
-        return { code: code.replace(standard, '{});'), map: null };
+        // only z.encode() parses "backward"; we never encode, so its branches are dead code
+        if (!code.includes(backward)) this.error(`zod changed: no "${backward}" in ${id}`);
+        return { code: code.replace(standard, '{});').replaceAll(backward, 'false'), map: null };
       }
       if (!/zod[\\/]v4[\\/]mini[\\/]schemas\.js$/.test(id)) return null;
       let out = code;
