@@ -147,9 +147,36 @@ function zodMiniMethods(): Plugin {
     },
 });`;
   const backward = 'ctx.direction === "backward"';
+  // a failed parse's error: we read its `issues` only; its lazily pretty-printed JSON `message`
+  // and the `toString` it installs on its prototype are code nothing here runs
+  const errorMessage = `    Object.defineProperty(inst, "message", _messageDesc);
+    /* \`toString\` lives as a non-enumerable lazy getter on the shared
+     * prototype; on first access it caches a per-instance closure so
+     * detached usage still works. */
+    const proto = Object.getPrototypeOf(inst);
+    if (!_installedToString.has(proto)) {
+        _installedToString.add(proto);
+        Object.defineProperty(proto, "toString", {
+            configurable: true,
+            enumerable: false,
+            get() {
+                const value = () => this.message;
+                Object.defineProperty(this, "toString", { value, configurable: true, writable: true });
+                return value;
+            },
+            set(value) {
+                Object.defineProperty(this, "toString", { value, configurable: true, writable: true });
+            },
+        });
+    }
+`;
   return {
     name: 'pagepulse-zod-mini-methods',
     transform(code, id) {
+      if (/zod[\\/]v4[\\/]core[\\/]errors\.js$/.test(id)) {
+        if (!code.includes(errorMessage)) this.error(`zod changed: $ZodError's initializer in ${id} is not as expected`);
+        return { code: code.replace(errorMessage, ''), map: null };
+      }
       if (/zod[\\/]v4[\\/]core[\\/]schemas\.js$/.test(id)) {
         if (!code.includes(standard)) this.error(`zod changed: $ZodType's "~standard" accessor in ${id} is not as expected`);
         // only z.encode() parses "backward"; we never encode, so its branches are dead code
