@@ -103,6 +103,39 @@ function reactEsm(): Plugin {
  * schemas with `.check`/`.clone` only. Drop those methods at build time; the build fails if zod's
  * source no longer has them in this form.
  */
+/**
+ * The lazily derived internals (`optin`, `optout`, `values`, `pattern`, `propValues`) that zod's
+ * union, literal and pipe schemas declare for the schema kinds that read them: objects, optional
+ * and default values, records, discriminated unions, template literals, JSON Schema output. We use
+ * none of those kinds, so nothing ever reads them; dropping the declarations drops zod's lazy
+ * internal machinery. Fails the build when a constructor no longer has them.
+ */
+function dropLazyInternals(code: string, id: string, fail: (message: string) => never): string {
+  let out = code;
+  for (const name of ['$ZodUnion', '$ZodLiteral', '$ZodPipe']) {
+    const start = out.indexOf(`export const ${name} = /*@__PURE__*/ core.$constructor("${name}", (inst, def) => {`);
+    const end = start < 0 ? -1 : out.indexOf('\n});\n', start);
+    if (end < 0) fail(`zod changed: no ${name} constructor in ${id}`);
+    let body = out.slice(start, end);
+    const call = 'util.defineLazyInternal(inst, "';
+    let dropped = 0;
+    for (let at = body.indexOf(call); at >= 0; at = body.indexOf(call)) {
+      let depth = 0;
+      let i = at + 'util.defineLazyInternal'.length; // the call's opening parenthesis
+      for (; i < body.length; i++) {
+        if (body[i] === '(') depth++;
+        else if (body[i] === ')' && --depth === 0) break;
+      }
+      if (body[i + 1] !== ';') fail(`zod changed: unexpected defineLazyInternal call in ${name} (${id})`);
+      body = body.slice(0, at) + body.slice(i + 2);
+      dropped++;
+    }
+    if (dropped === 0) fail(`zod changed: ${name} declares no lazy internals in ${id}`);
+    out = out.slice(0, start) + body + out.slice(end);
+  }
+  return out;
+}
+
 function zodMiniMethods(): Plugin {
   const methods = [
     `    // \`with\` is an alias for \`check\`: the same function object, not a wrapper.
@@ -181,7 +214,7 @@ function zodMiniMethods(): Plugin {
         if (!code.includes(standard)) this.error(`zod changed: $ZodType's "~standard" accessor in ${id} is not as expected`);
         // only z.encode() parses "backward"; we never encode, so its branches are dead code
         if (!code.includes(backward)) this.error(`zod changed: no "${backward}" in ${id}`);
-        return { code: code.replace(standard, '{});').replaceAll(backward, 'false'), map: null };
+        return { code: dropLazyInternals(code.replace(standard, '{});').replaceAll(backward, 'false'), id, (message) => this.error(message)), map: null };
       }
       if (!/zod[\\/]v4[\\/]mini[\\/]schemas\.js$/.test(id)) return null;
       let out = code;
