@@ -54,9 +54,11 @@ function reactDomInternals(): Plugin {
     name: 'pagepulse-react-dom-internals',
     enforce: 'pre',
     resolveId(source, importer) {
-      if (source !== 'react-dom' || !importer || !/react-dom[\\/]cjs[\\/]react-dom-client\.production\.js$/.test(importer)) return null;
+      if (source !== 'react-dom' || !importer || !/react-dom[\\/]cjs[\\/]react-dom-client\.production\.js$/.test(importer))
+        return null;
       const entry = fileURLToPath(new URL('./node_modules/react-dom/cjs/react-dom.production.js', import.meta.url));
-      if (!readFileSync(entry, 'utf8').includes(expected)) this.error(`react-dom changed: its internals object in ${entry} no longer matches src/ui/react-dom-internals.ts`);
+      if (!readFileSync(entry, 'utf8').includes(expected))
+        this.error(`react-dom changed: its internals object in ${entry} no longer matches src/ui/react-dom-internals.ts`);
       return standIn;
     },
   };
@@ -214,7 +216,12 @@ function zodMiniMethods(): Plugin {
         if (!code.includes(standard)) this.error(`zod changed: $ZodType's "~standard" accessor in ${id} is not as expected`);
         // only z.encode() parses "backward"; we never encode, so its branches are dead code
         if (!code.includes(backward)) this.error(`zod changed: no "${backward}" in ${id}`);
-        return { code: dropLazyInternals(code.replace(standard, '{});').replaceAll(backward, 'false'), id, (message) => this.error(message)), map: null };
+        return {
+          code: dropLazyInternals(code.replace(standard, '{});').replaceAll(backward, 'false'), id, (message) =>
+            this.error(message),
+          ),
+          map: null,
+        };
       }
       if (!/zod[\\/]v4[\\/]mini[\\/]schemas\.js$/.test(id)) return null;
       let out = code;
@@ -245,7 +252,10 @@ export default defineConfig(({ mode }) => {
     resolve: lite
       ? {
           alias: [
-            { find: /^react-dom\/client$/, replacement: fileURLToPath(new URL('./src/ui/lite/react-dom-client.ts', import.meta.url)) },
+            {
+              find: /^react-dom\/client$/,
+              replacement: fileURLToPath(new URL('./src/ui/lite/react-dom-client.ts', import.meta.url)),
+            },
             { find: /^react\/jsx-runtime$/, replacement: 'preact/jsx-runtime' },
             { find: /^react$/, replacement: fileURLToPath(new URL('./src/ui/lite/react.ts', import.meta.url)) },
           ],
@@ -256,9 +266,14 @@ export default defineConfig(({ mode }) => {
       // it runs in Safari 15 (iOS 15): what es2022 has and Safari 15 lacks, class static blocks
       // (16.4), occurs neither in our code nor in our dependencies (scripts/size-gate.mjs checks)
       target: 'es2022',
-      // the lite build through terser (3 compress passes): 258 B gzip smaller than Rolldown's oxc
+      // the lite build through terser (3 compress passes): 272 B gzip smaller than Rolldown's oxc
       // minifier on it; the React build stays on oxc, which does better there (terser: +167 B)
-      ...(lite ? { minify: 'terser' as const, terserOptions: { ecma: 2020 as const, compress: { passes: 3 }, format: { comments: false } } } : {}),
+      ...(lite
+        ? {
+            minify: 'terser' as const,
+            terserOptions: { ecma: 2020 as const, compress: { passes: 3 }, format: { comments: false } },
+          }
+        : {}),
       // never wipe dist/: both builds write there, and concurrent test runs read it
       emptyOutDir: false,
       // maps as build artefacts next to the bundles, without a sourceMappingURL comment: the
