@@ -56,7 +56,13 @@ export function App() {
           </ul>
         </nav>
         <div className="tools">
-          <button type="button" className="link" onClick={switchLang} aria-label={t.languageLabel} lang={lang === 'de' ? 'en' : 'de'}>
+          <button
+            type="button"
+            className="link"
+            onClick={switchLang}
+            aria-label={t.languageLabel}
+            lang={lang === 'de' ? 'en' : 'de'}
+          >
             {t.language}
           </button>
           {/* a plain form post: the collector checks its Origin and ends the session */}

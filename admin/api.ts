@@ -29,7 +29,9 @@ export async function getJson<T>(path: string, params: Record<string, string> = 
 
 /** POST form fields to /admin/api (the browser adds our Origin, which the collector checks). */
 export async function postForm<T>(path: string, fields: Record<string, string>): Promise<T> {
-  return answer<T>(await fetch(`/admin/api/${path}`, { method: 'POST', credentials: 'same-origin', body: new URLSearchParams(fields) }));
+  return answer<T>(
+    await fetch(`/admin/api/${path}`, { method: 'POST', credentials: 'same-origin', body: new URLSearchParams(fields) }),
+  );
 }
 
 /** The JSON shapes of /admin/api (demo/server/admin/routes.ts). */

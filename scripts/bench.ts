@@ -39,7 +39,11 @@ async function bundleForPage(entry: string, name: string): Promise<string> {
     configFile: false,
     logLevel: 'silent',
     define: { 'process.env.NODE_ENV': '"production"' },
-    build: { outDir: OUT, emptyOutDir: false, lib: { entry, formats: ['iife'], name: name.replace(/\W/g, '_'), fileName: () => `${name}.js` } },
+    build: {
+      outDir: OUT,
+      emptyOutDir: false,
+      lib: { entry, formats: ['iife'], name: name.replace(/\W/g, '_'), fileName: () => `${name}.js` },
+    },
   });
   return resolve(OUT, `${name}.js`);
 }
@@ -54,7 +58,11 @@ async function eagerBuild(): Promise<string> {
     mode: 'production',
     logLevel: 'warn',
     resolve: { alias: [{ find: /^\.\/ui\/surfaces$/, replacement: resolve('scripts/bench/eager-surfaces.ts') }] },
-    build: { outDir: OUT, sourcemap: false, lib: { entry: 'src/main.ts', formats: ['iife'], name: 'PagePulseBundle', fileName: () => 'pagepulse.eager.iife.js' } },
+    build: {
+      outDir: OUT,
+      sourcemap: false,
+      lib: { entry: 'src/main.ts', formats: ['iife'], name: 'PagePulseBundle', fileName: () => 'pagepulse.eager.iife.js' },
+    },
   });
   return resolve(OUT, 'pagepulse.eager.iife.js');
 }
@@ -78,7 +86,12 @@ async function newContext(browser: Browser): Promise<BrowserContext> {
 }
 
 /** One start-up in a fresh context: evaluate a script inline, time its evaluation and its first request. */
-async function startUp(browser: Browser, server: TestServer, code: string, firstRequest: RegExp | null): Promise<{ evalMs: number; bootMs: number; firstMs: number | null }> {
+async function startUp(
+  browser: Browser,
+  server: TestServer,
+  code: string,
+  firstRequest: RegExp | null,
+): Promise<{ evalMs: number; bootMs: number; firstMs: number | null }> {
   const context = await newContext(browser);
   await grantConsent(context, server.origin);
   const page = await context.newPage();
@@ -123,7 +136,10 @@ const FIRST_RUNS = Number(process.env.BENCH_FIRST_RUNS ?? 9);
  * ScriptDuration for the whole load (taken 1 s after the banner's first frame, or after load for
  * the bare page) and when the banner's first frame came (ms after navigation start).
  */
-async function firstVisits(browser: Browser, plausible: string): Promise<Record<string, { script: number; frame: number | null }>> {
+async function firstVisits(
+  browser: Browser,
+  plausible: string,
+): Promise<Record<string, { script: number; frame: number | null }>> {
   const variants = ['bare', 'cookieconsent', 'lite', 'react'] as const;
   const server = await startPageServer(plausible, {});
   const samples = new Map<string, Array<{ script: number; frame: number | null }>>();
@@ -139,7 +155,9 @@ async function firstVisits(browser: Browser, plausible: string): Promise<Record<
         await page.goto(`${server.origin}/v/${variant}/first/`, { waitUntil: 'load' });
         let frame: number | null = null;
         if (variant !== 'bare') {
-          await page.waitForFunction(() => (window as unknown as { __frameAt?: number }).__frameAt !== undefined, null, { timeout: 15000 });
+          await page.waitForFunction(() => (window as unknown as { __frameAt?: number }).__frameAt !== undefined, null, {
+            timeout: 15000,
+          });
           frame = await page.evaluate(() => (window as unknown as { __frameAt: number }).__frameAt);
         }
         await page.waitForTimeout(1000);
@@ -153,17 +171,29 @@ async function firstVisits(browser: Browser, plausible: string): Promise<Record<
     await server.close();
   }
   const out: Record<string, { script: number; frame: number | null }> = {};
-  for (const [variant, runs] of samples) out[variant] = { script: median(runs.map((r) => r.script)), frame: runs[0]!.frame === null ? null : median(runs.map((r) => r.frame!)) };
+  for (const [variant, runs] of samples)
+    out[variant] = {
+      script: median(runs.map((r) => r.script)),
+      frame: runs[0]!.frame === null ? null : median(runs.map((r) => r.frame!)),
+    };
   return out;
 }
 
 /** Median µs per selector on a deep, class-heavy DOM, ours and finder on the same elements. */
-async function selectorCost(browser: Browser, server: TestServer, helpers: string): Promise<{ ours: number; finder: number; depth: number; unique: boolean; finderFailures: number; targets: number }> {
+async function selectorCost(
+  browser: Browser,
+  server: TestServer,
+  helpers: string,
+): Promise<{ ours: number; finder: number; depth: number; unique: boolean; finderFailures: number; targets: number }> {
   const page = await (await newContext(browser)).newPage();
   await page.goto(`${server.origin}/bench.html`);
   await page.addScriptTag({ path: helpers });
   const result = await page.evaluate(() => {
-    const { ours, finder } = (window as unknown as { __benchSelectors: { ours: (e: Element) => string; finder: (e: Element, options?: object) => string } }).__benchSelectors;
+    const { ours, finder } = (
+      window as unknown as {
+        __benchSelectors: { ours: (e: Element) => string; finder: (e: Element, options?: object) => string };
+      }
+    ).__benchSelectors;
     // nesting 35, three siblings a level, six classes each (two of them state classes)
     let parent: Element = document.body;
     const targets: Element[] = [];
@@ -200,7 +230,9 @@ async function selectorCost(browser: Browser, server: TestServer, helpers: strin
     time(ours, 5);
     time(finderLimited, 1); // warm both up
     finderFailures = 0;
-    const unique = targets.every((el) => document.querySelectorAll(ours(el)).length === 1 && document.querySelector(ours(el)) === el);
+    const unique = targets.every(
+      (el) => document.querySelectorAll(ours(el)).length === 1 && document.querySelector(ours(el)) === el,
+    );
     const med = (v: number[]) => [...v].sort((a, b) => a - b)[v.length >> 1]!;
     const oursMedian = med(time(ours, 200));
     const finderMedian = med(time(finderLimited, 5));
@@ -211,7 +243,11 @@ async function selectorCost(browser: Browser, server: TestServer, helpers: strin
 }
 
 /** Cumulative layout shift while the consent banner appears, and on the page after accepting. */
-async function layoutShift(browser: Browser, server: TestServer, bundle: string): Promise<{ banner: number | null; accepted: number | null }> {
+async function layoutShift(
+  browser: Browser,
+  server: TestServer,
+  bundle: string,
+): Promise<{ banner: number | null; accepted: number | null }> {
   const context = await newContext(browser);
   const page = await context.newPage();
   await page.addInitScript(() => {
@@ -221,7 +257,10 @@ async function layoutShift(browser: Browser, server: TestServer, bundle: string)
         if (!entry.hadRecentInput) (window as unknown as { __cls: number }).__cls += entry.value;
     }).observe({ type: 'layout-shift', buffered: true });
   });
-  server.page('/cls.html', fixturePage({ bundle, body: '<header><h1>Fotostudio</h1></header><main><p>Inhalt</p><p>Noch mehr Inhalt</p></main>' }));
+  server.page(
+    '/cls.html',
+    fixturePage({ bundle, body: '<header><h1>Fotostudio</h1></header><main><p>Inhalt</p><p>Noch mehr Inhalt</p></main>' }),
+  );
   await page.goto(`${server.origin}/cls.html`);
   const accept = page.locator('pagepulse-consent').getByRole('button', { name: 'Alle akzeptieren' });
   let banner: number | null = null;
@@ -243,7 +282,8 @@ async function layoutShift(browser: Browser, server: TestServer, bundle: string)
 
 async function main(): Promise<void> {
   console.log('building both bundles, the eager "before" build and the page helpers...');
-  for (const mode of ['production', 'lite']) execFileSync('npx', ['vite', 'build', '--mode', mode, '--logLevel', 'warn'], { stdio: 'inherit' });
+  for (const mode of ['production', 'lite'])
+    execFileSync('npx', ['vite', 'build', '--mode', mode, '--logLevel', 'warn'], { stdio: 'inherit' });
   const eager = await eagerBuild();
   const selectorHelpers = await bundleForPage('scripts/bench/selector-entry.ts', 'selectors');
   const plausible = await bundleForPage('scripts/bench/plausible-entry.ts', 'plausible');
@@ -255,25 +295,38 @@ async function main(): Promise<void> {
     { name: 'PagePulse (React, UI eager: before deferral)', file: eager },
   ];
   const peers: Array<{ name: string; file: string; css?: string; first: RegExp | null }> = [
-    { name: 'vanilla-cookieconsent 3 (JS + CSS)', file: 'node_modules/vanilla-cookieconsent/dist/cookieconsent.umd.js', css: 'node_modules/vanilla-cookieconsent/dist/cookieconsent.css', first: null },
+    {
+      name: 'vanilla-cookieconsent 3 (JS + CSS)',
+      file: 'node_modules/vanilla-cookieconsent/dist/cookieconsent.umd.js',
+      css: 'node_modules/vanilla-cookieconsent/dist/cookieconsent.css',
+      first: null,
+    },
     { name: '@plausible-analytics/tracker', file: plausible, first: /option=plausible/ },
     { name: '@medv/finder', file: finderOnly, first: null },
   ];
 
   const server = await startServer();
-  server.page('/bench.html', '<!doctype html><html lang="de"><head><meta charset="utf-8"><title>Bench</title></head><body><div id="jes_mod"><span class="badge" data-bind="visitors">0</span></div><p>Seite</p></body></html>');
+  server.page(
+    '/bench.html',
+    '<!doctype html><html lang="de"><head><meta charset="utf-8"><title>Bench</title></head><body><div id="jes_mod"><span class="badge" data-bind="visitors">0</span></div><p>Seite</p></body></html>',
+  );
   const browser = await launch();
   const rows: string[] = [];
   const figures: Record<string, unknown> = {};
   try {
-    rows.push('| script | raw KB | gzip KB | brotli KB | eval ms (median) | eval + microtasks ms (median) | first request ms (median) |', '|---|---|---|---|---|---|---|');
+    rows.push(
+      '| script | raw KB | gzip KB | brotli KB | eval ms (median) | eval + microtasks ms (median) | first request ms (median) |',
+      '|---|---|---|---|---|---|---|',
+    );
     // round robin: run r of every script before run r+1 of any, so drift of the machine during
     // the run (a warming browser, a busy neighbour) spreads evenly instead of favouring one row
     const items = [...builds, ...peers];
-    const firstOf = (item: (typeof items)[number]): RegExp | null => ('first' in item ? (item.first as RegExp | null) : /com_jrealtimeanalytics/);
+    const firstOf = (item: (typeof items)[number]): RegExp | null =>
+      'first' in item ? (item.first as RegExp | null) : /com_jrealtimeanalytics/;
     const codes = items.map((item) => readFileSync(item.file, 'utf8'));
     const samples = items.map(() => [] as Array<{ evalMs: number; bootMs: number; firstMs: number | null }>);
-    for (let run = 0; run < RUNS; run++) for (const [i, item] of items.entries()) samples[i]!.push(await startUp(browser, server, codes[i]!, firstOf(item)));
+    for (let run = 0; run < RUNS; run++)
+      for (const [i, item] of items.entries()) samples[i]!.push(await startUp(browser, server, codes[i]!, firstOf(item)));
     for (const [i, item] of items.entries()) {
       const size = sizes(item.file);
       let gzip = size.gzip;
@@ -303,7 +356,10 @@ async function main(): Promise<void> {
     const firstRows = [
       '| page | ScriptDuration ms (whole page) | over the bare page ms | vs cookieconsent | banner first frame ms |',
       '|---|---|---|---|---|',
-      ...(['bare', 'cookieconsent', 'lite', 'react'] as const).map((v) => `| ${v === 'bare' ? 'no script (site.js only)' : v === 'cookieconsent' ? 'vanilla-cookieconsent 3' : v === 'lite' ? 'PagePulse lite' : 'PagePulse (React)'} | ${ms(first[v]!.script)} | ${v === 'bare' ? '' : ms(over(v))} | ${v === 'lite' || v === 'react' ? `${(over(v) / over('cookieconsent')).toFixed(2)}x` : ''} | ${ms(first[v]!.frame)} |`),
+      ...(['bare', 'cookieconsent', 'lite', 'react'] as const).map(
+        (v) =>
+          `| ${v === 'bare' ? 'no script (site.js only)' : v === 'cookieconsent' ? 'vanilla-cookieconsent 3' : v === 'lite' ? 'PagePulse lite' : 'PagePulse (React)'} | ${ms(first[v]!.script)} | ${v === 'bare' ? '' : ms(over(v))} | ${v === 'lite' || v === 'react' ? `${(over(v) / over('cookieconsent')).toFixed(2)}x` : ''} | ${ms(first[v]!.frame)} |`,
+      ),
     ];
     console.log(firstRows.join('\n'));
 
@@ -316,11 +372,21 @@ async function main(): Promise<void> {
     for (const bundle of ['pagepulse.iife.js', 'pagepulse.lite.iife.js']) {
       process.env.PAGEPULSE_BUNDLE = bundle;
       const samples = await longSession(browser, BEATS, [600, BEATS]);
-      memory[bundle] = samples.map((s) => `${s.beats} beats: ${s.nodes} nodes, ${(s.heapUsed / 1024).toFixed(0)} KiB heap`).join('; ');
+      memory[bundle] = samples
+        .map((s) => `${s.beats} beats: ${s.nodes} nodes, ${(s.heapUsed / 1024).toFixed(0)} KiB heap`)
+        .join('; ');
     }
     figures.memory = memory;
 
-    const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, load average ${loadavg()[0]!.toFixed(1)} at the end (other work on the machine slows every row alike; compare rows of one run), node ${process.version}, ${execFileSync('/usr/bin/chromium', ['--version'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim().split('\n').pop()}`;
+    const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, load average ${loadavg()[0]!.toFixed(1)} at the end (other work on the machine slows every row alike; compare rows of one run), node ${process.version}, ${execFileSync(
+      '/usr/bin/chromium',
+      ['--version'],
+      { stdio: ['ignore', 'pipe', 'ignore'] },
+    )
+      .toString()
+      .trim()
+      .split('\n')
+      .pop()}`;
     const report = [
       '# Benchmarks',
       '',
@@ -344,7 +410,8 @@ async function main(): Promise<void> {
     await browser.close();
     console.log('lighthouse...');
     // BENCH_LIGHTHOUSE=0 keeps the section of an earlier (or separate) run: `npx tsx scripts/bench/lighthouse.ts`
-    const lighthouse = process.env.BENCH_LIGHTHOUSE === '0' ? { markdown: keptSection(), figures: null } : await lighthouseSection(plausible);
+    const lighthouse =
+      process.env.BENCH_LIGHTHOUSE === '0' ? { markdown: keptSection(), figures: null } : await lighthouseSection(plausible);
     figures.lighthouse = lighthouse.figures;
     writeFileSync('BENCHMARKS.md', `${report}\n${lighthouse.markdown}\n`);
     writeFileSync(resolve(OUT, 'figures.json'), JSON.stringify(figures, null, 2));

@@ -47,11 +47,15 @@ for (const mode of ['production', 'lite']) {
 }
 
 // 2. the collector and demo site, restarted when its code changes
-const collector = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'watch', '--clear-screen=false', 'demo/server/main.ts'], {
-  cwd: ROOT,
-  stdio: 'inherit',
-  env: { ...process.env, HOST: '127.0.0.1', PORT: String(INNER_PORT) },
-});
+const collector = spawn(
+  process.execPath,
+  [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'watch', '--clear-screen=false', 'demo/server/main.ts'],
+  {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(INNER_PORT) },
+  },
+);
 
 // 3. the demo's pages and assets: reload when they change (the collector serves them from disk)
 const demoWatcher = watch(join(ROOT, 'demo'), { recursive: true }, (_event, file) => {
@@ -72,25 +76,28 @@ const front = createServer((req, res) => {
     req.on('close', () => clients.delete(res));
     return;
   }
-  const upstream = forward({ host: '127.0.0.1', port: INNER_PORT, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-    const html = String(answer.headers['content-type'] ?? '').startsWith('text/html') && !answer.headers['content-encoding'];
-    if (!html) {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-      return;
-    }
-    const chunks = [];
-    answer.on('data', (chunk) => chunks.push(chunk));
-    answer.on('end', () => {
-      const page = Buffer.concat(chunks).toString('utf8');
-      const tag = `<script src="${DEV_PATH}reload.js"></script>`;
-      const at = page.lastIndexOf('</body>');
-      const body = at < 0 ? page + tag : page.slice(0, at) + tag + page.slice(at);
-      const headers = { ...answer.headers, 'content-length': String(Buffer.byteLength(body)) };
-      res.writeHead(answer.statusCode ?? 200, headers);
-      res.end(body);
-    });
-  });
+  const upstream = forward(
+    { host: '127.0.0.1', port: INNER_PORT, method: req.method, path: req.url, headers: req.headers },
+    (answer) => {
+      const html = String(answer.headers['content-type'] ?? '').startsWith('text/html') && !answer.headers['content-encoding'];
+      if (!html) {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+        return;
+      }
+      const chunks = [];
+      answer.on('data', (chunk) => chunks.push(chunk));
+      answer.on('end', () => {
+        const page = Buffer.concat(chunks).toString('utf8');
+        const tag = `<script src="${DEV_PATH}reload.js"></script>`;
+        const at = page.lastIndexOf('</body>');
+        const body = at < 0 ? page + tag : page.slice(0, at) + tag + page.slice(at);
+        const headers = { ...answer.headers, 'content-length': String(Buffer.byteLength(body)) };
+        res.writeHead(answer.statusCode ?? 200, headers);
+        res.end(body);
+      });
+    },
+  );
   upstream.on('error', (error) => {
     if (res.headersSent) return void res.destroy();
     res.writeHead(502, { 'content-type': 'text/plain; charset=utf-8' });

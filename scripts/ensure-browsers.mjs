@@ -19,12 +19,18 @@ export const ENGINE_PACKAGES = {
   chromium: {
     packages: ['chromium'],
     present: () => existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'),
-    version: () => execFileSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', ['--version']).toString().trim(),
+    version: () =>
+      execFileSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', ['--version'])
+        .toString()
+        .trim(),
   },
   firefox: {
     packages: ['firefox-esr'],
     present: () => existsSync(process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr'),
-    version: () => execFileSync(process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr', ['--version']).toString().trim(),
+    version: () =>
+      execFileSync(process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr', ['--version'])
+        .toString()
+        .trim(),
   },
   webkit: {
     packages: ['webkit2gtk-driver', 'xvfb'],
@@ -40,12 +46,17 @@ export function ensureBrowsers(engines = Object.keys(ENGINE_PACKAGES)) {
   const packages = missing.flatMap((engine) => ENGINE_PACKAGES[engine].packages);
   const root = typeof process.getuid === 'function' && process.getuid() === 0;
   if (!root) {
-    console.error(`Missing browsers for the ${missing.join(', ')} suite(s). Install Debian's packages first:\n  sudo apt-get update && sudo apt-get install -y ${packages.join(' ')}`);
+    console.error(
+      `Missing browsers for the ${missing.join(', ')} suite(s). Install Debian's packages first:\n  sudo apt-get update && sudo apt-get install -y ${packages.join(' ')}`,
+    );
     process.exit(1);
   }
   console.log(`Missing browsers for the ${missing.join(', ')} suite(s): installing Debian's ${packages.join(' ')}...`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  for (const args of [['update', '-qq'], ['install', '-y', '-qq', ...packages]]) {
+  for (const args of [
+    ['update', '-qq'],
+    ['install', '-y', '-qq', ...packages],
+  ]) {
     const run = spawnSync('apt-get', args, { stdio: 'inherit', env });
     if (run.status !== 0) {
       console.error(`apt-get ${args.join(' ')} failed (exit ${run.status})`);
@@ -61,4 +72,5 @@ export function ensureBrowsers(engines = Object.keys(ENGINE_PACKAGES)) {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) ensureBrowsers(process.argv.slice(2).length ? process.argv.slice(2) : undefined);
+if (import.meta.url === `file://${process.argv[1]}`)
+  ensureBrowsers(process.argv.slice(2).length ? process.argv.slice(2) : undefined);

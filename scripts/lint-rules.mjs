@@ -48,7 +48,10 @@ const layers = {
         return;
       }
       const inside = relative(resolve(src, to), path);
-      const leaf = relative(src, path).split(sep).join('/').replace(/\.(tsx?|mjs|js)$/, '');
+      const leaf = relative(src, path)
+        .split(sep)
+        .join('/')
+        .replace(/\.(tsx?|mjs|js)$/, '');
       if (leaves.includes(leaf)) return;
       if (indexOnly.includes(to) && inside !== '' && inside !== 'index' && inside !== 'index.ts') {
         context.report({ node, messageId: 'deep', data: { to, source } });
@@ -107,7 +110,7 @@ const noTopLevelPage = {
     return {
       'Program:exit'(program) {
         const scope = context.sourceCode.getScope(program);
-        const global = scope.type === 'global' ? scope : scope.upper ?? scope;
+        const global = scope.type === 'global' ? scope : (scope.upper ?? scope);
         // configured globals (languageOptions.globals) resolve to variables; the rest stay in `through`
         const declared = [...PAGE_GLOBALS].flatMap((name) => global.set.get(name)?.references ?? []);
         for (const ref of [...declared, ...global.through]) {
@@ -115,7 +118,8 @@ const noTopLevelPage = {
           if (!PAGE_GLOBALS.has(name)) continue;
           if ((ref.isTypeReference && !ref.isValueReference) || inType(ref.identifier)) continue;
           const kind = ref.from.variableScope.type;
-          if (kind === 'module' || kind === 'global') context.report({ node: ref.identifier, messageId: 'topLevel', data: { name } });
+          if (kind === 'module' || kind === 'global')
+            context.report({ node: ref.identifier, messageId: 'topLevel', data: { name } });
         }
       },
     };

@@ -13,7 +13,8 @@ await build({
       generateBundle(_options, bundle) {
         for (const chunk of Object.values(bundle)) {
           if (chunk.type !== 'chunk') continue;
-          for (const [id, info] of Object.entries(chunk.modules)) rows.push([info.renderedLength, id.replace(process.cwd() + '/', '')]);
+          for (const [id, info] of Object.entries(chunk.modules))
+            rows.push([info.renderedLength, id.replace(process.cwd() + '/', '')]);
         }
       },
     },
@@ -21,7 +22,13 @@ await build({
 });
 const groups = new Map();
 for (const [size, id] of rows) {
-  const key = id.includes('node_modules/') ? id.split('node_modules/')[1].split('/').slice(0, id.includes('node_modules/@') ? 2 : 1).join('/') : id.split('/').slice(0, 2).join('/');
+  const key = id.includes('node_modules/')
+    ? id
+        .split('node_modules/')[1]
+        .split('/')
+        .slice(0, id.includes('node_modules/@') ? 2 : 1)
+        .join('/')
+    : id.split('/').slice(0, 2).join('/');
   groups.set(key, (groups.get(key) ?? 0) + size);
 }
 for (const [key, size] of [...groups].sort((a, b) => b[1] - a[1])) console.log(String(size).padStart(8), key);

@@ -21,14 +21,23 @@ function step(name, command, args, env = {}) {
   const started = Date.now();
   console.log(`\n=== ${name}`);
   const run = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
-  console.log(`=== ${name}: ${run.status === 0 ? 'ok' : `FAILED (exit ${run.status})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `=== ${name}: ${run.status === 0 ? 'ok' : `FAILED (exit ${run.status})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
   if (run.status !== 0) failedSteps.push(name);
   return run.status === 0;
 }
 
 function vitest(name, projects, env = {}, engine = undefined) {
   const file = join(reports, `${name.replace(/\W+/g, '-')}.json`);
-  const args = ['vitest', 'run', ...projects.flatMap((p) => ['--project', p]), '--reporter=default', '--reporter=json', `--outputFile.json=${file}`];
+  const args = [
+    'vitest',
+    'run',
+    ...projects.flatMap((p) => ['--project', p]),
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${file}`,
+  ];
   step(name, 'npx', args, env);
   let passed = 0;
   let failed = 0;
@@ -66,9 +75,11 @@ if (want('build') || want('browser') || engines.length) {
   step('size budget', 'node', ['scripts/size-gate.mjs']);
 }
 if (want('unit')) vitest('unit (jsdom, happy-dom) and collector', ['unit-jsdom', 'unit-happy-dom', 'server']);
-if (want('browser')) for (const bundle of BUNDLES) vitest(`browser (${bundle})`, ['browser'], { PAGEPULSE_BUNDLE: bundle }, 'chromium');
+if (want('browser'))
+  for (const bundle of BUNDLES) vitest(`browser (${bundle})`, ['browser'], { PAGEPULSE_BUNDLE: bundle }, 'chromium');
 // one engine at a time: two browsers at once thrash the two cores and skew the timed scenarios
-for (const engine of engines) vitest(`engine scenarios (${engine}, both bundles)`, ['engines'], { PAGEPULSE_ENGINE: engine }, engine);
+for (const engine of engines)
+  vitest(`engine scenarios (${engine}, both bundles)`, ['engines'], { PAGEPULSE_ENGINE: engine }, engine);
 
 rmSync(reports, { recursive: true, force: true });
 if (failedSteps.length) console.log(`\nfailed steps: ${failedSteps.join(', ')}`);

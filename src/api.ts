@@ -49,43 +49,66 @@ export function createApi(ctx: Context, handles: ApiHandles): PagePulseApi {
   const guard =
     <A extends unknown[], R>(name: string, fn: (...args: A) => R, fallback: R) =>
     (...args: A): R =>
-      attempt(() => fn(...args), (error) => ctx.log.error(`PagePulse.${name} failed`, error), fallback);
+      attempt(
+        () => fn(...args),
+        (error) => ctx.log.error(`PagePulse.${name} failed`, error),
+        fallback,
+      );
   const missing = (what: string) => () => ctx.log.warn(`${what} is off on this page`);
 
   return {
     version: __PAGEPULSE_VERSION__,
     build: __PAGEPULSE_BUILD__,
     consent: {
-      get: guard('consent.get', () => snapshot(ctx.consent.get()), { status: null, categories: { 1: true, 2: false, 3: false, 4: false } }),
-      set: guard('consent.set', (categories: Partial<Record<CategoryId, boolean>>) => {
-        if (!categories || typeof categories !== 'object') throw new TypeError('expected an object like {3: true}');
-        if (handles.consent) handles.consent.set(categories);
-        else ctx.consent.choose('allow', categories);
-      }, undefined),
+      get: guard('consent.get', () => snapshot(ctx.consent.get()), {
+        status: null,
+        categories: { 1: true, 2: false, 3: false, 4: false },
+      }),
+      set: guard(
+        'consent.set',
+        (categories: Partial<Record<CategoryId, boolean>>) => {
+          if (!categories || typeof categories !== 'object') throw new TypeError('expected an object like {3: true}');
+          if (handles.consent) handles.consent.set(categories);
+          else ctx.consent.choose('allow', categories);
+        },
+        undefined,
+      ),
       open: guard('consent.open', () => (handles.consent?.open ?? missing('the consent widget'))(), undefined),
       // com_gdpr's name; what it does is reopen the banner with the current choice
       revoke: guard('consent.revoke', () => (handles.consent?.reopen ?? missing('the consent widget'))(), undefined),
     },
     tracker: {
-      start: guard('tracker.start', () => {
-        if (!handles.tracker) return missing('the tracker')();
-        if (ctx.config.respectConsent && !ctx.consent.allows(3)) {
-          ctx.log.warn('tracker.start() refused: category 3 (Statistiken) is not accepted');
-          return;
-        }
-        handles.tracker.start();
-      }, undefined),
+      start: guard(
+        'tracker.start',
+        () => {
+          if (!handles.tracker) return missing('the tracker')();
+          if (ctx.config.respectConsent && !ctx.consent.allows(3)) {
+            ctx.log.warn('tracker.start() refused: category 3 (Statistiken) is not accepted');
+            return;
+          }
+          handles.tracker.start();
+        },
+        undefined,
+      ),
       stop: guard('tracker.stop', () => handles.tracker?.stop(), undefined),
       running: guard('tracker.running', () => handles.tracker?.running() ?? false, false),
     },
-    debug: guard('debug', (on?: boolean) => {
-      if (on !== undefined) ctx.debug.setEnabled(Boolean(on));
-      return ctx.debug.get().enabled;
-    }, false),
-    notify: guard('notify', (text: string, options?: NotifyOptions) => {
-      if (handles.notify) handles.notify(String(text), options);
-      else ctx.log.info(String(text));
-    }, undefined),
+    debug: guard(
+      'debug',
+      (on?: boolean) => {
+        if (on !== undefined) ctx.debug.setEnabled(Boolean(on));
+        return ctx.debug.get().enabled;
+      },
+      false,
+    ),
+    notify: guard(
+      'notify',
+      (text: string, options?: NotifyOptions) => {
+        if (handles.notify) handles.notify(String(text), options);
+        else ctx.log.info(String(text));
+      },
+      undefined,
+    ),
     request: <T>(options: RequestOptions): Promise<RequestResult<T>> => {
       if (!options || typeof options !== 'object' || typeof options.url !== 'string') {
         ctx.log.warn('PagePulse.request needs an object with a url');
@@ -94,7 +117,11 @@ export function createApi(ctx: Context, handles: ApiHandles): PagePulseApi {
       return handles.request<T>(options);
     },
     heatmap: {
-      show: guard('heatmap.show', () => (handles.heatmap ? handles.heatmap.show() : Promise.resolve(missing('the heatmap overlay')())), Promise.resolve()),
+      show: guard(
+        'heatmap.show',
+        () => (handles.heatmap ? handles.heatmap.show() : Promise.resolve(missing('the heatmap overlay')())),
+        Promise.resolve(),
+      ),
       hide: guard('heatmap.hide', () => handles.heatmap?.hide(), undefined),
     },
     destroy: guard('destroy', () => handles.destroy(), undefined),

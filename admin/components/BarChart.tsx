@@ -43,7 +43,13 @@ export function BarChart({ values, labels, caption }: { values: number[]; labels
           // every 7th day counted back from today: 30 labels would overlap on a phone
           (labels.length - 1 - i) % 7 === 0 ? (
             // the last (today's) label ends at its bar, so it is not cut at the edge
-            <text key={label} className="axis" x={PAD.left + i * step + step / 2 + (i === labels.length - 1 ? step / 2 : 0)} y={HEIGHT - 10} textAnchor={i === labels.length - 1 ? 'end' : 'middle'}>
+            <text
+              key={label}
+              className="axis"
+              x={PAD.left + i * step + step / 2 + (i === labels.length - 1 ? step / 2 : 0)}
+              y={HEIGHT - 10}
+              textAnchor={i === labels.length - 1 ? 'end' : 'middle'}
+            >
               {label.slice(5)}
             </text>
           ) : null,

@@ -37,7 +37,8 @@
       });
       // the menu links are in-page anchors: close the menu once one is chosen
       header.addEventListener('click', function (event) {
-        if (event.target instanceof Element && event.target.closest('.uk-navbar-nav a')) toggle.setAttribute('aria-expanded', 'false');
+        if (event.target instanceof Element && event.target.closest('.uk-navbar-nav a'))
+          toggle.setAttribute('aria-expanded', 'false');
       });
     }
   }
@@ -50,7 +51,9 @@
       event.preventDefault();
       var name = form.elements.namedItem('jform[name]').value.trim();
       status.textContent =
-        'Danke' + (name ? ', ' + name : '') + '! Ihre Nachricht ist angekommen – wir melden uns innerhalb von zwei Werktagen. (Demo: Es wurde nichts versendet.)';
+        'Danke' +
+        (name ? ', ' + name : '') +
+        '! Ihre Nachricht ist angekommen – wir melden uns innerhalb von zwei Werktagen. (Demo: Es wurde nichts versendet.)';
     });
   }
 

@@ -137,7 +137,10 @@ export function createCollector(options: CollectorOptions = {}): Collector {
           const address = server.address() as AddressInfo;
           // a wildcard address is reachable at the loopback one
           const shown = address.address === '0.0.0.0' || address.address === '::' ? '127.0.0.1' : address.address;
-          resolveListen({ url: `http://${shown.includes(':') ? `[${shown}]` : shown}:${address.port}`, generatedPassword: generated });
+          resolveListen({
+            url: `http://${shown.includes(':') ? `[${shown}]` : shown}:${address.port}`,
+            generatedPassword: generated,
+          });
         });
       });
     },

@@ -95,7 +95,15 @@ export interface ClickSummary {
 
 /** A stored consent record: the generic choice, one category's state, or a form's privacy tick. */
 export type ConsentRow =
-  | { kind: 'generic' | 'category'; id: number; session: string; category: number | null; granted: boolean; userAgent: string; at: number }
+  | {
+      kind: 'generic' | 'category';
+      id: number;
+      session: string;
+      category: number | null;
+      granted: boolean;
+      userAgent: string;
+      at: number;
+    }
   | {
       kind: 'form';
       id: number;
@@ -176,20 +184,45 @@ export function openStore(path: string): Store {
       SELECT id FROM form_consents
       WHERE session_id = @session AND url = @url AND form_id = @formId AND form_name = @formName AND deleted_at IS NULL
       ORDER BY at DESC, id DESC LIMIT 1)`);
-  const selectCookieConsents = db.prepare<[number], { id: number; session_id: string; category: number | null; granted: number; user_agent: string; at: number }>(
-    'SELECT id, session_id, category, granted, user_agent, at FROM cookie_consents ORDER BY at DESC, id DESC LIMIT ?',
-  );
+  const selectCookieConsents = db.prepare<
+    [number],
+    { id: number; session_id: string; category: number | null; granted: number; user_agent: string; at: number }
+  >('SELECT id, session_id, category, granted, user_agent, at FROM cookie_consents ORDER BY at DESC, id DESC LIMIT ?');
   const selectFormConsents = db.prepare<
     [number],
-    { id: number; session_id: string; url: string; form_id: string; form_name: string; fields: string; user_agent: string; at: number; deleted_at: number | null }
-  >('SELECT id, session_id, url, form_id, form_name, fields, user_agent, at, deleted_at FROM form_consents ORDER BY at DESC, id DESC LIMIT ?');
+    {
+      id: number;
+      session_id: string;
+      url: string;
+      form_id: string;
+      form_name: string;
+      fields: string;
+      user_agent: string;
+      at: number;
+      deleted_at: number | null;
+    }
+  >(
+    'SELECT id, session_id, url, form_id, form_name, fields, user_agent, at, deleted_at FROM form_consents ORDER BY at DESC, id DESC LIMIT ?',
+  );
 
   const deletePresence = db.prepare('DELETE FROM heartbeats WHERE initialize = 0 AND at < ?');
   let prunedAt = Number.NEGATIVE_INFINITY;
 
   const heartbeat = db.transaction((visitor: Visitor, beat: Heartbeat, at: number) => {
-    upsertSession.run({ session: visitor.session, userAgent: visitor.userAgent, deviceWidth: beat.deviceWidth, deviceHeight: beat.deviceHeight, at });
-    insertHeartbeat.run({ session: visitor.session, page: beat.page, initialize: beat.initialize ? 1 : 0, modules: beat.modules, at });
+    upsertSession.run({
+      session: visitor.session,
+      userAgent: visitor.userAgent,
+      deviceWidth: beat.deviceWidth,
+      deviceHeight: beat.deviceHeight,
+      at,
+    });
+    insertHeartbeat.run({
+      session: visitor.session,
+      page: beat.page,
+      initialize: beat.initialize ? 1 : 0,
+      modules: beat.modules,
+      at,
+    });
   });
 
   return {

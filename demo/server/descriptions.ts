@@ -27,11 +27,20 @@ const CATEGORIES: Record<number, Category> = {
     summary:
       'Notwendige Cookies sind für den Betrieb der Website erforderlich, etwa um Ihre Cookie-Einstellungen zu speichern. Sie lassen sich nicht deaktivieren.',
     entries: (site) => [
-      { name: 'cookieconsent_status', purpose: 'Speichert Ihre Entscheidung im Cookie-Hinweis (zugestimmt, abgelehnt oder geschlossen).', lifetime: '365 Tage' },
-      { name: 'cookieconsent_categories', purpose: 'Speichert, welche Cookie-Kategorien Sie aktiviert haben.', lifetime: '365 Tage' },
+      {
+        name: 'cookieconsent_status',
+        purpose: 'Speichert Ihre Entscheidung im Cookie-Hinweis (zugestimmt, abgelehnt oder geschlossen).',
+        lifetime: '365 Tage',
+      },
+      {
+        name: 'cookieconsent_categories',
+        purpose: 'Speichert, welche Cookie-Kategorien Sie aktiviert haben.',
+        lifetime: '365 Tage',
+      },
       {
         name: site.sessionCookie,
-        purpose: 'Sitzungs-Cookie: ordnet Ihre Anfragen während eines Besuchs einander zu, etwa für das Kontaktformular und das Protokoll Ihrer Einwilligungen.',
+        purpose:
+          'Sitzungs-Cookie: ordnet Ihre Anfragen während eines Besuchs einander zu, etwa für das Kontaktformular und das Protokoll Ihrer Einwilligungen.',
         lifetime: 'bis zum Schließen des Browsers',
       },
     ],
@@ -52,7 +61,11 @@ const CATEGORIES: Record<number, Category> = {
         purpose: `Meldet alle ${site.refreshSeconds} Sekunden die aufgerufene Seite an unseren eigenen Server, zählt die Besucher online und speichert Klickpositionen für eine Heatmap. Setzt keine eigenen Cookies, sondern nutzt das Sitzungs-Cookie.`,
         lifetime: 'Dauer des Besuchs',
       },
-      { name: 'Analyse-Tag (analytics-tag.js)', purpose: 'Zählt Seitenaufrufe für unsere Statistik-Property.', lifetime: 'setzt in dieser Demo keine Cookies' },
+      {
+        name: 'Analyse-Tag (analytics-tag.js)',
+        purpose: 'Zählt Seitenaufrufe für unsere Statistik-Property.',
+        lifetime: 'setzt in dieser Demo keine Cookies',
+      },
     ],
   },
   4: {
@@ -60,7 +73,11 @@ const CATEGORIES: Record<number, Category> = {
     summary:
       'Marketing-Cookies werden verwendet, um die Wirkung unserer Werbung zu messen. Eingebettete Videos werden erst geladen, wenn Sie dieser Kategorie zustimmen.',
     entries: () => [
-      { name: 'Werbepixel (ad-pixel.js)', purpose: 'Meldet den Seitenaufruf (PageView) an das Werbenetzwerk, um Kampagnen auszuwerten.', lifetime: 'setzt in dieser Demo keine Cookies' },
+      {
+        name: 'Werbepixel (ad-pixel.js)',
+        purpose: 'Meldet den Seitenaufruf (PageView) an das Werbenetzwerk, um Kampagnen auszuwerten.',
+        lifetime: 'setzt in dieser Demo keine Cookies',
+      },
       {
         name: 'Studio-Video (eingebetteter Videoplayer)',
         purpose: 'Lädt den Player mit unserem Studio-Rundgang. Videoplattformen setzen dabei üblicherweise eigene Cookies.',
@@ -83,7 +100,10 @@ export function describeCategory(n: number, site: SiteFacts): string | null {
   const entries = category.entries(site);
   const list = entries.length
     ? `<ul>${entries
-        .map((e) => `<li><strong>${escape(e.name)}</strong>: ${escape(e.purpose)} <em>Speicherdauer: ${escape(e.lifetime)}</em></li>`)
+        .map(
+          (e) =>
+            `<li><strong>${escape(e.name)}</strong>: ${escape(e.purpose)} <em>Speicherdauer: ${escape(e.lifetime)}</em></li>`,
+        )
         .join('')}</ul>`
     : '<p>Derzeit setzt diese Website in dieser Kategorie keine Cookies.</p>';
   const domains = entries.length ? `<p><strong>Domains:</strong></p><ul><li>${escape(site.host)} (diese Website)</li></ul>` : '';

@@ -26,7 +26,13 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 }
 
 /** Answer a text body of the given type, never cached. */
-export function send(res: ServerResponse, status: number, type: string, body: string | Buffer, headers: Record<string, string> = {}): void {
+export function send(
+  res: ServerResponse,
+  status: number,
+  type: string,
+  body: string | Buffer,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', ...headers });
   res.end(res.req.method === 'HEAD' ? undefined : body);
 }

@@ -32,11 +32,17 @@ const { url, generatedPassword } = await collector.listen(options.port, options.
 console.log(`PagePulse collector and demo site: ${url}/`);
 console.log(`database: ${options.dbPath}`);
 console.log(`configparams: ${JSON.stringify(options.settings)}`);
-if (!existsSync(join(REPO_ROOT, 'dist', 'pagepulse.iife.js'))) console.warn('dist/pagepulse.iife.js is missing: run `npm run build` first');
+if (!existsSync(join(REPO_ROOT, 'dist', 'pagepulse.iife.js')))
+  console.warn('dist/pagepulse.iife.js is missing: run `npm run build` first');
 if (generatedPassword) {
   // shown this once: only its scrypt hash is stored
-  console.log(`admin area: ${url}/admin/\nadmin password (generated, shown only now; set PAGEPULSE_ADMIN_PASSWORD to choose one): ${generatedPassword}`);
-} else console.log(`admin area: ${url}/admin/ (password ${process.env.PAGEPULSE_ADMIN_PASSWORD ? 'from PAGEPULSE_ADMIN_PASSWORD' : 'as stored in the database'})`);
+  console.log(
+    `admin area: ${url}/admin/\nadmin password (generated, shown only now; set PAGEPULSE_ADMIN_PASSWORD to choose one): ${generatedPassword}`,
+  );
+} else
+  console.log(
+    `admin area: ${url}/admin/ (password ${process.env.PAGEPULSE_ADMIN_PASSWORD ? 'from PAGEPULSE_ADMIN_PASSWORD' : 'as stored in the database'})`,
+  );
 console.log(`QA bookmarklet (drag the demo page's link, or paste as a bookmark's address):\n${bookmarklet(url)}`);
 
 let stopping = false;

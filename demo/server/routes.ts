@@ -189,7 +189,8 @@ function formRef(params: URLSearchParams): FormRef {
   const formId = params.get('formid')?.trim() ?? '';
   const formName = params.get('formname')?.trim() ?? '';
   if (!formId && !formName) throw new HttpError(400, 'missing field: formid or formname');
-  if (formId.length > MAX_FIELD_CHARS || formName.length > MAX_FIELD_CHARS) throw new HttpError(400, 'field too long: formid or formname');
+  if (formId.length > MAX_FIELD_CHARS || formName.length > MAX_FIELD_CHARS)
+    throw new HttpError(400, 'field too long: formid or formname');
   return { url: pageKey(required(params, 'url')), formId, formName };
 }
 

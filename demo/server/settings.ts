@@ -50,8 +50,16 @@ const number =
   (min: number, max: number, integer = false): Parse =>
   (raw, name) => {
     const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max || (integer && !Number.isInteger(value))) {
-      throw new Error(`${name} must be ${integer ? 'a whole number' : 'a number'} from ${min} to ${max}, got ${JSON.stringify(raw)}`);
+    if (
+      typeof value !== 'number' ||
+      !Number.isFinite(value) ||
+      value < min ||
+      value > max ||
+      (integer && !Number.isInteger(value))
+    ) {
+      throw new Error(
+        `${name} must be ${integer ? 'a whole number' : 'a number'} from ${min} to ${max}, got ${JSON.stringify(raw)}`,
+      );
     }
     return value;
   };
@@ -84,7 +92,9 @@ export const ENV_NAMES: readonly string[] = ['PAGEPULSE_CONFIG', 'PAGEPULSE_ADMI
  * A bad value throws with its name: a collector that silently ran on a default would mislead QA.
  */
 export function loadOptions(env: NodeJS.ProcessEnv, readText: (path: string) => string, root: string): ServerOptions {
-  const file: Record<string, unknown> = env.PAGEPULSE_CONFIG ? (JSON.parse(readText(env.PAGEPULSE_CONFIG)) as Record<string, unknown>) : {};
+  const file: Record<string, unknown> = env.PAGEPULSE_CONFIG
+    ? (JSON.parse(readText(env.PAGEPULSE_CONFIG)) as Record<string, unknown>)
+    : {};
   const values: Record<string, unknown> = { host: '127.0.0.1', port: 5173, db: null, trust_proxy: 0, ...DEFAULT_SETTINGS };
   for (const { key, env: name, parse } of FIELDS) {
     if (file[key] !== undefined) values[key] = parse(file[key], `${key} in ${env.PAGEPULSE_CONFIG}`);

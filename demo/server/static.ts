@@ -34,7 +34,13 @@ const TYPES: Record<string, string> = {
 const HTML_HEADERS = { 'x-frame-options': 'SAMEORIGIN', 'referrer-policy': 'strict-origin-when-cross-origin' };
 
 /** Serve `pathname` (still percent-encoded) from the first mount whose prefix it starts with. */
-export async function serveStatic(req: IncomingMessage, res: ServerResponse, pathname: string, query: string, mounts: readonly Mount[]): Promise<void> {
+export async function serveStatic(
+  req: IncomingMessage,
+  res: ServerResponse,
+  pathname: string,
+  query: string,
+  mounts: readonly Mount[],
+): Promise<void> {
   if (req.method !== 'GET' && req.method !== 'HEAD') throw new HttpError(405, 'method not allowed', { allow: 'GET, HEAD' });
   let path: string;
   try {

@@ -18,11 +18,21 @@ const RUNS = Number(process.env.LH_RUNS ?? 5);
 const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'];
 /** The demo page's own bundle tag, replaced per variant. */
-const TAG = '<script src="/dist/pagepulse.iife.js" data-privacy-url="/kontakt/datenschutz.html" data-state-input="#pp-state"></script>';
+const TAG =
+  '<script src="/dist/pagepulse.iife.js" data-privacy-url="/kontakt/datenschutz.html" data-state-input="#pp-state"></script>';
 export const SECTION_START = '<!-- lighthouse:start -->';
 export const SECTION_END = '<!-- lighthouse:end -->';
 
-const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.css': 'text/css', '.js': 'text/javascript', '.svg': 'image/svg+xml', '.png': 'image/png', '.jpg': 'image/jpeg', '.webp': 'image/webp', '.woff2': 'font/woff2' };
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.css': 'text/css',
+  '.js': 'text/javascript',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.woff2': 'font/woff2',
+};
 
 /** vanilla-cookieconsent started as its README shows (two categories, English texts), and shown to
  * automated browsers too: its default `hideFromBots` would hide the banner from Lighthouse. */
@@ -41,7 +51,13 @@ export const FIRST_FRAME = `(() => {
 /** Page variants; `cookieconsent` (alone, without Plausible) only for the first-visit figures. */
 export type Variant = 'bare' | 'peers' | 'cookieconsent' | 'lite' | 'react';
 export const VARIANTS: Variant[] = ['bare', 'peers', 'lite', 'react'];
-const LABEL: Record<Variant, string> = { bare: 'no script', peers: 'peers (cookieconsent + Plausible)', cookieconsent: 'vanilla-cookieconsent', lite: 'PagePulse lite', react: 'PagePulse (React)' };
+const LABEL: Record<Variant, string> = {
+  bare: 'no script',
+  peers: 'peers (cookieconsent + Plausible)',
+  cookieconsent: 'vanilla-cookieconsent',
+  lite: 'PagePulse lite',
+  react: 'PagePulse (React)',
+};
 
 function pageFor(variant: Variant): string {
   const html = readFileSync('demo/index.html', 'utf8');
@@ -58,7 +74,10 @@ function pageFor(variant: Variant): string {
 }
 
 /** A small page server: the demo's files gzip -9, the variants' pages, `{}` for every collector call. */
-export async function startPageServer(plausible: string, returnCookies: Partial<Record<Variant, string[]>>): Promise<{ origin: string; close(): Promise<void> }> {
+export async function startPageServer(
+  plausible: string,
+  returnCookies: Partial<Record<Variant, string[]>>,
+): Promise<{ origin: string; close(): Promise<void> }> {
   const cache = new Map<string, Buffer>();
   const file = (path: string): Buffer | null => {
     try {
@@ -67,11 +86,22 @@ export async function startPageServer(plausible: string, returnCookies: Partial<
       return null;
     }
   };
-  const send = (req: IncomingMessage, res: ServerResponse, body: Buffer, type: string, headers: Record<string, string | string[]> = {}): void => {
+  const send = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: Buffer,
+    type: string,
+    headers: Record<string, string | string[]> = {},
+  ): void => {
     const gzip = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
     const key = `${req.url}|${body.length}`;
     const data = gzip ? (cache.get(key) ?? cache.set(key, gzipSync(body, { level: 9 })).get(key)!) : body;
-    res.writeHead(200, { 'content-type': type, 'cache-control': 'no-cache', ...(gzip ? { 'content-encoding': 'gzip' } : {}), ...headers });
+    res.writeHead(200, {
+      'content-type': type,
+      'cache-control': 'no-cache',
+      ...(gzip ? { 'content-encoding': 'gzip' } : {}),
+      ...headers,
+    });
     res.end(data);
   };
   const server = createServer((req, res) => {
@@ -80,7 +110,13 @@ export async function startPageServer(plausible: string, returnCookies: Partial<
     const page = /^\/v\/(bare|peers|cookieconsent|lite|react)\/(first|return)\/$/.exec(path);
     if (page) {
       const variant = page[1] as Variant;
-      send(req, res, Buffer.from(pageFor(variant)), TYPES['.html']!, page[2] === 'return' ? { 'set-cookie': returnCookies[variant] ?? [] } : {});
+      send(
+        req,
+        res,
+        Buffer.from(pageFor(variant)),
+        TYPES['.html']!,
+        page[2] === 'return' ? { 'set-cookie': returnCookies[variant] ?? [] } : {},
+      );
       return;
     }
     if (path === '/index.php') {
@@ -93,7 +129,13 @@ export async function startPageServer(plausible: string, returnCookies: Partial<
       '/peers/cookieconsent.css': 'node_modules/vanilla-cookieconsent/dist/cookieconsent.css',
       '/peers/plausible.js': plausible,
     };
-    const local = peers[path] ?? (path.startsWith('/dist/') ? `dist/${path.slice(6)}` : path.startsWith('/assets/') || path.startsWith('/kontakt/') ? `demo${path}` : null);
+    const local =
+      peers[path] ??
+      (path.startsWith('/dist/')
+        ? `dist/${path.slice(6)}`
+        : path.startsWith('/assets/') || path.startsWith('/kontakt/')
+          ? `demo${path}`
+          : null);
     const body = local && !local.includes('..') ? file(local) : null;
     if (!body) {
       res.writeHead(404).end();
@@ -102,7 +144,10 @@ export async function startPageServer(plausible: string, returnCookies: Partial<
     send(req, res, body, TYPES[extname(local!)] ?? 'application/octet-stream');
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((done) => server.close(() => done())) };
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise((done) => server.close(() => done())),
+  };
 }
 
 /** The cookie vanilla-cookieconsent writes after "Accept all", taken from a real run of it. */
@@ -112,7 +157,9 @@ async function ccCookie(origin: string): Promise<string> {
     const page = await browser.newPage();
     await page.goto(`${origin}/v/peers/first/`);
     await page.waitForFunction(() => typeof (window as unknown as { CookieConsent?: unknown }).CookieConsent === 'object');
-    await page.evaluate(() => (window as unknown as { CookieConsent: { acceptCategory(c: string): void } }).CookieConsent.acceptCategory('all'));
+    await page.evaluate(() =>
+      (window as unknown as { CookieConsent: { acceptCategory(c: string): void } }).CookieConsent.acceptCategory('all'),
+    );
     const cookie = (await page.context().cookies()).find((c) => c.name === 'cc_cookie');
     if (!cookie) throw new Error('vanilla-cookieconsent wrote no cc_cookie');
     return `cc_cookie=${cookie.value}; Path=/`;
@@ -149,15 +196,29 @@ export async function lighthouseSection(plausible: string): Promise<{ markdown: 
     for (let run = 0; run < RUNS; run++) {
       for (const visit of ['first', 'return'] as const) {
         for (const variant of VARIANTS) {
-          const result = await lighthouse(`${server.origin}/v/${variant}/${visit}/`, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'], formFactor: 'mobile' });
+          const result = await lighthouse(`${server.origin}/v/${variant}/${visit}/`, {
+            port: chrome.port,
+            output: 'json',
+            logLevel: 'error',
+            onlyCategories: ['performance'],
+            formFactor: 'mobile',
+          });
           const audits = result?.lhr.audits;
           if (!audits) throw new Error(`lighthouse gave no result for ${variant}/${visit}`);
           const value = (id: string): number => Number(audits[id]?.numericValue ?? NaN);
           const unused = audits['unused-javascript']?.details as { overallSavingsBytes?: number } | undefined;
-          const figures: Figures = { lcp: value('largest-contentful-paint'), tbt: value('total-blocking-time'), bootup: value('bootup-time'), unusedJs: unused?.overallSavingsBytes ?? 0, bytes: value('total-byte-weight') };
+          const figures: Figures = {
+            lcp: value('largest-contentful-paint'),
+            tbt: value('total-blocking-time'),
+            bootup: value('bootup-time'),
+            unusedJs: unused?.overallSavingsBytes ?? 0,
+            bytes: value('total-byte-weight'),
+          };
           const key = `${variant}/${visit}`;
           samples.set(key, [...(samples.get(key) ?? []), figures]);
-          console.log(`lighthouse run ${run + 1}/${RUNS} ${key}: LCP ${figures.lcp.toFixed(0)} ms, TBT ${figures.tbt.toFixed(0)} ms, boot-up ${figures.bootup.toFixed(0)} ms`);
+          console.log(
+            `lighthouse run ${run + 1}/${RUNS} ${key}: LCP ${figures.lcp.toFixed(0)} ms, TBT ${figures.tbt.toFixed(0)} ms, boot-up ${figures.bootup.toFixed(0)} ms`,
+          );
         }
       }
     }
@@ -166,17 +227,29 @@ export async function lighthouseSection(plausible: string): Promise<{ markdown: 
     await server.close();
   }
   const figures: Record<string, Figures> = {};
-  const rows = ['| page | visit | LCP ms | TBT ms | JS boot-up ms | boot-up vs peers | unused JS KB | transferred KB |', '|---|---|---|---|---|---|---|---|'];
+  const rows = [
+    '| page | visit | LCP ms | TBT ms | JS boot-up ms | boot-up vs peers | unused JS KB | transferred KB |',
+    '|---|---|---|---|---|---|---|---|',
+  ];
   for (const visit of ['first', 'return'] as const) {
     for (const variant of VARIANTS) {
       const runs = samples.get(`${variant}/${visit}`)!;
       const m = (k: keyof Figures): number => median(runs.map((r) => r[k]));
-      figures[`${variant}/${visit}`] = { lcp: m('lcp'), tbt: m('tbt'), bootup: m('bootup'), unusedJs: m('unusedJs'), bytes: m('bytes') };
+      figures[`${variant}/${visit}`] = {
+        lcp: m('lcp'),
+        tbt: m('tbt'),
+        bootup: m('bootup'),
+        unusedJs: m('unusedJs'),
+        bytes: m('bytes'),
+      };
     }
     for (const variant of VARIANTS) {
       const f = figures[`${variant}/${visit}`]!;
-      const ratio = variant === 'lite' || variant === 'react' ? `${(f.bootup / figures[`peers/${visit}`]!.bootup).toFixed(2)}x` : '';
-      rows.push(`| ${LABEL[variant]} | ${visit} | ${f.lcp.toFixed(0)} | ${f.tbt.toFixed(0)} | ${f.bootup.toFixed(0)} | ${ratio} | ${(f.unusedJs / 1024).toFixed(1)} | ${(f.bytes / 1024).toFixed(1)} |`);
+      const ratio =
+        variant === 'lite' || variant === 'react' ? `${(f.bootup / figures[`peers/${visit}`]!.bootup).toFixed(2)}x` : '';
+      rows.push(
+        `| ${LABEL[variant]} | ${visit} | ${f.lcp.toFixed(0)} | ${f.tbt.toFixed(0)} | ${f.bootup.toFixed(0)} | ${ratio} | ${(f.unusedJs / 1024).toFixed(1)} | ${(f.bytes / 1024).toFixed(1)} |`,
+      );
     }
   }
   const markdown = [
@@ -196,14 +269,26 @@ export function writeSection(markdown: string): void {
   let text = readFileSync('BENCHMARKS.md', 'utf8');
   const start = text.indexOf(SECTION_START);
   const end = text.indexOf(SECTION_END);
-  text = start >= 0 && end > start ? text.slice(0, start) + markdown + text.slice(end + SECTION_END.length) : `${text.trimEnd()}\n\n${markdown}\n`;
+  text =
+    start >= 0 && end > start
+      ? text.slice(0, start) + markdown + text.slice(end + SECTION_END.length)
+      : `${text.trimEnd()}\n\n${markdown}\n`;
   writeFileSync('BENCHMARKS.md', text);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { build } = await import('vite');
   const out = resolve('.bench');
-  await build({ configFile: false, logLevel: 'silent', define: { 'process.env.NODE_ENV': '"production"' }, build: { outDir: out, emptyOutDir: false, lib: { entry: 'scripts/bench/plausible-entry.ts', formats: ['iife'], name: 'plausible', fileName: () => 'plausible.js' } } });
+  await build({
+    configFile: false,
+    logLevel: 'silent',
+    define: { 'process.env.NODE_ENV': '"production"' },
+    build: {
+      outDir: out,
+      emptyOutDir: false,
+      lib: { entry: 'scripts/bench/plausible-entry.ts', formats: ['iife'], name: 'plausible', fileName: () => 'plausible.js' },
+    },
+  });
   const { markdown } = await lighthouseSection(resolve(out, 'plausible.js'));
   writeSection(markdown);
   console.log(markdown);

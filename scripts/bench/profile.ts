@@ -11,9 +11,17 @@ import { FIRST_FRAME, startPageServer } from './lighthouse';
 const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const variants = (process.argv[2] ?? 'lite,react,cookieconsent').split(',') as Array<'lite' | 'react' | 'cookieconsent'>;
 
-interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number }; hitCount?: number }
-interface Profile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[]; startTime: number }
-
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
+  hitCount?: number;
+}
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+  startTime: number;
+}
 
 /** A profile frame as `function source:line`, through the bundle's hidden source map when it has one. */
 const maps = new Map<string, SourceMapConsumer | null>();
@@ -29,7 +37,8 @@ function where(f: ProfileNode['callFrame']): string {
   const map = file ? maps.get(file) : null;
   if (map && f.lineNumber >= 0) {
     const o = map.originalPositionFor({ line: f.lineNumber + 1, column: f.columnNumber });
-    if (o.source) return `${o.name ?? f.functionName ?? '(anonymous)'} ${o.source.replace(/^.*node_modules\//, '').replace(/^(\.\.\/)+/, '')}:${o.line}`;
+    if (o.source)
+      return `${o.name ?? f.functionName ?? '(anonymous)'} ${o.source.replace(/^.*node_modules\//, '').replace(/^(\.\.\/)+/, '')}:${o.line}`;
   }
   return `${f.functionName || '(anonymous)'} ${f.url}:${f.lineNumber}`;
 }
@@ -49,7 +58,9 @@ try {
     await cdp.send('Profiler.start');
     const t0 = Date.now();
     await page.goto(`${server.origin}/v/${variant}/first/`);
-    await page.waitForFunction(() => (window as unknown as { __frameAt?: number }).__frameAt !== undefined, null, { timeout: 20000 });
+    await page.waitForFunction(() => (window as unknown as { __frameAt?: number }).__frameAt !== undefined, null, {
+      timeout: 20000,
+    });
     const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: Profile };
     const metrics = (await cdp.send('Performance.getMetrics')) as { metrics: Array<{ name: string; value: number }> };
     const { frameAt, nav } = await page.evaluate(() => {
@@ -65,8 +76,11 @@ try {
       self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
     }
     const script = (metrics.metrics.find((m) => m.name === 'ScriptDuration')?.value ?? 0) * 1000;
-    console.log(`\n== ${variant}: banner's first frame ${frameAt.toFixed(0)} ms (DOMContentLoaded ${nav.domContentLoadedEventStart?.toFixed(0)} ms), ScriptDuration ${script.toFixed(1)} ms (4x), wall ${Date.now() - t0} ms`);
-    for (const [key, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`${ms.toFixed(1).padStart(7)} ms  ${key}`);
+    console.log(
+      `\n== ${variant}: banner's first frame ${frameAt.toFixed(0)} ms (DOMContentLoaded ${nav.domContentLoadedEventStart?.toFixed(0)} ms), ScriptDuration ${script.toFixed(1)} ms (4x), wall ${Date.now() - t0} ms`,
+    );
+    for (const [key, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25))
+      console.log(`${ms.toFixed(1).padStart(7)} ms  ${key}`);
     await context.close();
   }
 } finally {

@@ -150,9 +150,10 @@ export function startBlocker(deps: BlockerDeps): Blocker {
       const item: Held = { element, category: listed, placeholder: placeholderFor(element, listed), server: false };
       held.push(item);
       // caught before insertion: the placeholder goes in once the iframe is in the page
-      if (!item.placeholder) queueMicrotask(() => {
-        if (held.includes(item) && !item.placeholder) item.placeholder = placeholderFor(element, listed);
-      });
+      if (!item.placeholder)
+        queueMicrotask(() => {
+          if (held.includes(item) && !item.placeholder) item.placeholder = placeholderFor(element, listed);
+        });
     }
   };
 
@@ -218,7 +219,8 @@ export function startBlocker(deps: BlockerDeps): Blocker {
   function run(old: HTMLScriptElement): Promise<void> {
     const script = doc.createElement('script');
     for (const attribute of Array.from(old.attributes)) {
-      if (!['type', 'data-src', 'data-category', 'src'].includes(attribute.name)) script.setAttribute(attribute.name, attribute.value);
+      if (!['type', 'data-src', 'data-category', 'src'].includes(attribute.name))
+        script.setAttribute(attribute.name, attribute.value);
     }
     const address = old.getAttribute('data-src') ?? old.getAttribute('src');
     if (!address) {

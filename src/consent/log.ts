@@ -16,13 +16,23 @@ export interface LogEntry {
 }
 
 /** The log calls for a choice (protocol section 5): the generic one, then one per changed category. */
-export function logEntries(config: Pick<Config, 'base'>, generic: boolean, changed: ReadonlyArray<[CategoryId, boolean]>): LogEntry[] {
+export function logEntries(
+  config: Pick<Config, 'base'>,
+  generic: boolean,
+  changed: ReadonlyArray<[CategoryId, boolean]>,
+): LogEntry[] {
   return [
-    { url: gdprUrl(config.base, 'processGenericCookieCategories'), body: encodeForm([['gdpr_generic_cookie_consent', generic ? 1 : 0]]) },
+    {
+      url: gdprUrl(config.base, 'processGenericCookieCategories'),
+      body: encodeForm([['gdpr_generic_cookie_consent', generic ? 1 : 0]]),
+    },
     ...changed.map(([id, on]) => ({
       url: gdprUrl(config.base, 'processCookieCategory'),
       // com_gdpr's state: 0 = enabled, 1 = disabled
-      body: encodeForm([['gdpr_cookie_category', id], ['gdpr_cookie_category_state', on ? 0 : 1]]),
+      body: encodeForm([
+        ['gdpr_cookie_category', id],
+        ['gdpr_cookie_category_state', on ? 0 : 1],
+      ]),
     })),
   ];
 }
@@ -42,7 +52,16 @@ export function readQueue(storage: SafeStorage | null): LogEntry[] {
 /** Replace the stored queue (the newest MAX_QUEUED entries). */
 export function writeQueue(storage: SafeStorage | null, entries: readonly LogEntry[]): void {
   // storage full or forbidden: the records of this page are still sent once
-  writeItem(storage, QUEUE_KEY, entries.length === 0 ? null : entries.slice(-MAX_QUEUED).map((e) => `${e.url}\t${e.body}`).join('\n'));
+  writeItem(
+    storage,
+    QUEUE_KEY,
+    entries.length === 0
+      ? null
+      : entries
+          .slice(-MAX_QUEUED)
+          .map((e) => `${e.url}\t${e.body}`)
+          .join('\n'),
+  );
 }
 
 /**

@@ -24,9 +24,12 @@ export function statusFor(categories: Categories): Extract<ConsentStatus, 'allow
 /** The category a `data-category` value names: a number 1-4 or a German/English name. */
 export function categoryOf(value: string | null): CategoryId | null {
   const text = (value ?? '').trim().toLowerCase();
-  const index = ['1 notwendig necessary', '2 präferenzen praferenzen preferences', '3 statistiken statistics', '4 marketing'].findIndex((names) =>
-    names.split(' ').includes(text),
-  );
+  const index = [
+    '1 notwendig necessary',
+    '2 präferenzen praferenzen preferences',
+    '3 statistiken statistics',
+    '4 marketing',
+  ].findIndex((names) => names.split(' ').includes(text));
   return index < 0 ? null : ((index + 1) as CategoryId);
 }
 

@@ -1,7 +1,29 @@
 /** Tags a category description may keep (protocol section 5); others are unwrapped or dropped. */
 const ALLOWED = new Set(['div', 'p', 'span', 'strong', 'em', 'ul', 'ol', 'li', 'fieldset', 'legend', 'a', 'br']);
 /** Elements whose content is never text for a reader: dropped with everything inside. */
-const DROPPED = new Set(['script', 'style', 'template', 'iframe', 'object', 'embed', 'noscript', 'svg', 'math', 'head', 'title', 'meta', 'link', 'img', 'video', 'audio', 'form', 'input', 'button', 'select', 'textarea']);
+const DROPPED = new Set([
+  'script',
+  'style',
+  'template',
+  'iframe',
+  'object',
+  'embed',
+  'noscript',
+  'svg',
+  'math',
+  'head',
+  'title',
+  'meta',
+  'link',
+  'img',
+  'video',
+  'audio',
+  'form',
+  'input',
+  'button',
+  'select',
+  'textarea',
+]);
 /** Bounds for a hostile fragment. */
 const MAX_NODES = 2000;
 const MAX_DEPTH = 32;
@@ -26,7 +48,10 @@ export function sanitizeFragment(html: string, baseUrl: string, parser: DOMParse
     const children = (): SafeNode[] => Array.from(element.childNodes).flatMap((child) => walk(child, depth + 1));
     if (DROPPED.has(tag)) return [];
     if (!ALLOWED.has(tag)) return children();
-    const out: { tag: string; className?: string; href?: string; children: SafeNode[] } = { tag, children: tag === 'br' ? [] : children() };
+    const out: { tag: string; className?: string; href?: string; children: SafeNode[] } = {
+      tag,
+      children: tag === 'br' ? [] : children(),
+    };
     const className = element.getAttribute('class');
     if (className) out.className = className.slice(0, 200);
     if (tag === 'a') {

@@ -64,7 +64,11 @@ export function startupConsent(input: StartupInput, config: Config): ConsentStat
     const category = config.categories[id];
     categories[id] =
       category.locked ||
-      (own ? own.has(id) : status === 'dismiss' ? defaults[id] : status === 'allow' && !category.disabled && (toggles[id] ?? category.defaultOn));
+      (own
+        ? own.has(id)
+        : status === 'dismiss'
+          ? defaults[id]
+          : status === 'allow' && !category.disabled && (toggles[id] ?? category.defaultOn));
   }
   return { status, categories, chosen: true };
 }

@@ -28,7 +28,12 @@ export function formatCategories(categories: Categories): string {
 }
 
 /** Create the consent store over a cookie jar. */
-export function createConsentStore(jar: CookieJar, config: Config, onError?: (error: unknown) => void, choices?: () => string | null): ConsentStore {
+export function createConsentStore(
+  jar: CookieJar,
+  config: Config,
+  onError?: (error: unknown) => void,
+  choices?: () => string | null,
+): ConsentStore {
   const store = createStore(readConsent(jar, config, choices), onError);
   return {
     get: store.get,
@@ -45,7 +50,11 @@ export function createConsentStore(jar: CookieJar, config: Config, onError?: (er
       const changed = CATEGORY_IDS.filter((id) => categories[id] !== previous.categories[id]);
       jar.set(STATUS_COOKIE, status, CONSENT_DAYS);
       jar.set(CATEGORIES_COOKIE, formatCategories(categories), CONSENT_DAYS);
-      store.set(changed.length > 0 && reloadOnChange ? { status, categories, chosen: true, reloading: true } : { status, categories, chosen: true });
+      store.set(
+        changed.length > 0 && reloadOnChange
+          ? { status, categories, chosen: true, reloading: true }
+          : { status, categories, chosen: true },
+      );
       return changed;
     },
   };

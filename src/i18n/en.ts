@@ -32,8 +32,7 @@ export const en: Messages = {
   consentDetails: 'Details on %s',
   consentLoading: 'Loading description …',
   consentLoadError: 'The description could not be loaded.',
-  consentDenyMessage:
-    'You have declined cookies. For the best experience of this site, please agree to the use of cookies.',
+  consentDenyMessage: 'You have declined cookies. For the best experience of this site, please agree to the use of cookies.',
   consentLocked: 'always on',
   category1: 'Necessary',
   category2: 'Preferences',

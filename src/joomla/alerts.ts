@@ -14,7 +14,9 @@ export function describeError(error: RequestError, t: Messages): string {
     case 'abort':
       return t.ajaxAbort;
     case 'http':
-      return error.detail ? format(t.ajaxOtherMessage, String(error.status), error.detail) : format(t.ajaxOther, String(error.status));
+      return error.detail
+        ? format(t.ajaxOtherMessage, String(error.status), error.detail)
+        : format(t.ajaxOther, String(error.status));
   }
 }
 

@@ -36,7 +36,11 @@ export function createDebugStore(enabled: boolean, onError: OnError): DebugStore
     get: store.get,
     subscribe: store.subscribe,
     add(title, text) {
-      store.set((s) => ({ ...s, closed: false, messages: [...s.messages, { id: nextId++, title, text }].slice(-MAX_DEBUG_MESSAGES) }));
+      store.set((s) => ({
+        ...s,
+        closed: false,
+        messages: [...s.messages, { id: nextId++, title, text }].slice(-MAX_DEBUG_MESSAGES),
+      }));
     },
     setEnabled(on) {
       store.set((s) => (s.enabled === on ? s : { ...s, enabled: on, closed: false }));

@@ -67,7 +67,11 @@ export function createLifetime(
     return cancel;
   };
   const timeout = (fn: () => void, ms: number): (() => void) =>
-    oneShot(fn, (run) => timers.setTimeout(run, ms), (id) => timers.clearTimeout(id));
+    oneShot(
+      fn,
+      (run) => timers.setTimeout(run, ms),
+      (id) => timers.clearTimeout(id),
+    );
 
   return {
     listen(target, type, handler, options) {
@@ -80,7 +84,11 @@ export function createLifetime(
       const request = timers.requestIdleCallback;
       const cancelIdle = timers.cancelIdleCallback;
       if (typeof request !== 'function' || typeof cancelIdle !== 'function') return timeout(fn, 0);
-      return oneShot(fn, (run) => request.call(timers, run, { timeout: maxWaitMs }), (id) => cancelIdle.call(timers, id));
+      return oneShot(
+        fn,
+        (run) => request.call(timers, run, { timeout: maxWaitMs }),
+        (id) => cancelIdle.call(timers, id),
+      );
     },
     interval(fn, ms) {
       const id = timers.setInterval(() => safely(fn, onError), ms);

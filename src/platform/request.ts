@@ -78,10 +78,13 @@ export function createRequester(deps: RequesterDeps): Requester {
 
     const controller = new AbortController();
     let timedOut = false;
-    const timer = deps.setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, options.timeout ?? deps.timeoutMs ?? REQUEST_TIMEOUT_MS);
+    const timer = deps.setTimeout(
+      () => {
+        timedOut = true;
+        controller.abort();
+      },
+      options.timeout ?? deps.timeoutMs ?? REQUEST_TIMEOUT_MS,
+    );
     const outer = options.signal;
     const onOuterAbort = (): void => controller.abort();
     outer?.addEventListener('abort', onOuterAbort);
@@ -103,7 +106,8 @@ export function createRequester(deps: RequesterDeps): Requester {
       if (!response.ok) return fail('http', response.status, serverMessage(text) ?? response.statusText ?? '');
       if (options.responseType === 'text') return { ok: true, status: response.status, data: text as T };
       if (response.status === 204 || text.trim() === '') return fail('nocontent', response.status, '');
-      if (text.length > MAX_ANSWER_CHARS) return fail('parse', response.status, `answer of ${text.length} characters is too large`);
+      if (text.length > MAX_ANSWER_CHARS)
+        return fail('parse', response.status, `answer of ${text.length} characters is too large`);
       try {
         return { ok: true, status: response.status, data: JSON.parse(text) as T };
       } catch {
@@ -133,7 +137,7 @@ function serverMessage(text: string): string | null {
   try {
     const parsed: unknown = JSON.parse(text);
     if (parsed && typeof parsed === 'object' && typeof (parsed as { message?: unknown }).message === 'string') {
-      return ((parsed as { message: string }).message).slice(0, 500);
+      return (parsed as { message: string }).message.slice(0, 500);
     }
   } catch {
     // not JSON: the caller falls back to the status text

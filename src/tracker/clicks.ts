@@ -65,7 +65,8 @@ export function startClickRecorder(deps: ClickRecorderDeps): () => void {
       const target = event.target as Node | null;
       const element = target?.nodeType === 1 ? (target as Element) : (target?.parentElement ?? null);
       if (!element || !element.isConnected) return;
-      if (contentSize(element, deps.win, 'width') > deps.maxWidth || contentSize(element, deps.win, 'height') > deps.maxHeight) return;
+      if (contentSize(element, deps.win, 'width') > deps.maxWidth || contentSize(element, deps.win, 'height') > deps.maxHeight)
+        return;
       const selector = selectorFor(element);
       if (!selector) return;
       const input = deps.doc.querySelector(deps.stateInput ?? DEFAULT_STATE_INPUT);

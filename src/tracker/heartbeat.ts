@@ -95,7 +95,10 @@ export function transition(state: HeartbeatState, event: HeartbeatEvent): Transi
       if (state.phase === 'idle' || state.phase === 'stopped') return { state: { ...state, phase: 'stopped' }, effects: [] };
       // a call cancelled in flight may have reached the server: it counts as sent
       const initialized = state.initialized || state.phase === 'waiting';
-      return { state: { ...state, phase: 'stopped', initialized }, effects: [{ type: 'cancel' }, { type: 'stopped', reason: 'api' }] };
+      return {
+        state: { ...state, phase: 'stopped', initialized },
+        effects: [{ type: 'cancel' }, { type: 'stopped', reason: 'api' }],
+      };
     }
     case 'answer':
       return state.phase === 'waiting' ? onAnswer(state, event.answer) : { state, effects: [] };
@@ -146,14 +149,20 @@ function onFailure(failed: HeartbeatState, error: RequestError, random: number):
   if (!isTransient(error)) {
     return {
       state: { ...previous, phase: 'stopped' },
-      effects: [{ type: 'networkError', error, retryInMs: null }, { type: 'stopped', reason: 'rejected' }],
+      effects: [
+        { type: 'networkError', error, retryInMs: null },
+        { type: 'stopped', reason: 'rejected' },
+      ],
     };
   }
   const failures = previous.failures + 1;
   const ms = retryDelay(failures, previous.refreshMs, random);
   return {
     state: { ...previous, phase: 'scheduled', failures },
-    effects: [{ type: 'networkError', error, retryInMs: ms }, { type: 'schedule', ms }],
+    effects: [
+      { type: 'networkError', error, retryInMs: ms },
+      { type: 'schedule', ms },
+    ],
   };
 }
 

@@ -59,7 +59,8 @@ export function createTracker(ctx: Context): Tracker {
           const saved = parseSaveAnswer(result.data);
           for (const item of saved.errors) debug.add(item.title, item.text);
           if (saved.malformed) debug.add(t.heatmapTitle, t.streamBadAnswer + 'storing');
-          else if (saved.errors.length === 0 && debug.get().enabled) ctx.log.info(`heatmap click saved: ${selector} ${brief(result.data)}`);
+          else if (saved.errors.length === 0 && debug.get().enabled)
+            ctx.log.info(`heatmap click saved: ${selector} ${brief(result.data)}`);
         }),
       ctx.log.error,
     );

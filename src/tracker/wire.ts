@@ -25,7 +25,10 @@ export function streamUrl(base: string): string {
  * `windowsver` comes last once it is known.
  */
 export function heartbeatBody(initialize: boolean, page: PageFacts): string {
-  const fields: Array<[string, string | number]> = [['task', 'stream.display'], ['nowpage', page.href]];
+  const fields: Array<[string, string | number]> = [
+    ['task', 'stream.display'],
+    ['nowpage', page.href],
+  ];
   if (initialize) fields.push(['initialize', 'true']);
   fields.push(['module_available', page.moduleAvailable]);
   if (initialize) fields.push(['device_width', page.outerWidth], ['device_height', page.outerHeight]);

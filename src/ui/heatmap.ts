@@ -70,7 +70,8 @@ export function createHeatmapOverlay(ctx: Context, collector: string): HeatmapOv
  */
 export function withoutState(selector: string): string {
   const pattern = /\\[\s\S]|:nth-child\(\d+\)|(:)/g;
-  for (let match = pattern.exec(selector); match; match = pattern.exec(selector)) if (match[1]) return selector.slice(0, match.index);
+  for (let match = pattern.exec(selector); match; match = pattern.exec(selector))
+    if (match[1]) return selector.slice(0, match.index);
   return selector;
 }
 

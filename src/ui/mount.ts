@@ -24,7 +24,11 @@ export function findOrCreateSurface(doc: Document, name: string, css: string): S
     raise(host);
   }
   const shadow = host.shadowRoot ?? host.attachShadow({ mode: 'open' });
-  if (shadow.adoptedStyleSheets !== undefined && typeof CSSStyleSheet === 'function' && 'replaceSync' in CSSStyleSheet.prototype) {
+  if (
+    shadow.adoptedStyleSheets !== undefined &&
+    typeof CSSStyleSheet === 'function' &&
+    'replaceSync' in CSSStyleSheet.prototype
+  ) {
     const sheet = new CSSStyleSheet();
     sheet.replaceSync(css);
     shadow.adoptedStyleSheets = [sheet];

@@ -28,7 +28,12 @@ function withDocumentListeners<T>(doc: Document, create: () => T): [T, () => voi
   const added: Array<[string, EventListenerOrEventListenerObject, boolean | AddEventListenerOptions | undefined]> = [];
   const own = Object.getOwnPropertyDescriptor(doc, 'addEventListener');
   const original = doc.addEventListener;
-  doc.addEventListener = function (this: Document, type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | AddEventListenerOptions) {
+  doc.addEventListener = function (
+    this: Document,
+    type: string,
+    listener: EventListenerOrEventListenerObject | null,
+    options?: boolean | AddEventListenerOptions,
+  ) {
     if (listener) added.push([type, listener, options]);
     return original.call(this, type, listener as EventListenerOrEventListenerObject, options);
   } as Document['addEventListener'];

@@ -18,7 +18,10 @@ export function lazySurface<M>(load: () => Promise<M>, onError: (error: unknown)
 
 /** Mount the debug box the first time debug is on and there is a message to show. */
 export function watchDebugBox(ctx: Context): () => void {
-  const load = lazySurface(() => import('./debug/view'), (error) => ctx.log.error('debug box failed to load', error));
+  const load = lazySurface(
+    () => import('./debug/view'),
+    (error) => ctx.log.error('debug box failed to load', error),
+  );
   let mounted = false;
   const check = (): void => {
     const state = ctx.debug.get();

@@ -20,7 +20,10 @@ let pageErrors: string[] = [];
 beforeAll(async () => {
   browser = await launch();
   // photos are larger than the component's 350 x 50 click limit: this collector accepts them
-  collector = await startCollector({ now: Date.now, settings: { daemonrefresh: 0.5, heatmap_max_valid_width: 2000, heatmap_max_valid_height: 2000 } });
+  collector = await startCollector({
+    now: Date.now,
+    settings: { daemonrefresh: 0.5, heatmap_max_valid_width: 2000, heatmap_max_valid_height: 2000 },
+  });
 });
 afterAll(async () => {
   await browser.close();
@@ -61,7 +64,11 @@ async function driveDemo(): Promise<void> {
   await carla.page.locator('.uk-navbar-nav a >> nth=2').click();
   // Anna and Carla stay on the site (online now); the clicks and the form consent have arrived
   await expect
-    .poll(async () => (await (await fetch(`${collector.url}/api/clicks?page=${encodeURIComponent(`${collector.url}/`)}`)).json()).clicks.length, { timeout: 10_000 })
+    .poll(
+      async () =>
+        (await (await fetch(`${collector.url}/api/clicks?page=${encodeURIComponent(`${collector.url}/`)}`)).json()).clicks.length,
+      { timeout: 10_000 },
+    )
     .toBeGreaterThanOrEqual(3);
 }
 
@@ -69,7 +76,13 @@ async function axeViolations(target: Page): Promise<string[]> {
   // evaluated through the DevTools protocol: the admin CSP rightly refuses an injected script tag
   await target.evaluate(AXE);
   return target.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown }> }> }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: (ctx: unknown, opts: unknown) => Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown }> }> }>;
+        };
+      }
+    ).axe;
     const result = await axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] });
     return result.violations.map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
   });
@@ -144,7 +157,9 @@ describe('admin area in Chromium, with data made by driving the demo site', () =
     await serveBundleUnderTest(context);
     const target = await context.newPage();
     await target.goto((await link.getAttribute('href'))!);
-    await expect.poll(() => target.locator('pagepulse-heatmap').getAttribute('data-dots'), { timeout: 10_000 }).toBe(String(rows.length));
+    await expect
+      .poll(() => target.locator('pagepulse-heatmap').getAttribute('data-dots'), { timeout: 10_000 })
+      .toBe(String(rows.length));
     if (SHOTS) await target.screenshot({ path: `${SHOTS}/heatmap-page-desktop.png` });
     await context.close();
   });
@@ -175,7 +190,9 @@ describe('admin area in Chromium, with data made by driving the demo site', () =
     const formRow = log.locator('tbody tr', { hasText: 'anna@example.org' });
     const pseudonym = (await formRow.locator('button.mono').textContent())!;
     await formRow.locator('button.mono').click();
-    await expect.poll(async () => (await log.locator('tbody tr').allTextContents()).every((row) => row.includes(pseudonym))).toBe(true);
+    await expect
+      .poll(async () => (await log.locator('tbody tr').allTextContents()).every((row) => row.includes(pseudonym)))
+      .toBe(true);
 
     await page.getByRole('button', { name: 'Zurücksetzen' }).click();
     await page.locator('#erase-title + p + form input').fill(pseudonym);

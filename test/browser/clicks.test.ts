@@ -76,7 +76,13 @@ useBrowserAndServer((b, s) => {
       body: `<div class="card"><a class="more" href="#1">1</a></div><main><div class="card"><a class="more" href="#2">2</a></div></main><script>${ORIGINAL_HEATMAP_CLIENT}</script>`,
     }),
   );
-  server.page('/plain.html', fixturePage({ head: '<script src="/node_modules/jquery/dist/jquery.js"></script>', body: `${PLAIN}<script>${ORIGINAL_HEATMAP_CLIENT}</script>` }));
+  server.page(
+    '/plain.html',
+    fixturePage({
+      head: '<script src="/node_modules/jquery/dist/jquery.js"></script>',
+      body: `${PLAIN}<script>${ORIGINAL_HEATMAP_CLIENT}</script>`,
+    }),
+  );
 });
 
 async function open(path: string): Promise<{ page: Page; errors: string[] }> {
@@ -116,7 +122,9 @@ describe('click calls byte-equal to the original client (jQuery 1.12.4 in the pa
       expect(sorted(ours().slice(mine)), target).toEqual(sorted(original().slice(theirs)));
       for (const call of ours().slice(mine)) expect(call.url, target).toBe(`/${SAVE}`);
       for (const call of original().slice(theirs)) expect(call.url, target).toBe(`/orig/${SAVE}`);
-      for (const [a, b] of ours().slice(mine).map((call, i) => [call, original()[theirs + i]!] as const)) {
+      for (const [a, b] of ours()
+        .slice(mine)
+        .map((call, i) => [call, original()[theirs + i]!] as const)) {
         expect(a.headers['content-type'], target).toBe(b.headers['content-type']);
         expect(a.headers['x-requested-with'], target).toBe(b.headers['x-requested-with']);
       }
@@ -125,13 +133,17 @@ describe('click calls byte-equal to the original client (jQuery 1.12.4 in the pa
     // the label's forwarded click on the checkbox adds one call on each side
     expect(compared).toBeGreaterThanOrEqual(14);
     expect(ours().length - before[0]!).toBe(original().length - before[1]!);
-    const bodies = ours().slice(before[0]).map((r) => new URLSearchParams(r.body).get('clicked_element'));
+    const bodies = ours()
+      .slice(before[0])
+      .map((r) => new URLSearchParams(r.body).get('clicked_element'));
     expect(bodies).toContain("div.container>ul.nav.menu>li:nth-child(3)>a:Reiter 2 (offen)! ~*'");
     expect(bodies).toContain("div.container>ul.list>li.row:nth-child(2):Reiter 2 (offen)! ~*'");
     expect(bodies).toContain("div.container>button.btn.icon-button>svg>path:nth-child(2):Reiter 2 (offen)! ~*'");
     expect(bodies).toContain("div.container>button.wide-button:Reiter 2 (offen)! ~*'");
     expect(bodies).toContain("div.container>table.grid>tbody>tr>td.cell:Reiter 2 (offen)! ~*'");
-    expect(ours()[before[0]!]!.body).toMatch(/^resource=heatmapclick&clicked_element=div.container%3Eul.nav.menu%3Eli%3Anth-child\(3\)%3Ea%3AReiter\+2\+\(offen\)!\+~\*'&nowpage=/);
+    expect(ours()[before[0]!]!.body).toMatch(
+      /^resource=heatmapclick&clicked_element=div.container%3Eul.nav.menu%3Eli%3Anth-child\(3\)%3Ea%3AReiter\+2\+\(offen\)!\+~\*'&nowpage=/,
+    );
     expect(errors).toEqual([]);
   });
 
@@ -139,7 +151,15 @@ describe('click calls byte-equal to the original client (jQuery 1.12.4 in the pa
     const { page, errors } = await open('/plain.html');
     const sizes = await page.evaluate(() => {
       const $ = (window as unknown as { jQuery: (e: Element) => { width(): number; height(): number } }).jQuery;
-      return ['button.wide-button', 'span.bb', 'span.fraction', 'span.too-wide', 'svg.icon', 'svg.icon path.right', 'ul.nav > li:nth-child(4) > a'].map((css) => {
+      return [
+        'button.wide-button',
+        'span.bb',
+        'span.fraction',
+        'span.too-wide',
+        'svg.icon',
+        'svg.icon path.right',
+        'ul.nav > li:nth-child(4) > a',
+      ].map((css) => {
         const element = document.querySelector(css)!;
         const box = element.getBoundingClientRect();
         return [css, $(element).width(), $(element).height(), box.width, box.height];
@@ -163,7 +183,12 @@ describe('click calls byte-equal to the original client (jQuery 1.12.4 in the pa
     const selectors = (calls: Recorded[]) => calls.map((r) => new URLSearchParams(r.body).get('clicked_element')).sort();
     expect(selectors(original().slice(theirs))).toEqual(['div.card>a.more', 'main>div.card>a.more']);
     expect(selectors(ours().slice(mine))).toEqual(['body>div.card>a.more', 'main>div.card>a.more']);
-    expect(await page.evaluate(() => [document.querySelectorAll('div.card>a.more').length, document.querySelectorAll('body>div.card>a.more').length])).toEqual([2, 1]);
+    expect(
+      await page.evaluate(() => [
+        document.querySelectorAll('div.card>a.more').length,
+        document.querySelectorAll('body>div.card>a.more').length,
+      ]),
+    ).toEqual([2, 1]);
     expect(errors).toEqual([]);
   });
 });

@@ -35,8 +35,10 @@ interface Visit {
 async function visit(path: string, html: string, options: { status?: string; choices?: string } = {}): Promise<Visit> {
   server.page(path, html);
   const context = await browser.newContext();
-  if (options.status) await context.addCookies([{ name: 'cookieconsent_status', value: options.status, url: server.origin, sameSite: 'Lax' }]);
-  if (options.choices) await context.addInitScript((value) => localStorage.setItem('gdprCategoriesChoices', value), options.choices);
+  if (options.status)
+    await context.addCookies([{ name: 'cookieconsent_status', value: options.status, url: server.origin, sameSite: 'Lax' }]);
+  if (options.choices)
+    await context.addInitScript((value) => localStorage.setItem('gdprCategoriesChoices', value), options.choices);
   const page = await context.newPage();
   const errors = collectPageErrors(page);
   await page.goto(`${server.origin}${path}`);
@@ -52,7 +54,10 @@ async function expectStatsAndMarketingOff({ context, page, errors }: Visit, path
   expect(heartbeats(path)).toEqual([]);
   expect(await page.evaluate(() => (window as unknown as { order?: string[] }).order)).toBeUndefined();
   expect(await page.locator('iframe').getAttribute('src')).toBeNull();
-  expect(await page.evaluate(() => window.PagePulse!.consent.get())).toEqual({ status: 'allow', categories: { 1: true, 2: true, 3: false, 4: false } });
+  expect(await page.evaluate(() => window.PagePulse!.consent.get())).toEqual({
+    status: 'allow',
+    categories: { 1: true, 2: true, 3: false, 4: false },
+  });
   expect(await banner(page).count()).toBe(0); // a choice exists: no banner
   expect(errors).toEqual([]);
   await context.close();
@@ -60,7 +65,10 @@ async function expectStatsAndMarketingOff({ context, page, errors }: Visit, path
 
 describe('a com_gdpr "allow" never widens the choice', () => {
   it('only cookieconsent_status=allow and gdprCookieCategoryDisabled3/4 = 1: no heartbeat, nothing of category 4 released', async () => {
-    const html = fixturePage({ head: globals('var gdprCookieCategoryDisabled3=1; var gdprCookieCategoryDisabled4=1;'), body: BLOCKED });
+    const html = fixturePage({
+      head: globals('var gdprCookieCategoryDisabled3=1; var gdprCookieCategoryDisabled4=1;'),
+      body: BLOCKED,
+    });
     await expectStatsAndMarketingOff(await visit('/gdpr-globals.html', html, { status: 'allow' }), '/gdpr-globals.html');
   });
 
@@ -68,24 +76,42 @@ describe('a com_gdpr "allow" never widens the choice', () => {
     // the site's own defaults switch 3 and 4 on, so only the visitor's stored toggles keep them off
     const head = globals('window.PagePulseConfig = { categories: { 3: { defaultOn: true }, 4: { defaultOn: true } } };');
     const html = fixturePage({ head, body: BLOCKED });
-    await expectStatsAndMarketingOff(await visit('/gdpr-choices.html', html, { status: 'allow', choices: '{"1":0,"2":0,"3":1,"4":1}' }), '/gdpr-choices.html');
+    await expectStatsAndMarketingOff(
+      await visit('/gdpr-choices.html', html, { status: 'allow', choices: '{"1":0,"2":0,"3":1,"4":1}' }),
+      '/gdpr-choices.html',
+    );
   });
 
   it('hostile gdprCategoriesChoices change nothing and break nothing', async () => {
-    const html = fixturePage({ head: globals('var gdprCookieCategoryDisabled3=1; var gdprCookieCategoryDisabled4=1;'), body: BLOCKED });
-    await expectStatsAndMarketingOff(await visit('/gdpr-hostile.html', html, { status: 'allow', choices: '{"3":0,"4":0,"__proto__":{"x":1}' }), '/gdpr-hostile.html');
+    const html = fixturePage({
+      head: globals('var gdprCookieCategoryDisabled3=1; var gdprCookieCategoryDisabled4=1;'),
+      body: BLOCKED,
+    });
+    await expectStatsAndMarketingOff(
+      await visit('/gdpr-hostile.html', html, { status: 'allow', choices: '{"3":0,"4":0,"__proto__":{"x":1}' }),
+      '/gdpr-hostile.html',
+    );
   });
 
   it('a category the server allows and the visitor switched on does run (the rule is not "always off")', async () => {
-    const { context, page, errors } = await visit('/gdpr-on.html', fixturePage({ head: globals('var gdprCookieCategoryDisabled4=1;'), body: BLOCKED }), {
-      status: 'allow',
-      choices: '{"3":0}',
-    });
+    const { context, page, errors } = await visit(
+      '/gdpr-on.html',
+      fixturePage({ head: globals('var gdprCookieCategoryDisabled4=1;'), body: BLOCKED }),
+      {
+        status: 'allow',
+        choices: '{"3":0}',
+      },
+    );
     await server.waitFor('stream.display');
     expect(heartbeats('/gdpr-on.html').length).toBeGreaterThan(0);
     await expect.poll(() => page.evaluate(() => (window as unknown as { order?: string[] }).order)).toEqual(['stats']);
     expect(await page.locator('iframe').getAttribute('src')).toBeNull();
-    expect(await page.evaluate(() => window.PagePulse!.consent.get().categories)).toEqual({ 1: true, 2: true, 3: true, 4: false });
+    expect(await page.evaluate(() => window.PagePulse!.consent.get().categories)).toEqual({
+      1: true,
+      2: true,
+      3: true,
+      4: false,
+    });
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -112,14 +138,19 @@ const SITE_OPTIONS = `var gdprConfigurationOptions = {
 
 describe("the site's com_gdpr texts", () => {
   it('replace the built-in strings as the site wrote them; markup only through the allowlist', async () => {
-    const { context, page, errors } = await visit('/gdpr-texts.html', fixturePage({ head: globals(SITE_OPTIONS), body: '<p>Seite</p>' }));
+    const { context, page, errors } = await visit(
+      '/gdpr-texts.html',
+      fixturePage({ head: globals(SITE_OPTIONS), body: '<p>Seite</p>' }),
+    );
     await banner(page).waitFor();
     const root = 'pagepulse-consent .banner';
     expect(await page.locator(`${root} #pp-title`).textContent()).toBe('Cookies bei Lichtwerk & Co.');
     expect(await page.locator(`${root} #pp-title em`).textContent()).toBe('Lichtwerk');
     const text = await page.locator(`${root} #pp-text`).textContent();
     expect(text).toContain('Wir fragen vorher.');
-    expect(await page.locator(`${root} #pp-text a`).evaluateAll((links) => links.map((a) => [a.textContent, a.getAttribute('href')]))).toEqual([
+    expect(
+      await page.locator(`${root} #pp-text a`).evaluateAll((links) => links.map((a) => [a.textContent, a.getAttribute('href')])),
+    ).toEqual([
       ['böse', null],
       ['Impressum', `${server.origin}/impressum`],
       ['Unsere Datenschutzhinweise', '/kontakt/datenschutz.html'],
@@ -127,11 +158,25 @@ describe("the site's com_gdpr texts", () => {
     ]);
     expect(await page.locator(`${root} legend`).textContent()).toBe('Ihre Auswahl:');
     expect(await page.locator(`${root} .desc strong`).textContent()).toBe('Namen');
-    expect(await page.locator(`${root} .actions button`).allTextContents()).toEqual(['Nein, danke', 'Auswahl speichern', 'Cookies erlauben']);
-    expect(await page.locator(`${root} button.name`).allTextContents()).toEqual(['Technisch nötig', 'Komfort', 'Besucherstatistik', 'Werbung']);
+    expect(await page.locator(`${root} .actions button`).allTextContents()).toEqual([
+      'Nein, danke',
+      'Auswahl speichern',
+      'Cookies erlauben',
+    ]);
+    expect(await page.locator(`${root} button.name`).allTextContents()).toEqual([
+      'Technisch nötig',
+      'Komfort',
+      'Besucherstatistik',
+      'Werbung',
+    ]);
     // nothing that could run reached the page: no img, no script, no handler, and the onerror never fired
     await sleep(300);
-    expect(await page.evaluate(() => document.querySelector('pagepulse-consent')!.shadowRoot!.querySelectorAll('img, script, [onerror], [onclick]').length)).toBe(0);
+    expect(
+      await page.evaluate(
+        () =>
+          document.querySelector('pagepulse-consent')!.shadowRoot!.querySelectorAll('img, script, [onerror], [onclick]').length,
+      ),
+    ).toBe(0);
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
     expect(await shadowText(page, 'pagepulse-consent')).not.toContain('Cookie-Einstellungen');
     expect(errors).toEqual([]);
@@ -139,27 +184,44 @@ describe("the site's com_gdpr texts", () => {
   });
 
   it('a data-privacy-url wins over privacyPolicyLink; without com_gdpr options the built-in texts stay', async () => {
-    const html = fixturePage({ head: globals(SITE_OPTIONS), body: '<p>Seite</p>', attrs: { 'data-privacy-url': '/eigene.html' } });
+    const html = fixturePage({
+      head: globals(SITE_OPTIONS),
+      body: '<p>Seite</p>',
+      attrs: { 'data-privacy-url': '/eigene.html' },
+    });
     const one = await visit('/gdpr-own-privacy.html', html);
     await banner(one.page).waitFor();
-    expect(await one.page.locator('pagepulse-consent #pp-text a', { hasText: 'Unsere Datenschutzhinweise' }).getAttribute('href')).toBe('/eigene.html');
+    expect(
+      await one.page.locator('pagepulse-consent #pp-text a', { hasText: 'Unsere Datenschutzhinweise' }).getAttribute('href'),
+    ).toBe('/eigene.html');
     await one.context.close();
     const two = await visit('/gdpr-none.html', fixturePage({ body: '<p>Seite</p>' }));
     await banner(two.page).waitFor();
     expect(await two.page.locator('pagepulse-consent #pp-title').textContent()).toBe('Cookie-Einstellungen');
-    expect(await two.page.locator('pagepulse-consent .actions button').allTextContents()).toEqual(['Ablehnen', 'Auswahl speichern', 'Alle akzeptieren']);
+    expect(await two.page.locator('pagepulse-consent .actions button').allTextContents()).toEqual([
+      'Ablehnen',
+      'Auswahl speichern',
+      'Alle akzeptieren',
+    ]);
     await two.context.close();
   });
 });
 
 describe('openAlwaysDeclined', () => {
   it('with openAlwaysDeclined: 1 and a deny cookie the banner is open on every page view, decline first', async () => {
-    const { context, page, errors } = await visit('/gdpr-declined.html', fixturePage({ head: globals(SITE_OPTIONS), body: '<p>Seite</p>' }), { status: 'deny' });
+    const { context, page, errors } = await visit(
+      '/gdpr-declined.html',
+      fixturePage({ head: globals(SITE_OPTIONS), body: '<p>Seite</p>' }),
+      { status: 'deny' },
+    );
     await banner(page).waitFor();
     expect(await page.locator('pagepulse-consent .actions button').first().textContent()).toBe('Nein, danke');
     await page.reload();
     await banner(page).waitFor();
-    expect(await page.evaluate(() => window.PagePulse!.consent.get())).toEqual({ status: 'deny', categories: { 1: true, 2: false, 3: false, 4: false } });
+    expect(await page.evaluate(() => window.PagePulse!.consent.get())).toEqual({
+      status: 'deny',
+      categories: { 1: true, 2: false, 3: false, 4: false },
+    });
     expect(errors).toEqual([]);
     await context.close();
   });

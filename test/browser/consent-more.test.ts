@@ -12,7 +12,11 @@ useBrowserAndServer((b, s) => {
   server.file('/vendor/stats.js', "(window.order = window.order || []).push('stats');", 'text/javascript');
 });
 
-async function visit(path: string, html: string, init?: string): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+async function visit(
+  path: string,
+  html: string,
+  init?: string,
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   server.page(path, html);
   const context = await browser.newContext();
   if (init) await context.addInitScript(init);
@@ -23,34 +27,64 @@ async function visit(path: string, html: string, init?: string): Promise<{ conte
 }
 const cookies = async (context: BrowserContext) => Object.fromEntries((await context.cookies()).map((c) => [c.name, c.value]));
 const withConfig = (config: object, options: Parameters<typeof fixturePage>[0] = {}) =>
-  fixturePage(options).replace('<script src="/dist', `<script src="/config-${Object.keys(config).join('-')}.js"></script><script src="/dist`);
+  fixturePage(options).replace(
+    '<script src="/dist',
+    `<script src="/config-${Object.keys(config).join('-')}.js"></script><script src="/dist`,
+  );
 
 describe('Google Consent Mode v2 and a choice without reload', () => {
   it('pushes the default before any tag and the update after the choice; the tracker and scripts start live', async () => {
-    server.file('/gtag-setup.js', 'window.dataLayer = window.dataLayer || []; window.gtag = function () { dataLayer.push(arguments); };', 'text/javascript');
-    server.file('/config-reloadAfterChange.js', 'window.PagePulseConfig = { reloadAfterChange: false };', 'text/javascript');
-    const html = withConfig({ reloadAfterChange: false }, { body: '<script type="text/plain" data-category="3" data-src="/vendor/stats.js"></script>' }).replace(
-      '<title>Fixture</title>',
-      '<title>Fixture</title><script src="/gtag-setup.js"></script>',
+    server.file(
+      '/gtag-setup.js',
+      'window.dataLayer = window.dataLayer || []; window.gtag = function () { dataLayer.push(arguments); };',
+      'text/javascript',
     );
+    server.file('/config-reloadAfterChange.js', 'window.PagePulseConfig = { reloadAfterChange: false };', 'text/javascript');
+    const html = withConfig(
+      { reloadAfterChange: false },
+      { body: '<script type="text/plain" data-category="3" data-src="/vendor/stats.js"></script>' },
+    ).replace('<title>Fixture</title>', '<title>Fixture</title><script src="/gtag-setup.js"></script>');
     const { context, page, errors } = await visit('/gcm.html', html);
     const consentCalls = () =>
-      page.evaluate(() => (window as unknown as { dataLayer: IArguments[] }).dataLayer.map((entry) => Array.from(entry as ArrayLike<unknown>)).filter((e) => e[0] === 'consent'));
+      page.evaluate(() =>
+        (window as unknown as { dataLayer: IArguments[] }).dataLayer
+          .map((entry) => Array.from(entry as ArrayLike<unknown>))
+          .filter((e) => e[0] === 'consent'),
+      );
     const first = await consentCalls();
     expect(first[0]).toEqual([
       'consent',
       'default',
-      { security_storage: 'granted', functionality_storage: 'granted', personalization_storage: 'granted', analytics_storage: 'denied', ad_storage: 'denied', ad_user_data: 'denied', ad_personalization: 'denied', wait_for_update: 500 },
+      {
+        security_storage: 'granted',
+        functionality_storage: 'granted',
+        personalization_storage: 'granted',
+        analytics_storage: 'denied',
+        ad_storage: 'denied',
+        ad_user_data: 'denied',
+        ad_personalization: 'denied',
+        wait_for_update: 500,
+      },
     ]);
     // gtag.js needs real Arguments objects
-    expect(await page.evaluate(() => Object.prototype.toString.call((window as unknown as { dataLayer: unknown[] }).dataLayer[0]))).toBe('[object Arguments]');
+    expect(
+      await page.evaluate(() => Object.prototype.toString.call((window as unknown as { dataLayer: unknown[] }).dataLayer[0])),
+    ).toBe('[object Arguments]');
     await page.locator('pagepulse-consent input#pp-cat-3').check();
     await page.locator('pagepulse-consent').getByRole('button', { name: 'Auswahl speichern' }).click();
     await expect.poll(async () => (await consentCalls()).length).toBe(2);
     expect((await consentCalls())[1]).toEqual([
       'consent',
       'update',
-      { security_storage: 'granted', functionality_storage: 'granted', personalization_storage: 'granted', analytics_storage: 'granted', ad_storage: 'denied', ad_user_data: 'denied', ad_personalization: 'denied' },
+      {
+        security_storage: 'granted',
+        functionality_storage: 'granted',
+        personalization_storage: 'granted',
+        analytics_storage: 'granted',
+        ad_storage: 'denied',
+        ad_user_data: 'denied',
+        ad_personalization: 'denied',
+      },
     ]);
     // no reload configured: the statistics script and the tracker start on this page
     await expect.poll(() => page.evaluate(() => (window as unknown as { order?: string[] }).order)).toEqual(['stats']);
@@ -75,7 +109,11 @@ describe('country rule', () => {
   });
 
   it('never turns marketing on by itself under Global Privacy Control, and asks in Germany', async () => {
-    const { context } = await visit('/country-gpc.html', fixturePage({ attrs: { 'data-country': 'US' } }), "Object.defineProperty(Navigator.prototype, 'globalPrivacyControl', { get: () => true });");
+    const { context } = await visit(
+      '/country-gpc.html',
+      fixturePage({ attrs: { 'data-country': 'US' } }),
+      "Object.defineProperty(Navigator.prototype, 'globalPrivacyControl', { get: () => true });",
+    );
     await expect.poll(async () => (await cookies(context)).cookieconsent_categories).toBe('1.2.3');
     await context.close();
     const de = await visit('/country-de.html', fixturePage({ attrs: { 'data-country': 'DE' } }));

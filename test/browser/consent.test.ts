@@ -23,7 +23,10 @@ const BLOCKED = `<h1>Studio</h1>
 <script type="text/plain" data-category="3" data-src="/vendor/stats.js"></script>
 <div id="jes_mod"><span class="badge" data-bind="visitors">0</span></div>`;
 
-async function visit(path: string, html = fixturePage({ body: BLOCKED, attrs: { 'data-privacy-url': '/datenschutz.html' } })): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+async function visit(
+  path: string,
+  html = fixturePage({ body: BLOCKED, attrs: { 'data-privacy-url': '/datenschutz.html' } }),
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   server.page(path, html);
   const context = await browser.newContext();
   const page = await context.newPage();
@@ -34,7 +37,12 @@ async function visit(path: string, html = fixturePage({ body: BLOCKED, attrs: { 
 const banner = (page: Page) => page.locator('pagepulse-consent .banner');
 const cookies = async (context: BrowserContext) => Object.fromEntries((await context.cookies()).map((c) => [c.name, c.value]));
 /** The consent log calls since a request index, sorted: parallel keepalive fetches may arrive in any order. */
-const logs = (since: number) => server.requests.slice(since).filter((r) => r.option === 'com_gdpr' && r.task?.startsWith('user.process')).map((r) => `${r.task} ${r.body}`).sort();
+const logs = (since: number) =>
+  server.requests
+    .slice(since)
+    .filter((r) => r.option === 'com_gdpr' && r.task?.startsWith('user.process'))
+    .map((r) => `${r.task} ${r.body}`)
+    .sort();
 /** Click and report whether the page reloaded (a new document) within the wait. */
 async function clickAndWatch(page: Page, name: string, wait = 2500): Promise<boolean> {
   const origin = await page.evaluate(() => performance.timeOrigin);
@@ -58,16 +66,28 @@ describe('consent banner: first visit', () => {
     const buttons = await page.locator('pagepulse-consent .actions button').allTextContents();
     expect(buttons).toEqual(['Ablehnen', 'Auswahl speichern', 'Alle akzeptieren']);
     const boxes = await page.evaluate(() =>
-      Array.from(document.querySelector('pagepulse-consent')!.shadowRoot!.querySelectorAll('input[type=checkbox]')).map((b) => [(b as HTMLInputElement).checked, (b as HTMLInputElement).disabled]),
+      Array.from(document.querySelector('pagepulse-consent')!.shadowRoot!.querySelectorAll('input[type=checkbox]')).map((b) => [
+        (b as HTMLInputElement).checked,
+        (b as HTMLInputElement).disabled,
+      ]),
     );
-    expect(boxes).toEqual([[true, true], [true, false], [false, false], [false, false]]);
+    expect(boxes).toEqual([
+      [true, true],
+      [true, false],
+      [false, false],
+      [false, false],
+    ]);
     expect(await banner(page).getAttribute('role')).toBe('dialog');
     expect(await shadowText(page, 'pagepulse-consent')).toContain('Notwendig');
     // fixed at the bottom: no layout shift of the page
     const position = await page.evaluate(() => getComputedStyle(document.querySelector('pagepulse-consent')!).position);
     expect(position).toBe('fixed');
     await sleep(1000);
-    expect(server.requests.filter((r) => r.url.includes('/first.html') || r.task === 'stream.display' && r.body.includes('first.html'))).toEqual([]);
+    expect(
+      server.requests.filter(
+        (r) => r.url.includes('/first.html') || (r.task === 'stream.display' && r.body.includes('first.html')),
+      ),
+    ).toEqual([]);
     expect(await context.cookies()).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();
@@ -76,7 +96,11 @@ describe('consent banner: first visit', () => {
   it('speaks English with lang=en', async () => {
     const { context, page } = await visit('/en.html', fixturePage({ lang: 'en', body: '<p>Hello</p>' }));
     await banner(page).waitFor();
-    expect(await page.locator('pagepulse-consent .actions button').allTextContents()).toEqual(['Decline', 'Save selection', 'Accept all']);
+    expect(await page.locator('pagepulse-consent .actions button').allTextContents()).toEqual([
+      'Decline',
+      'Save selection',
+      'Accept all',
+    ]);
     await context.close();
   });
 });
@@ -97,7 +121,11 @@ describe('consent buttons', () => {
     const revoke = page.locator('pagepulse-consent').getByRole('button', { name: 'Cookie-Einstellungen' });
     await revoke.click();
     await banner(page).waitFor();
-    const boxes = await page.evaluate(() => Array.from(document.querySelector('pagepulse-consent')!.shadowRoot!.querySelectorAll('input[type=checkbox]')).map((b) => (b as HTMLInputElement).checked));
+    const boxes = await page.evaluate(() =>
+      Array.from(document.querySelector('pagepulse-consent')!.shadowRoot!.querySelectorAll('input[type=checkbox]')).map(
+        (b) => (b as HTMLInputElement).checked,
+      ),
+    );
     expect(boxes).toEqual([true, false, false, false]);
     expect(server.calls('stream.display')).toEqual([]);
     expect(errors).toEqual([]);
@@ -126,7 +154,9 @@ describe('consent buttons', () => {
       'user.processCookieCategory gdpr_cookie_category=3&gdpr_cookie_category_state=0',
       'user.processGenericCookieCategories gdpr_generic_cookie_consent=1',
     ]);
-    await expect.poll(() => server.calls('stream.display').filter((c) => c.body.includes('save3.html')).length).toBeGreaterThan(0);
+    await expect
+      .poll(() => server.calls('stream.display').filter((c) => c.body.includes('save3.html')).length)
+      .toBeGreaterThan(0);
     await context.close();
   });
 
@@ -144,9 +174,16 @@ describe('consent buttons', () => {
     expect(await banner(page).count()).toBe(0);
     await page.evaluate(() => window.PagePulse!.consent.revoke());
     await banner(page).waitFor();
-    const boxes = await page.evaluate(() => Array.from(document.querySelector('pagepulse-consent')!.shadowRoot!.querySelectorAll('input[type=checkbox]')).map((b) => (b as HTMLInputElement).checked));
+    const boxes = await page.evaluate(() =>
+      Array.from(document.querySelector('pagepulse-consent')!.shadowRoot!.querySelectorAll('input[type=checkbox]')).map(
+        (b) => (b as HTMLInputElement).checked,
+      ),
+    );
     expect(boxes).toEqual([true, true, true, true]);
-    expect(await page.evaluate(() => window.PagePulse!.consent.get())).toEqual({ status: 'allow', categories: { 1: true, 2: true, 3: true, 4: true } });
+    expect(await page.evaluate(() => window.PagePulse!.consent.get())).toEqual({
+      status: 'allow',
+      categories: { 1: true, 2: true, 3: true, 4: true },
+    });
     await context.close();
   });
 });
@@ -160,7 +197,9 @@ describe('blocking', () => {
     expect(await page.locator('iframe').getAttribute('src')).toBeNull();
     const placeholder = page.locator('.gdprlock-placeholder');
     expect(await placeholder.count()).toBe(1);
-    expect(await placeholder.locator('.gdprlock-placeholder-text').textContent()).toContain('müssen Cookies akzeptiert und die Seite neu geladen werden');
+    expect(await placeholder.locator('.gdprlock-placeholder-text').textContent()).toContain(
+      'müssen Cookies akzeptiert und die Seite neu geladen werden',
+    );
     // its button opens the settings
     await page.locator('pagepulse-consent .actions button').first().waitFor();
     expect(await clickAndWatch(page, 'Alle akzeptieren')).toBe(true);
@@ -177,7 +216,11 @@ describe('blocking', () => {
       '<script src="/dist',
       `<script src="/vendor-config.js"></script><script src="/dist`,
     );
-    server.file('/vendor-config.js', "window.PagePulseConfig = { categories: { 4: { domains: ['ads.localhost'] } } };", 'text/javascript');
+    server.file(
+      '/vendor-config.js',
+      "window.PagePulseConfig = { categories: { 4: { domains: ['ads.localhost'] } } };",
+      'text/javascript',
+    );
     const { context, page, errors } = await visit('/inject.html', html);
     await banner(page).waitFor();
     await page.evaluate((p) => {
@@ -190,7 +233,9 @@ describe('blocking', () => {
     }, port);
     await sleep(800);
     expect(await page.evaluate(() => (window as unknown as { __injected?: boolean }).__injected)).toBeUndefined();
-    expect(await page.evaluate(() => document.querySelector('head script[data-category="4"]')?.getAttribute('type'))).toBe('text/plain');
+    expect(await page.evaluate(() => document.querySelector('head script[data-category="4"]')?.getAttribute('type'))).toBe(
+      'text/plain',
+    );
     expect(await page.locator('#slot iframe').getAttribute('src')).toBeNull();
     expect(await page.locator('#slot .gdprlock-placeholder-text').textContent()).toContain('ads.localhost');
     expect(server.requests.filter((r) => r.url.includes('injected.js'))).toEqual([]);
@@ -199,7 +244,12 @@ describe('blocking', () => {
   });
 
   it("shows the placeholder for com_gdpr's server-blocked elements", async () => {
-    const { context, page } = await visit('/gdprlock.html', fixturePage({ body: '<iframe data-source="gdprlock" src="about:blank#gdprlock" width="300" height="150" title="Karte"></iframe>' }));
+    const { context, page } = await visit(
+      '/gdprlock.html',
+      fixturePage({
+        body: '<iframe data-source="gdprlock" src="about:blank#gdprlock" width="300" height="150" title="Karte"></iframe>',
+      }),
+    );
     await page.locator('.gdprlock-placeholder').waitFor();
     expect(await page.locator('iframe').getAttribute('hidden')).toBe('');
     await context.close();
@@ -223,7 +273,12 @@ describe('settings dialog', () => {
     expect(await dialog.locator('strong').textContent()).toBe('Cookies');
     expect(await dialog.locator('a[href="https://example.org/info"]').count()).toBe(1);
     expect(await dialog.locator('a', { hasText: 'böse' }).getAttribute('href')).toBeNull();
-    const dangerous = await page.evaluate(() => document.querySelector('pagepulse-consent')!.shadowRoot!.querySelectorAll('script, img, iframe, svg, style, [onclick], [onerror]').length);
+    const dangerous = await page.evaluate(
+      () =>
+        document
+          .querySelector('pagepulse-consent')!
+          .shadowRoot!.querySelectorAll('script, img, iframe, svg, style, [onclick], [onerror]').length,
+    );
     expect(dangerous).toBe(0);
     await sleep(300);
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
@@ -243,7 +298,10 @@ describe('settings dialog', () => {
 
 describe('keyboard and accessibility', () => {
   it('Tab reaches every control in order, Escape closes the dialog and focus returns; axe finds no violations', async () => {
-    server.on('user.getCookieCategoryDescription', () => ({ headers: { 'content-type': 'text/html' }, body: '<p>Beschreibung</p><ul><li>Cookie</li></ul>' }));
+    server.on('user.getCookieCategoryDescription', () => ({
+      headers: { 'content-type': 'text/html' },
+      body: '<p>Beschreibung</p><ul><li>Cookie</li></ul>',
+    }));
     const { context, page, errors } = await visit('/keys.html');
     await banner(page).waitFor();
     const focused = () =>
@@ -256,7 +314,17 @@ describe('keyboard and accessibility', () => {
       await page.keyboard.press('Tab');
       order.push(await focused());
     }
-    expect(order).toEqual(['Datenschutzerklärung', 'Notwendig', 'pp-cat-2', 'Präferenzen', 'pp-cat-3', 'Statistiken', 'pp-cat-4', 'Marketing', 'Ablehnen']);
+    expect(order).toEqual([
+      'Datenschutzerklärung',
+      'Notwendig',
+      'pp-cat-2',
+      'Präferenzen',
+      'pp-cat-3',
+      'Statistiken',
+      'pp-cat-4',
+      'Marketing',
+      'Ablehnen',
+    ]);
     await page.keyboard.press('Tab');
     await page.keyboard.press('Tab');
     expect(await focused()).toBe('Alle akzeptieren');
@@ -272,7 +340,11 @@ describe('keyboard and accessibility', () => {
     await expect.poll(() => dialog.locator('li').count()).toBe(1);
     for (let i = 0; i < 3; i++) {
       await page.keyboard.press('Tab');
-      expect(await page.evaluate(() => Boolean(document.querySelector('pagepulse-consent')!.shadowRoot!.activeElement?.closest('dialog')))).toBe(true);
+      expect(
+        await page.evaluate(() =>
+          Boolean(document.querySelector('pagepulse-consent')!.shadowRoot!.activeElement?.closest('dialog')),
+        ),
+      ).toBe(true);
     }
     await page.keyboard.press('Escape');
     await expect.poll(() => dialog.evaluate((d) => (d as HTMLDialogElement).open)).toBe(false);
@@ -281,8 +353,15 @@ describe('keyboard and accessibility', () => {
     await page.addScriptTag({ content: readFileSync('node_modules/axe-core/axe.min.js', 'utf8') });
     const run = () =>
       page.evaluate(async () => {
-        const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: Array<{ id: string; nodes: unknown[] }> }> } }).axe;
-        const result = await axe.run({ include: [['pagepulse-consent']] }, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] });
+        const axe = (
+          window as unknown as {
+            axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: Array<{ id: string; nodes: unknown[] }> }> };
+          }
+        ).axe;
+        const result = await axe.run(
+          { include: [['pagepulse-consent']] },
+          { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
+        );
         return result.violations.map((v) => `${v.id} (${v.nodes.length})`);
       });
     expect(await run()).toEqual([]);
@@ -310,11 +389,13 @@ describe('consent log queue', () => {
     down = false;
     const before = server.requests.length;
     await page.goto(`${server.origin}/queue.html`);
-    await expect.poll(() => logs(before)).toEqual([
-      'user.processCookieCategory gdpr_cookie_category=3&gdpr_cookie_category_state=0',
-      'user.processCookieCategory gdpr_cookie_category=4&gdpr_cookie_category_state=0',
-      'user.processGenericCookieCategories gdpr_generic_cookie_consent=1',
-    ]);
+    await expect
+      .poll(() => logs(before))
+      .toEqual([
+        'user.processCookieCategory gdpr_cookie_category=3&gdpr_cookie_category_state=0',
+        'user.processCookieCategory gdpr_cookie_category=4&gdpr_cookie_category_state=0',
+        'user.processGenericCookieCategories gdpr_generic_cookie_consent=1',
+      ]);
     await expect.poll(() => page.evaluate(() => localStorage.getItem('pagepulse.consentlog'))).toBeNull();
     expect(logs(since).length).toBeGreaterThanOrEqual(3);
     expect(consoleLines.filter((l) => l.startsWith('error: PagePulse'))).toEqual([]);

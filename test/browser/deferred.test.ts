@@ -31,7 +31,11 @@ const WATCH = `(() => {
 
 it('runs the UI library only when a surface is needed, after the first heartbeat is on its way', async () => {
   server.on('stream.display', (_r, n) => ({
-    body: { ...DEFAULT_STREAM_ANSWER, configparams: { ...DEFAULT_STREAM_ANSWER.configparams, daemonrefresh: 0.5, enable_debug: 1 }, loading: n === 2 ? [{ corefile: 'Jetzt', details: 'Debug' }] : [] },
+    body: {
+      ...DEFAULT_STREAM_ANSWER,
+      configparams: { ...DEFAULT_STREAM_ANSWER.configparams, daemonrefresh: 0.5, enable_debug: 1 },
+      loading: n === 2 ? [{ corefile: 'Jetzt', details: 'Debug' }] : [],
+    },
   }));
   server.page('/deferred.html', fixturePage({ attrs: { 'data-consent': 'off' } }));
   const context = await browser.newContext();
@@ -41,7 +45,11 @@ it('runs the UI library only when a surface is needed, after the first heartbeat
   await page.addInitScript(WATCH);
   await page.goto(`${server.origin}/deferred.html`);
   await server.waitFor('stream.display', 2);
-  const w = () => page.evaluate(() => ({ ui: (window as unknown as { __uiEvaluatedAt?: number }).__uiEvaluatedAt, beat: (window as unknown as { __heartbeatAt?: number }).__heartbeatAt }));
+  const w = () =>
+    page.evaluate(() => ({
+      ui: (window as unknown as { __uiEvaluatedAt?: number }).__uiEvaluatedAt,
+      beat: (window as unknown as { __heartbeatAt?: number }).__heartbeatAt,
+    }));
   // two heartbeats answered, nothing to show yet: the UI library has not run a line
   expect((await w()).ui).toBeUndefined();
   expect((await w()).beat).toBeGreaterThan(0);

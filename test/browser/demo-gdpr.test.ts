@@ -39,8 +39,17 @@ describe('demo page with com_gdpr globals', () => {
     const { context, page, errors } = await open();
     await banner(page).waitFor();
     expect(await page.locator('pagepulse-consent #pp-title').textContent()).toBe('Cookies bei Lichtwerk');
-    expect(await page.locator('pagepulse-consent .actions button').allTextContents()).toEqual(['Nur notwendige', 'Auswahl speichern', 'Cookies erlauben']);
-    expect(await page.locator('pagepulse-consent button.name').allTextContents()).toEqual(['Technisch notwendig', 'Komfort', 'Besucherstatistik', 'Videos und Werbung']);
+    expect(await page.locator('pagepulse-consent .actions button').allTextContents()).toEqual([
+      'Nur notwendige',
+      'Auswahl speichern',
+      'Cookies erlauben',
+    ]);
+    expect(await page.locator('pagepulse-consent button.name').allTextContents()).toEqual([
+      'Technisch notwendig',
+      'Komfort',
+      'Besucherstatistik',
+      'Videos und Werbung',
+    ]);
     await page.locator('pagepulse-consent').getByRole('button', { name: 'Nur notwendige' }).click();
     await page.waitForFunction(() => document.cookie.includes('cookieconsent_status=deny'));
     await page.waitForLoadState('load');
@@ -55,8 +64,15 @@ describe('demo page with com_gdpr globals', () => {
     const { context, page, errors, urls } = await open('allow');
     await page.waitForFunction(() => window.PagePulse !== undefined);
     await sleep(2500);
-    expect(urls.filter((u) => u.includes('com_jrealtimeanalytics') || u.includes('/assets/vendor/') || u.includes('/assets/embed/'))).toEqual([]);
-    expect(await page.evaluate(() => window.PagePulse!.consent.get().categories)).toEqual({ 1: true, 2: true, 3: false, 4: false });
+    expect(
+      urls.filter((u) => u.includes('com_jrealtimeanalytics') || u.includes('/assets/vendor/') || u.includes('/assets/embed/')),
+    ).toEqual([]);
+    expect(await page.evaluate(() => window.PagePulse!.consent.get().categories)).toEqual({
+      1: true,
+      2: true,
+      3: false,
+      4: false,
+    });
     expect(await banner(page).count()).toBe(0);
     expect(errors).toEqual([]);
     await context.close();

@@ -10,7 +10,10 @@ let collector: Harness;
 beforeAll(async () => {
   browser = await launch();
   // photos are larger than the component's 350 x 50 click limit: this collector accepts them
-  collector = await startCollector({ now: Date.now, settings: { daemonrefresh: 0.5, heatmap_max_valid_width: 2000, heatmap_max_valid_height: 2000 } });
+  collector = await startCollector({
+    now: Date.now,
+    settings: { daemonrefresh: 0.5, heatmap_max_valid_width: 2000, heatmap_max_valid_height: 2000 },
+  });
 });
 afterAll(async () => {
   await browser.close();
@@ -55,7 +58,9 @@ describe('demo site on the reference collector', () => {
     await photo.click();
     const address = `${collector.url}/`;
     const listed = async () => {
-      const answer = (await (await fetch(`${collector.url}/api/clicks?page=${encodeURIComponent(address)}`)).json()) as { clicks: Array<{ selector: string; count: number }> };
+      const answer = (await (await fetch(`${collector.url}/api/clicks?page=${encodeURIComponent(address)}`)).json()) as {
+        clicks: Array<{ selector: string; count: number }>;
+      };
       return answer.clicks;
     };
     await expect.poll(async () => (await listed()).length, { timeout: 10_000 }).toBeGreaterThan(0);
@@ -76,16 +81,35 @@ describe('demo site on the reference collector', () => {
         const steps: string[] = [];
         for (let node: Element | null = element; node; node = node.parentElement) {
           const index = node.parentElement ? Array.from(node.parentElement.children).indexOf(node) + 1 : 0;
-          steps.unshift(node.localName + Array.from(node.classList, (c) => `.${CSS.escape(c)}`).join('') + (index ? `:nth-child(${index})` : ''));
+          steps.unshift(
+            node.localName +
+              Array.from(node.classList, (c) => `.${CSS.escape(c)}`).join('') +
+              (index ? `:nth-child(${index})` : ''),
+          );
         }
         return steps.join(' > ');
       };
       const post = (query: string, body: string) =>
-        fetch(`/index.php?${query}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded; charset=UTF-8' }, body }).then((r) => r.status);
+        fetch(`/index.php?${query}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded; charset=UTF-8' },
+          body,
+        }).then((r) => r.status);
       const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
       return [
-        await post('option=com_jrealtimeanalytics&format=json', form({ task: 'stream.saveEntity', resource: 'heatmap', clicked_element: `${oldSelector(document.querySelector('.gallery figure:nth-child(1) img')!)}::Tab2`, nowpage: href })),
-        await post('option=com_jrealtimeanalytics&task=stream.saveEntity&format=json', form({ resource: 'heatmapclick', clicked_element: 'footer.site-footer:Galerie: offen', nowpage: href })),
+        await post(
+          'option=com_jrealtimeanalytics&format=json',
+          form({
+            task: 'stream.saveEntity',
+            resource: 'heatmap',
+            clicked_element: `${oldSelector(document.querySelector('.gallery figure:nth-child(1) img')!)}::Tab2`,
+            nowpage: href,
+          }),
+        ),
+        await post(
+          'option=com_jrealtimeanalytics&task=stream.saveEntity&format=json',
+          form({ resource: 'heatmapclick', clicked_element: 'footer.site-footer:Galerie: offen', nowpage: href }),
+        ),
       ];
     }, address);
     expect(older).toEqual([200, 200]);
@@ -96,7 +120,9 @@ describe('demo site on the reference collector', () => {
     const pixel = await page.evaluate(() => {
       const img = document.querySelector('.gallery figure:nth-child(2) img')!.getBoundingClientRect();
       const canvas = document.querySelector('pagepulse-heatmap')!.shadowRoot!.querySelector('canvas')!;
-      const data = canvas.getContext('2d')!.getImageData(Math.round(img.left + img.width / 2 + scrollX), Math.round(img.top + img.height / 2 + scrollY), 1, 1).data;
+      const data = canvas
+        .getContext('2d')!
+        .getImageData(Math.round(img.left + img.width / 2 + scrollX), Math.round(img.top + img.height / 2 + scrollY), 1, 1).data;
       return Array.from(data);
     });
     expect(pixel[0]).toBeGreaterThan(150);
@@ -122,7 +148,10 @@ describe('demo site on the reference collector', () => {
 
     for (const name of ['Cookie-Richtlinie', 'Datenschutzerklärung']) {
       await page.goto(`${collector.url}/`);
-      await Promise.all([page.waitForURL('**/kontakt/datenschutz.html'), page.locator('footer').getByRole('link', { name, exact: true }).click()]);
+      await Promise.all([
+        page.waitForURL('**/kontakt/datenschutz.html'),
+        page.locator('footer').getByRole('link', { name, exact: true }).click(),
+      ]);
       expect(await page.locator('h1').textContent()).toContain('Datenschutz');
     }
     await context.close();
@@ -134,7 +163,11 @@ describe('demo site on the reference collector', () => {
     await page.goto(`${collector.url}/`);
     const statuses = await page.evaluate(async () => {
       const post = (query: string, body: string) =>
-        fetch(`/index.php?${query}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body }).then((r) => r.status);
+        fetch(`/index.php?${query}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body,
+        }).then((r) => r.status);
       return [
         await post('option=com_jrealtimeanalytics&format=json', 'task=stream.nonsense'),
         await post('option=com_jrealtimeanalytics&format=json', 'task=stream.saveEntity&resource=heatmap'),
@@ -163,12 +196,20 @@ describe('demo site on the reference collector', () => {
     await page.fill('#jform_email', 'anna@example.org');
     await page.locator('#jform_privacy').check();
     const consents = async (url: string) =>
-      ((await (await (await signIn(url)).get('/admin/api/consents?limit=20')).json()) as { consents: Array<Record<string, unknown>> }).consents;
+      (
+        (await (await (await signIn(url)).get('/admin/api/consents?limit=20')).json()) as {
+          consents: Array<Record<string, unknown>>;
+        }
+      ).consents;
     await expect.poll(async () => (await consents(collector.url)).some((c) => c.kind === 'form')).toBe(true);
     const before = await consents(collector.url);
     expect(before.find((c) => c.kind === 'generic')).toMatchObject({ granted: true });
     expect(before.find((c) => c.kind === 'category')).toMatchObject({ category: 3, granted: true });
-    expect(before.find((c) => c.kind === 'form')).toMatchObject({ formId: 'kontaktformular', fields: { name: 'Anna Weber', email: 'anna@example.org' }, deletedAt: null });
+    expect(before.find((c) => c.kind === 'form')).toMatchObject({
+      formId: 'kontaktformular',
+      fields: { name: 'Anna Weber', email: 'anna@example.org' },
+      deletedAt: null,
+    });
     await context.close();
 
     collector = await collector.reopen();
@@ -176,4 +217,3 @@ describe('demo site on the reference collector', () => {
     expect(after).toEqual(before);
   });
 });
-

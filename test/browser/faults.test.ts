@@ -14,7 +14,12 @@ useBrowserAndServer((b, s) => {
 
 // the page's own script must keep running whatever the server does
 const HOST_SCRIPT = '<script>window.__ticks = 0; setInterval(() => window.__ticks++, 50);</script>';
-const fast = { body: { ...DEFAULT_STREAM_ANSWER, configparams: { ...DEFAULT_STREAM_ANSWER.configparams, daemonrefresh: 0.1, heatmap_max_valid_width: 2000 } } };
+const fast = {
+  body: {
+    ...DEFAULT_STREAM_ANSWER,
+    configparams: { ...DEFAULT_STREAM_ANSWER.configparams, daemonrefresh: 0.1, heatmap_max_valid_width: 2000 },
+  },
+};
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function open(path: string) {
@@ -23,7 +28,13 @@ async function open(path: string) {
   const page = await context.newPage();
   const errors = collectPageErrors(page);
   // a short request timeout so "slower than the timeout" is quick to test
-  server.page(path, fixturePage({ head: HOST_SCRIPT, body: '<button id="b">Knopf</button>', attrs: { 'data-debug': '1' } }).replace('<script src="/dist', '<script>window.PagePulseConfig = { requestTimeout: 700 }</script><script src="/dist'));
+  server.page(
+    path,
+    fixturePage({ head: HOST_SCRIPT, body: '<button id="b">Knopf</button>', attrs: { 'data-debug': '1' } }).replace(
+      '<script src="/dist',
+      '<script>window.PagePulseConfig = { requestTimeout: 700 }</script><script src="/dist',
+    ),
+  );
   await page.goto(`${server.origin}${path}`);
   return { context, page, errors };
 }
@@ -62,7 +73,9 @@ describe('faulty server: heatmap click (stream.saveEntity)', () => {
   for (const [index, fault] of FAULTS.entries()) {
     it(`${fault.name}: shown in the debug box, the page unharmed`, async () => {
       const path = `/click-${index}.html`;
-      server.on('stream.display', () => ({ body: { ...fast.body, configparams: { ...fast.body.configparams, daemonrefresh: 5 } } }));
+      server.on('stream.display', () => ({
+        body: { ...fast.body, configparams: { ...fast.body.configparams, daemonrefresh: 5 } },
+      }));
       server.on('stream.saveEntity', () => fault.reply);
       const { context, page, errors } = await open(path);
       await server.waitFor('stream.display', 1);
@@ -83,12 +96,25 @@ describe('faulty server: consent log, category description, form consent, keep-a
   for (const [index, fault] of FAULTS.entries()) {
     it(`${fault.name}: logs kept until delivered, description error state, keep-alive goes on, the page unharmed`, async () => {
       const path = `/platform-${index}.html`;
-      for (const task of ['user.processGenericCookieCategories', 'user.processCookieCategory', 'user.getCookieCategoryDescription', 'user.storeConsent', 'com_ajax'])
+      for (const task of [
+        'user.processGenericCookieCategories',
+        'user.processCookieCategory',
+        'user.getCookieCategoryDescription',
+        'user.storeConsent',
+        'com_ajax',
+      ])
         server.on(task, () => fault.reply);
-      server.file('/no-reload.js', 'window.PagePulseConfig = { reloadAfterChange: false, requestTimeout: 700 };', 'text/javascript');
+      server.file(
+        '/no-reload.js',
+        'window.PagePulseConfig = { reloadAfterChange: false, requestTimeout: 700 };',
+        'text/javascript',
+      );
       server.page(
         path,
-        fixturePage({ head: HOST_SCRIPT, body: FORM, attrs: { 'data-debug': '1', 'data-keepalive': '300' } }).replace('<script src="/dist', '<script src="/no-reload.js"></script><script src="/dist'),
+        fixturePage({ head: HOST_SCRIPT, body: FORM, attrs: { 'data-debug': '1', 'data-keepalive': '300' } }).replace(
+          '<script src="/dist',
+          '<script src="/no-reload.js"></script><script src="/dist',
+        ),
       );
       const context = await browser.newContext();
       const page = await context.newPage();
@@ -100,10 +126,15 @@ describe('faulty server: consent log, category description, form consent, keep-a
       // any HTTP 200 is a delivered call here: the description endpoint answers HTML by design,
       // so a 200 body is rendered through the allowlist; failures show the error state
       const delivered = typeof fault.reply === 'object' && fault.reply.status === 200 && !fault.reply.delayMs;
-      const errorShown = async () => (await shadowText(page, 'pagepulse-consent')).includes('Die Beschreibung konnte nicht geladen werden.');
+      const errorShown = async () =>
+        (await shadowText(page, 'pagepulse-consent')).includes('Die Beschreibung konnte nicht geladen werden.');
       if (!delivered) await expect.poll(errorShown, { timeout: 5000 }).toBe(true);
       else {
-        const shown = () => page.evaluate(() => document.querySelector('pagepulse-consent')!.shadowRoot!.querySelector('.description')?.textContent?.length ?? 0);
+        const shown = () =>
+          page.evaluate(
+            () =>
+              document.querySelector('pagepulse-consent')!.shadowRoot!.querySelector('.description')?.textContent?.length ?? 0,
+          );
         await expect.poll(shown, { timeout: 5000 }).toBeGreaterThan(0);
         expect(await errorShown()).toBe(false);
       }
@@ -123,7 +154,13 @@ describe('faulty server: consent log, category description, form consent, keep-a
       }
       expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
       expect(errors).toEqual([]);
-      for (const task of ['user.processGenericCookieCategories', 'user.processCookieCategory', 'user.getCookieCategoryDescription', 'user.storeConsent', 'com_ajax'])
+      for (const task of [
+        'user.processGenericCookieCategories',
+        'user.processCookieCategory',
+        'user.getCookieCategoryDescription',
+        'user.storeConsent',
+        'com_ajax',
+      ])
         server.on(task, () => undefined);
       await context.close();
     });

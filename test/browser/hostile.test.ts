@@ -37,9 +37,19 @@ const HOSTILE_HEAD = `<style>
 describe('hostile host pages', () => {
   it('extended natives, wrapped fetch and aggressive CSS: byte-correct requests, the debug box still shows', async () => {
     server.on('stream.display', (_r, n) => ({
-      body: { ...DEFAULT_STREAM_ANSWER, configparams: { ...DEFAULT_STREAM_ANSWER.configparams, daemonrefresh: 0.2, enable_debug: 1 }, loading: n === 0 ? [{ corefile: 'Titel', details: 'Text' }] : [] },
+      body: {
+        ...DEFAULT_STREAM_ANSWER,
+        configparams: { ...DEFAULT_STREAM_ANSWER.configparams, daemonrefresh: 0.2, enable_debug: 1 },
+        loading: n === 0 ? [{ corefile: 'Titel', details: 'Text' }] : [],
+      },
     }));
-    server.page('/hostile.html', fixturePage({ head: HOSTILE_HEAD, body: '<div class="overlay"></div><div id="jes_mod"><span class="badge" data-bind="visitors">0</span></div>' }));
+    server.page(
+      '/hostile.html',
+      fixturePage({
+        head: HOSTILE_HEAD,
+        body: '<div class="overlay"></div><div id="jes_mod"><span class="badge" data-bind="visitors">0</span></div>',
+      }),
+    );
     const context = await browser.newContext();
     await grantConsent(context, server.origin);
     const page = await context.newPage();
@@ -49,7 +59,9 @@ describe('hostile host pages', () => {
     const href = await page.evaluate(() => location.href);
     const size = await page.evaluate(() => [outerWidth, outerHeight]);
     const enc = (s: string) => encodeURIComponent(s).replace(/%20/g, '+');
-    expect(first!.body).toBe(`task=stream.display&nowpage=${enc(href)}&initialize=true&module_available=1&device_width=${size[0]}&device_height=${size[1]}`);
+    expect(first!.body).toBe(
+      `task=stream.display&nowpage=${enc(href)}&initialize=true&module_available=1&device_width=${size[0]}&device_height=${size[1]}`,
+    );
     expect(second!.body).toBe(`task=stream.display&nowpage=${enc(href)}&module_available=1`);
     expect(await page.evaluate(() => (window as unknown as { __fetchCalls: number }).__fetchCalls)).toBeGreaterThanOrEqual(2);
     await expect.poll(() => shadowText(page, 'pagepulse-debug')).toContain('Titel');
@@ -57,7 +69,12 @@ describe('hostile host pages', () => {
     const box = await page.evaluate(() => {
       const host = document.querySelector('pagepulse-debug')!;
       const section = host.shadowRoot!.querySelector('section')!.getBoundingClientRect();
-      return { display: getComputedStyle(host).display, position: getComputedStyle(host).position, z: getComputedStyle(host).zIndex, height: section.height };
+      return {
+        display: getComputedStyle(host).display,
+        position: getComputedStyle(host).position,
+        z: getComputedStyle(host).zIndex,
+        height: section.height,
+      };
     });
     expect(box).toMatchObject({ display: 'block', position: 'fixed', z: '2147483647' });
     expect(box.height).toBeGreaterThan(10);
@@ -73,9 +90,17 @@ describe('hostile host pages', () => {
 describe('strict Content-Security-Policy', () => {
   it("works under default-src 'self'; script-src 'self'; style-src 'self' without a single violation", async () => {
     server.on('stream.display', () => ({
-      body: { ...DEFAULT_STREAM_ANSWER, configparams: { ...DEFAULT_STREAM_ANSWER.configparams, daemonrefresh: 0.3, enable_debug: 1 }, loading: [{ corefile: 'CSP', details: 'ok' }] },
+      body: {
+        ...DEFAULT_STREAM_ANSWER,
+        configparams: { ...DEFAULT_STREAM_ANSWER.configparams, daemonrefresh: 0.3, enable_debug: 1 },
+        loading: [{ corefile: 'CSP', details: 'ok' }],
+      },
     }));
-    server.file('/csp-probe.js', "window.__violations = []; document.addEventListener('securitypolicyviolation', function (e) { window.__violations.push(e.violatedDirective + ' ' + e.blockedURI + ' ' + (e.sample || '')); });", 'text/javascript');
+    server.file(
+      '/csp-probe.js',
+      "window.__violations = []; document.addEventListener('securitypolicyviolation', function (e) { window.__violations.push(e.violatedDirective + ' ' + e.blockedURI + ' ' + (e.sample || '')); });",
+      'text/javascript',
+    );
     server.page(
       '/csp.html',
       `<!doctype html><html lang="de"><head><meta charset="utf-8"><title>CSP</title><script src="/csp-probe.js"></script></head>

@@ -125,7 +125,11 @@ useBrowserAndServer((b, s) => {
   server.page('/bs5.html', fixturePage(BOOTSTRAP5));
   server.page('/uikit.html', fixturePage(UIKIT));
   for (const n of [1, 2, 3])
-    server.file(`/img/${n}.svg`, `<svg xmlns="http://www.w3.org/2000/svg" width="600" height="200"><rect width="600" height="200" fill="#${n}${n}8"/></svg>`, 'image/svg+xml');
+    server.file(
+      `/img/${n}.svg`,
+      `<svg xmlns="http://www.w3.org/2000/svg" width="600" height="200"><rect width="600" height="200" fill="#${n}${n}8"/></svg>`,
+      'image/svg+xml',
+    );
 });
 
 async function open(path: string, consent = true): Promise<{ page: Page; errors: string[] }> {
@@ -138,10 +142,17 @@ async function open(path: string, consent = true): Promise<{ page: Page; errors:
 }
 
 const firstCalls = (path: string) =>
-  server.calls('stream.display').filter((r) => r.body.includes('initialize=true') && new URLSearchParams(r.body).get('nowpage')!.includes(path)).length;
+  server
+    .calls('stream.display')
+    .filter((r) => r.body.includes('initialize=true') && new URLSearchParams(r.body).get('nowpage')!.includes(path)).length;
 
 /** Each library's clicks: menu link while sticky, dropdown item, modal buttons, lightbox thumbnail; then the state reverts. */
-const SCENARIOS: Array<{ name: string; path: string; clicks: (page: Page) => Promise<void>; revert: (page: Page) => Promise<void> }> = [
+const SCENARIOS: Array<{
+  name: string;
+  path: string;
+  clicks: (page: Page) => Promise<void>;
+  revert: (page: Page) => Promise<void>;
+}> = [
   {
     name: 'Bootstrap 3 + jQuery 1.12.4 + Migrate 1.4.1',
     path: '/bs3.html',
@@ -254,7 +265,11 @@ describe.each(SCENARIOS)('host page: $name', ({ path, clicks, revert }) => {
     await page.mouse.move(5, 700); // no hover left
     await page.waitForTimeout(300);
     const result = await page.evaluate(() => {
-      const w = window as unknown as { __clicks: Array<{ selector: string; element: Element; atClick: boolean }>; __originalClicks: string[]; __originalElements: Element[] };
+      const w = window as unknown as {
+        __clicks: Array<{ selector: string; element: Element; atClick: boolean }>;
+        __originalClicks: string[];
+        __originalElements: Element[];
+      };
       const exact = (selector: string, element: Element): boolean => {
         try {
           const found = document.querySelectorAll(selector);

@@ -7,10 +7,13 @@ import { useBrowserAndServer } from '../support/suite';
 let browser: Browser;
 let server: TestServer;
 
-useBrowserAndServer((b, s) => {
-  browser = b;
-  server = s;
-}, { bfcache: true });
+useBrowserAndServer(
+  (b, s) => {
+    browser = b;
+    server = s;
+  },
+  { bfcache: true },
+);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -21,7 +24,9 @@ describe('page life cycle', () => {
     const page = await context.newPage();
     const errors = collectPageErrors(page);
     await page.addInitScript(COUNT_ATTACHMENTS);
-    await page.addInitScript(() => addEventListener('pageshow', (e) => ((window as unknown as { __persisted: boolean }).__persisted = e.persisted)));
+    await page.addInitScript(() =>
+      addEventListener('pageshow', (e) => ((window as unknown as { __persisted: boolean }).__persisted = e.persisted)),
+    );
     server.on('stream.display', () => ({ body: { ...DEFAULT_STREAM_ANSWER, configparams: { daemonrefresh: 1 } } }));
     server.page('/bf-a.html', fixturePage({ body: '<a id="next" href="/bf-b.html">weiter</a>' }));
     server.page('/bf-b.html', '<!doctype html><title>b</title><p>b</p>');
@@ -56,12 +61,19 @@ describe('page life cycle', () => {
     const errors = collectPageErrors(page);
     await page.addInitScript(COUNT_ATTACHMENTS);
     server.on('stream.display', () => ({
-      body: { ...DEFAULT_STREAM_ANSWER, configparams: { daemonrefresh: 0.3, enable_debug: 1 }, loading: [{ corefile: 'a', details: 'b' }] },
+      body: {
+        ...DEFAULT_STREAM_ANSWER,
+        configparams: { daemonrefresh: 0.3, enable_debug: 1 },
+        loading: [{ corefile: 'a', details: 'b' }],
+      },
     }));
-    server.page('/destroy.html', fixturePage({
-      body: '<div id="jes_mod"><span class="badge" data-bind="visitors"></span></div>',
-      attrs: { 'data-keepalive': '500' },
-    }));
+    server.page(
+      '/destroy.html',
+      fixturePage({
+        body: '<div id="jes_mod"><span class="badge" data-bind="visitors"></span></div>',
+        attrs: { 'data-keepalive': '500' },
+      }),
+    );
     await page.goto(`${server.origin}/destroy.html`);
     await server.waitFor('stream.display', 2);
     await page.evaluate(() => window.PagePulse!.notify('Hallo'));

@@ -13,7 +13,12 @@ afterAll(async () => {
 
 it('keeps DOM nodes, listeners and heap flat over 2000 heartbeats', { timeout: 180_000 }, async () => {
   const samples = await longSession(browser, 2000, [600, 1300, 2000]);
-  console.log(`long session (${BUNDLE}):`, samples.map((s) => `${s.beats} beats: ${s.nodes} nodes, ${s.listeners} listeners, ${(s.heapUsed / 1024).toFixed(0)} KiB heap`).join('; '));
+  console.log(
+    `long session (${BUNDLE}):`,
+    samples
+      .map((s) => `${s.beats} beats: ${s.nodes} nodes, ${s.listeners} listeners, ${(s.heapUsed / 1024).toFixed(0)} KiB heap`)
+      .join('; '),
+  );
   const [early, , late] = samples;
   // from 500 beats on the debug box holds its cap of 50 messages; badges are rewritten in place
   expect(late!.nodes).toBeLessThanOrEqual(early!.nodes + 10);

@@ -66,7 +66,9 @@ const ORIGINAL_STREAM = `(function () {
 })();`;
 
 /** A fresh visitor (no consent cookies yet) unless `consent` is set. */
-async function open(options: { consent?: boolean; windows?: string } = {}): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+async function open(
+  options: { consent?: boolean; windows?: string } = {},
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await browser.newContext();
   if (options.consent) await grantConsent(context, server.origin);
   const page = await context.newPage();
@@ -74,7 +76,8 @@ async function open(options: { consent?: boolean; windows?: string } = {}): Prom
     // client hints as a Windows machine sends them (platformVersion 13+ is Windows 11)
     const cdp = await context.newCDPSession(page);
     await cdp.send('Emulation.setUserAgentOverride', {
-      userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36',
+      userAgent:
+        'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36',
       userAgentMetadata: {
         brands: [{ brand: 'Chromium', version: '130' }],
         fullVersionList: [{ brand: 'Chromium', version: '130.0.0.0' }],
@@ -91,7 +94,8 @@ async function open(options: { consent?: boolean; windows?: string } = {}): Prom
 }
 
 /** Heartbeats of one fixture page (nowpage carries its path). */
-const beats = (path: string): Recorded[] => server.calls('stream.display').filter((c) => new URLSearchParams(c.body).get('nowpage')?.includes(path));
+const beats = (path: string): Recorded[] =>
+  server.calls('stream.display').filter((c) => new URLSearchParams(c.body).get('nowpage')?.includes(path));
 const initializes = (path: string) => beats(path).filter((c) => new URLSearchParams(c.body).has('initialize'));
 
 async function waitForBeats(path: string, count: number, timeoutMs = 15_000): Promise<Recorded[]> {
@@ -101,7 +105,11 @@ async function waitForBeats(path: string, count: number, timeoutMs = 15_000): Pr
 
 describe('one page view, one initialize=true', () => {
   for (const [name, path, act] of [
-    ['Alle akzeptieren', '/accept-all.html', (page: Page) => page.locator('pagepulse-consent').getByRole('button', { name: 'Alle akzeptieren', exact: true }).click()],
+    [
+      'Alle akzeptieren',
+      '/accept-all.html',
+      (page: Page) => page.locator('pagepulse-consent').getByRole('button', { name: 'Alle akzeptieren', exact: true }).click(),
+    ],
     [
       'Auswahl speichern with Statistiken',
       '/save-stats.html',
@@ -156,7 +164,9 @@ describe('one page view, one initialize=true', () => {
     server.page('/refused.html', fixturePage({ body: MODULE }));
     const { context, page, errors } = await open({ consent: true });
     let refused = 0;
-    await page.route('**/index.php?option=com_jrealtimeanalytics*', (route) => (refused++ === 0 ? route.abort('connectionrefused') : route.continue()));
+    await page.route('**/index.php?option=com_jrealtimeanalytics*', (route) =>
+      refused++ === 0 ? route.abort('connectionrefused') : route.continue(),
+    );
     await page.goto(`${server.origin}/refused.html`);
     const calls = await waitForBeats('/refused.html', 3);
     expect(refused).toBeGreaterThanOrEqual(4);
@@ -184,10 +194,31 @@ describe('heartbeat bodies byte-equal to jQuery 1.12.4 running the original data
   const head = '<script src="/vendor/jquery-1.12.4.js"></script><script src="/vendor/original-stream.js"></script>';
   const cases = [
     { name: 'the module once', path: '/diff-once.html', body: MODULE, windows: undefined, module: '1', win11: false },
-    { name: 'the module twice (a duplicate id)', path: '/diff-twice.html', body: `${MODULE}<aside>${MODULE}</aside>`, windows: undefined, module: '1', win11: false },
+    {
+      name: 'the module twice (a duplicate id)',
+      path: '/diff-twice.html',
+      body: `${MODULE}<aside>${MODULE}</aside>`,
+      windows: undefined,
+      module: '1',
+      win11: false,
+    },
     { name: 'no module', path: '/diff-none.html', body: '<p>Text</p>', windows: undefined, module: '0', win11: false },
-    { name: 'an emulated Windows 11 client', path: '/diff-win11.html', body: MODULE, windows: '15.0.0', module: '1', win11: true },
-    { name: 'an emulated Windows 10 client', path: '/diff-win10.html', body: MODULE, windows: '10.0.0', module: '1', win11: false },
+    {
+      name: 'an emulated Windows 11 client',
+      path: '/diff-win11.html',
+      body: MODULE,
+      windows: '15.0.0',
+      module: '1',
+      win11: true,
+    },
+    {
+      name: 'an emulated Windows 10 client',
+      path: '/diff-win10.html',
+      body: MODULE,
+      windows: '10.0.0',
+      module: '1',
+      win11: false,
+    },
   ];
   for (const c of cases) {
     it(`calls 1 to 3 with ${c.name}`, async () => {
@@ -197,18 +228,24 @@ describe('heartbeat bodies byte-equal to jQuery 1.12.4 running the original data
       await page.goto(`${server.origin}${c.path}?q=a b&x=(1)!*'~`);
       const calls = (await waitForBeats(c.path, 3)).slice(0, 3);
       await page.evaluate(() => (window as unknown as { __original: { askWindows(): Promise<void> } }).__original.askWindows());
-      const expected = await page.evaluate(
-        () => [0, 1, 2].map((n) => (window as unknown as { __original: { body(first: boolean): string } }).__original.body(n === 0)),
+      const expected = await page.evaluate(() =>
+        [0, 1, 2].map((n) => (window as unknown as { __original: { body(first: boolean): string } }).__original.body(n === 0)),
       );
       expect(calls.map((call) => call.body)).toEqual(expected);
       // the facts the comparison rests on, stated directly
       const forms = calls.map((call) => new URLSearchParams(call.body));
       expect(forms.map((f) => f.get('initialize'))).toEqual(['true', null, null]);
       expect(forms.map((f) => f.get('module_available'))).toEqual([c.module, c.module, c.module]);
-      expect(calls[1]!.body.endsWith(c.win11 ? `&module_available=${c.module}&windowsver=Windows+11` : `&module_available=${c.module}`)).toBe(true);
+      expect(
+        calls[1]!.body.endsWith(
+          c.win11 ? `&module_available=${c.module}&windowsver=Windows+11` : `&module_available=${c.module}`,
+        ),
+      ).toBe(true);
       expect(calls[2]!.body.endsWith(c.win11 ? '&windowsver=Windows+11' : `&module_available=${c.module}`)).toBe(true);
       expect(calls[0]!.body).not.toContain('windowsver');
-      expect(await page.evaluate(() => (window as unknown as { __original: { windowsver(): unknown } }).__original.windowsver())).toBe(c.win11 ? 'Windows 11' : undefined);
+      expect(
+        await page.evaluate(() => (window as unknown as { __original: { windowsver(): unknown } }).__original.windowsver()),
+      ).toBe(c.win11 ? 'Windows 11' : undefined);
       expect(errors).toEqual([]);
       await context.close();
     });

@@ -13,7 +13,10 @@ useBrowserAndServer((b, s) => {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A page without consent (the tracker stays silent) and without the consent widget. */
-async function open(path: string, options: { body?: string; head?: string; attrs?: Record<string, string> } = {}): Promise<{ page: Page; errors: string[]; close: () => Promise<void> }> {
+async function open(
+  path: string,
+  options: { body?: string; head?: string; attrs?: Record<string, string> } = {},
+): Promise<{ page: Page; errors: string[]; close: () => Promise<void> }> {
   server.page(path, fixturePage({ ...options, attrs: { 'data-consent': 'off', ...options.attrs } }));
   const context = await browser.newContext();
   const page = await context.newPage();
@@ -28,7 +31,9 @@ describe('notifications', () => {
     const { page, errors, close } = await open('/notify.html');
     await page.evaluate(() => window.PagePulse!.notify('Erste Nachricht'));
     await expect.poll(() => shadowText(page, 'pagepulse-notify')).toContain('Erste Nachricht');
-    const region = await page.evaluate(() => document.querySelector('pagepulse-notify')!.shadowRoot!.querySelector('ol')!.getAttribute('aria-live'));
+    const region = await page.evaluate(() =>
+      document.querySelector('pagepulse-notify')!.shadowRoot!.querySelector('ol')!.getAttribute('aria-live'),
+    );
     expect(region).toBe('polite');
     const box = await page.evaluate(() => {
       const rect = document.querySelector('pagepulse-notify')!.shadowRoot!.querySelector('li')!.getBoundingClientRect();
@@ -70,11 +75,15 @@ describe('error alerts of the request helper', () => {
     server.on('user.fail500', () => ({ status: 500, body: { message: 'Die Datenbank antwortet nicht' } }));
     server.on('user.slow', () => 'hang');
     const { page, errors, close } = await open('/alerts.html', { body: '<div id="system-message-container"></div>' });
-    const result = await page.evaluate(() => window.PagePulse!.request({ url: '/index.php?option=com_test&task=user.fail500', data: [['a', '1']] }));
+    const result = await page.evaluate(() =>
+      window.PagePulse!.request({ url: '/index.php?option=com_test&task=user.fail500', data: [['a', '1']] }),
+    );
     expect(result).toEqual({ ok: false, error: { kind: 'http', status: 500, detail: 'Die Datenbank antwortet nicht' } });
     const alerts = page.locator('#system-message-container [role="alert"]');
     await expect.poll(() => alerts.count()).toBe(1);
-    expect(await alerts.first().textContent()).toContain('Beim Abrufen der JSON-Daten ist ein Fehler aufgetreten: HTTP-Statuscode 500. Die Datenbank antwortet nicht');
+    expect(await alerts.first().textContent()).toContain(
+      'Beim Abrufen der JSON-Daten ist ein Fehler aufgetreten: HTTP-Statuscode 500. Die Datenbank antwortet nicht',
+    );
     expect(await alerts.first().getAttribute('class')).toContain('alert-danger');
 
     await page.evaluate(() => window.PagePulse!.request({ url: '/index.php?option=com_test&task=user.slow', timeout: 300 }));
@@ -115,7 +124,8 @@ describe('keep-alive', () => {
     const before = server.calls('com_ajax').length;
     // when the bundle issues each keep-alive, taken in the page: arrival times at the server add
     // connection set-up and scheduling jitter of a loaded machine that are not the bundle's
-    const WATCH = "<script>window.__keepalive = []; const f = window.fetch; window.fetch = function (input) { if (String(input && input.url || input).includes('com_ajax')) window.__keepalive.push(performance.now()); return f.apply(this, arguments); };</script>";
+    const WATCH =
+      "<script>window.__keepalive = []; const f = window.fetch; window.fetch = function (input) { if (String(input && input.url || input).includes('com_ajax')) window.__keepalive.push(performance.now()); return f.apply(this, arguments); };</script>";
     const { page, errors, close } = await open('/keepalive.html', { attrs: { 'data-keepalive': '300' }, head: WATCH });
     await server.waitFor('com_ajax', before + 7, 8000);
     const calls = server.calls('com_ajax').slice(before);
@@ -125,7 +135,10 @@ describe('keep-alive', () => {
     expect(issued.length).toBeGreaterThanOrEqual(7);
     // a repeating timer is drift-free: a tick delayed by a busy main thread shortens the next
     // gap, so one late tick moves two gaps and the mean; the median of six stays on the interval
-    const gaps = issued.slice(1, 7).map((at, i) => at - issued[i]!).sort((a, b) => a - b);
+    const gaps = issued
+      .slice(1, 7)
+      .map((at, i) => at - issued[i]!)
+      .sort((a, b) => a - b);
     expect(gaps[0]!).toBeGreaterThanOrEqual(50);
     expect(gaps[5]!).toBeLessThan(800);
     const median = (gaps[2]! + gaps[3]!) / 2;
@@ -140,12 +153,21 @@ describe('keep-alive', () => {
   });
 
   it('uses the page options system.keepalive uri and interval, and data-keepalive="off" disables it', async () => {
-    const options = JSON.stringify({ 'system.keepalive': { interval: 250, uri: '/index.php?option=com_ajax&format=json&custom=1' } });
-    const { close } = await open('/keepalive-options.html', { head: `<script type="application/json" class="joomla-script-options new">${options}</script>` });
-    await expect.poll(() => server.requests.filter((r) => r.url.includes('custom=1')).length, { timeout: 3000 }).toBeGreaterThanOrEqual(3);
+    const options = JSON.stringify({
+      'system.keepalive': { interval: 250, uri: '/index.php?option=com_ajax&format=json&custom=1' },
+    });
+    const { close } = await open('/keepalive-options.html', {
+      head: `<script type="application/json" class="joomla-script-options new">${options}</script>`,
+    });
+    await expect
+      .poll(() => server.requests.filter((r) => r.url.includes('custom=1')).length, { timeout: 3000 })
+      .toBeGreaterThanOrEqual(3);
     await close();
     const before = server.calls('com_ajax').length;
-    const off = await open('/keepalive-off.html', { attrs: { 'data-keepalive': 'off' }, head: `<script type="application/json" class="joomla-script-options new">${options}</script>` });
+    const off = await open('/keepalive-off.html', {
+      attrs: { 'data-keepalive': 'off' },
+      head: `<script type="application/json" class="joomla-script-options new">${options}</script>`,
+    });
     await sleep(900);
     expect(server.calls('com_ajax').length).toBe(before);
     await off.close();

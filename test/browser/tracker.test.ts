@@ -85,7 +85,13 @@ describe('heartbeat loop', () => {
   it('stops after storing errors, shows them in the debug box and still fills the badges from that answer', async () => {
     server.on('stream.display', (_r, n) =>
       n === 1
-        ? stream({ daemonrefresh: 0.2 }, { storing: [{ corefile: 'stream.php', details: 'Datenbank nicht erreichbar' }], 'data-bind': { users_onpage: '7', visitors: '9' } })
+        ? stream(
+            { daemonrefresh: 0.2 },
+            {
+              storing: [{ corefile: 'stream.php', details: 'Datenbank nicht erreichbar' }],
+              'data-bind': { users_onpage: '7', visitors: '9' },
+            },
+          )
         : stream({ daemonrefresh: 0.2 }),
     );
     server.page('/a.html', fixturePage({ attrs: { 'data-debug': '1' }, body: MODULE }));
@@ -124,11 +130,18 @@ describe('heartbeat loop', () => {
   });
 
   it('shows hostile debug texts as text and runs nothing', async () => {
-    server.on('stream.display', () => stream({ enable_debug: 1, daemonrefresh: 5 }, { loading: [{ corefile: XSS, details: `<script>window.__pwned=2</script>${XSS}` }] }));
+    server.on('stream.display', () =>
+      stream(
+        { enable_debug: 1, daemonrefresh: 5 },
+        { loading: [{ corefile: XSS, details: `<script>window.__pwned=2</script>${XSS}` }] },
+      ),
+    );
     server.page('/a.html', fixturePage());
     await page.goto(`${server.origin}/a.html`);
     await expect.poll(() => shadowText(page, 'pagepulse-debug')).toContain('<script>window.__pwned=2</script>');
-    expect(await page.evaluate(() => document.querySelector('pagepulse-debug')!.shadowRoot!.querySelectorAll('img,script').length)).toBe(0);
+    expect(
+      await page.evaluate(() => document.querySelector('pagepulse-debug')!.shadowRoot!.querySelectorAll('img,script').length),
+    ).toBe(0);
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
   });
 });
@@ -137,12 +150,17 @@ describe('debug box', () => {
   it('shows the network error when the server is unreachable', async () => {
     server.page('/a.html', fixturePage({ attrs: { 'data-debug': '1', 'data-base': 'http://127.0.0.1:9/' } }));
     await page.goto(`${server.origin}/a.html`);
-    await expect.poll(() => shadowText(page, 'pagepulse-debug'), { timeout: 10_000 }).toContain('Netzwerkfehler beim Datenstream: ');
+    await expect
+      .poll(() => shadowText(page, 'pagepulse-debug'), { timeout: 10_000 })
+      .toContain('Netzwerkfehler beim Datenstream: ');
     expect(await shadowText(page, 'pagepulse-debug')).toContain('Datenstream (Client)');
     // fixed at the top, and it did not push the page down
     const rect = await page.evaluate(() => {
       const section = document.querySelector('pagepulse-debug')!.shadowRoot!.querySelector('section')!;
-      return { top: section.getBoundingClientRect().top, position: getComputedStyle(document.querySelector('pagepulse-debug')!).position };
+      return {
+        top: section.getBoundingClientRect().top,
+        position: getComputedStyle(document.querySelector('pagepulse-debug')!).position,
+      };
     });
     expect(rect.position).toBe('fixed');
     expect(rect.top).toBeLessThan(200);
@@ -210,8 +228,13 @@ describe('click recorder', () => {
   });
 
   it('appends the state suffix and ignores clicks in its own UI', async () => {
-    server.on('stream.display', () => stream({ daemonrefresh: 5, enable_debug: 1 }, { loading: [{ corefile: 'x', details: 'y' }] }));
-    server.page('/g.html', fixturePage({ body: `<input type="hidden" id="st" value="Tab 2!">${GALLERY}`, attrs: { 'data-state-input': '#st' } }));
+    server.on('stream.display', () =>
+      stream({ daemonrefresh: 5, enable_debug: 1 }, { loading: [{ corefile: 'x', details: 'y' }] }),
+    );
+    server.page(
+      '/g.html',
+      fixturePage({ body: `<input type="hidden" id="st" value="Tab 2!">${GALLERY}`, attrs: { 'data-state-input': '#st' } }),
+    );
     await page.goto(`${server.origin}/g.html`);
     await server.waitFor('stream.display', 1);
     await page.locator('pagepulse-debug section').waitFor();
@@ -220,13 +243,18 @@ describe('click recorder', () => {
     const [save] = await server.waitFor('stream.saveEntity', 1);
     await sleep(300);
     expect(server.calls('stream.saveEntity')).toHaveLength(1);
-    expect(new URLSearchParams(save!.body).get('clicked_element')).toBe('main.uk-container>div.uk-grid.gallery>figure.uk-card:nth-child(1)>a.tm-link>span.caption:Tab 2!');
+    expect(new URLSearchParams(save!.body).get('clicked_element')).toBe(
+      'main.uk-container>div.uk-grid.gallery>figure.uk-card:nth-child(1)>a.tm-link>span.caption:Tab 2!',
+    );
   });
 });
 
 describe('boot', () => {
   it('boots from a defer tag in the head', async () => {
-    server.page('/d.html', `<!doctype html><html lang="de"><head><script defer src="/dist/${BUNDLE}"></script></head><body>${MODULE}</body></html>`);
+    server.page(
+      '/d.html',
+      `<!doctype html><html lang="de"><head><script defer src="/dist/${BUNDLE}"></script></head><body>${MODULE}</body></html>`,
+    );
     await page.goto(`${server.origin}/d.html`);
     const [first] = await server.waitFor('stream.display', 1);
     expect(first!.body).toContain('module_available=1');

@@ -7,7 +7,10 @@ const suite = useEngine((server) => {
   server.file('/vendor/ad.js', "(window.order = window.order || []).push('ad');", 'text/javascript');
   server.file('/vendor/stats.js', "(window.order = window.order || []).push('stats');", 'text/javascript');
   server.page('/embed.html', '<!doctype html><title>Video</title><p>Video</p>');
-  server.on('user.getCookieCategoryDescription', () => ({ headers: { 'content-type': 'text/html; charset=utf-8' }, body: '<p>Beschreibung</p><ul><li>Cookie</li></ul>' }));
+  server.on('user.getCookieCategoryDescription', () => ({
+    headers: { 'content-type': 'text/html; charset=utf-8' },
+    body: '<p>Beschreibung</p><ul><li>Cookie</li></ul>',
+  }));
 });
 
 const BLOCKED = `<h1>Studio</h1>
@@ -22,19 +25,27 @@ const [DECLINE, SAVE, ACCEPT] = ACTIONS;
 async function firstVisit(path: string, bundle: string): Promise<EnginePage> {
   serve(suite.server, path, bundle, { body: BLOCKED, attrs: { 'data-privacy-url': '/datenschutz.html' } });
   const page = await suite.open(path);
-  await expect.poll(() => page.evaluate(() => Boolean(document.querySelector('pagepulse-consent')?.shadowRoot?.querySelector('.banner')))).toBe(true);
+  await expect
+    .poll(() => page.evaluate(() => Boolean(document.querySelector('pagepulse-consent')?.shadowRoot?.querySelector('.banner'))))
+    .toBe(true);
   return page;
 }
-const bannerOpen = (page: EnginePage) => page.evaluate(() => Boolean(document.querySelector('pagepulse-consent')?.shadowRoot?.querySelector('.banner')));
+const bannerOpen = (page: EnginePage) =>
+  page.evaluate(() => Boolean(document.querySelector('pagepulse-consent')?.shadowRoot?.querySelector('.banner')));
 const boxes = (page: EnginePage) =>
-  page.evaluate(() => Array.from(document.querySelector('pagepulse-consent')!.shadowRoot!.querySelectorAll('input[type=checkbox]')).map((b) => (b as HTMLInputElement).checked));
+  page.evaluate(() =>
+    Array.from(document.querySelector('pagepulse-consent')!.shadowRoot!.querySelectorAll('input[type=checkbox]')).map(
+      (b) => (b as HTMLInputElement).checked,
+    ),
+  );
 /** The focused control in the widget: its text, else its id. */
 const focused = (page: EnginePage) =>
   page.evaluate(() => {
     const active = document.querySelector('pagepulse-consent')?.shadowRoot?.activeElement as HTMLElement | null | undefined;
     return active ? (active.textContent || active.id || active.tagName).trim() : null;
   });
-const dialogOpen = (page: EnginePage) => page.evaluate(() => Boolean(document.querySelector('pagepulse-consent')!.shadowRoot!.querySelector('dialog')?.open));
+const dialogOpen = (page: EnginePage) =>
+  page.evaluate(() => Boolean(document.querySelector('pagepulse-consent')!.shadowRoot!.querySelector('dialog')?.open));
 const tracked = (path: string) => suite.server.calls('stream.display').filter((c) => c.body.includes(encodeURIComponent(path)));
 
 for (const bundle of BUNDLES) {
@@ -43,16 +54,30 @@ for (const bundle of BUNDLES) {
 
     it('first visit: the banner with decline first, the opt-out defaults, no request and no cookie', async () => {
       const page = await firstVisit(at('first'), bundle.file);
-      expect(await page.evaluate(() => Array.from(document.querySelector('pagepulse-consent')!.shadowRoot!.querySelectorAll('.actions button')).map((b) => b.textContent))).toEqual([
-        'Ablehnen',
-        'Auswahl speichern',
-        'Alle akzeptieren',
-      ]);
+      expect(
+        await page.evaluate(() =>
+          Array.from(document.querySelector('pagepulse-consent')!.shadowRoot!.querySelectorAll('.actions button')).map(
+            (b) => b.textContent,
+          ),
+        ),
+      ).toEqual(['Ablehnen', 'Auswahl speichern', 'Alle akzeptieren']);
       const states = await page.evaluate(() =>
-        Array.from(document.querySelector('pagepulse-consent')!.shadowRoot!.querySelectorAll('input[type=checkbox]')).map((b) => [(b as HTMLInputElement).checked, (b as HTMLInputElement).disabled]),
+        Array.from(document.querySelector('pagepulse-consent')!.shadowRoot!.querySelectorAll('input[type=checkbox]')).map((b) => [
+          (b as HTMLInputElement).checked,
+          (b as HTMLInputElement).disabled,
+        ]),
       );
-      expect(states).toEqual([[true, true], [true, false], [false, false], [false, false]]);
-      expect(await page.evaluate(() => document.querySelector('pagepulse-consent')!.shadowRoot!.querySelector('.banner')!.getAttribute('role'))).toBe('dialog');
+      expect(states).toEqual([
+        [true, true],
+        [true, false],
+        [false, false],
+        [false, false],
+      ]);
+      expect(
+        await page.evaluate(() =>
+          document.querySelector('pagepulse-consent')!.shadowRoot!.querySelector('.banner')!.getAttribute('role'),
+        ),
+      ).toBe('dialog');
       expect(await page.evaluate(() => getComputedStyle(document.querySelector('pagepulse-consent')!).position)).toBe('fixed');
       await sleep(800);
       expect(tracked(at('first'))).toEqual([]);
@@ -62,13 +87,27 @@ for (const bundle of BUNDLES) {
     it('keyboard: Tab walks the banner in order, Enter opens a description, Tab stays in the dialog, Escape closes it and focus returns', async () => {
       const page = await firstVisit(at('keys'), bundle.file);
       // the banner takes the focus as it opens (a React effect, after the first paint)
-      await expect.poll(() => page.evaluate(() => document.querySelector('pagepulse-consent')!.shadowRoot!.activeElement?.className ?? null)).toBe('banner');
+      await expect
+        .poll(() =>
+          page.evaluate(() => document.querySelector('pagepulse-consent')!.shadowRoot!.activeElement?.className ?? null),
+        )
+        .toBe('banner');
       const order: Array<string | null> = [];
       for (let i = 0; i < 9; i++) {
         await page.press('Tab');
         order.push(await focused(page));
       }
-      expect(order).toEqual(['Datenschutzerklärung', 'Notwendig', 'pp-cat-2', 'Präferenzen', 'pp-cat-3', 'Statistiken', 'pp-cat-4', 'Marketing', 'Ablehnen']);
+      expect(order).toEqual([
+        'Datenschutzerklärung',
+        'Notwendig',
+        'pp-cat-2',
+        'Präferenzen',
+        'pp-cat-3',
+        'Statistiken',
+        'pp-cat-4',
+        'Marketing',
+        'Ablehnen',
+      ]);
       await page.press('Tab');
       await page.press('Tab');
       expect(await focused(page)).toBe('Alle akzeptieren');
@@ -76,10 +115,18 @@ for (const bundle of BUNDLES) {
       expect(await focused(page)).toBe('Marketing');
       await page.press('Enter');
       await expect.poll(() => dialogOpen(page)).toBe(true);
-      await expect.poll(() => page.evaluate(() => document.querySelector('pagepulse-consent')!.shadowRoot!.querySelectorAll('dialog li').length)).toBe(1);
+      await expect
+        .poll(() =>
+          page.evaluate(() => document.querySelector('pagepulse-consent')!.shadowRoot!.querySelectorAll('dialog li').length),
+        )
+        .toBe(1);
       for (let i = 0; i < 3; i++) {
         await page.press('Tab');
-        expect(await page.evaluate(() => Boolean(document.querySelector('pagepulse-consent')!.shadowRoot!.activeElement?.closest('dialog')))).toBe(true);
+        expect(
+          await page.evaluate(() =>
+            Boolean(document.querySelector('pagepulse-consent')!.shadowRoot!.activeElement?.closest('dialog')),
+          ),
+        ).toBe(true);
       }
       await page.press('Escape');
       await expect.poll(() => dialogOpen(page)).toBe(false);
@@ -134,7 +181,9 @@ for (const bundle of BUNDLES) {
       await sleep(300);
       expect(await page.evaluate(() => (window as unknown as { order?: string[] }).order ?? null)).toBeNull();
       expect(await page.evaluate(() => document.querySelector('iframe')!.getAttribute('src'))).toBeNull();
-      expect(await page.evaluate(() => document.querySelector('.gdprlock-placeholder-text')?.textContent ?? '')).toContain('müssen Cookies akzeptiert und die Seite neu geladen werden');
+      expect(await page.evaluate(() => document.querySelector('.gdprlock-placeholder-text')?.textContent ?? '')).toContain(
+        'müssen Cookies akzeptiert und die Seite neu geladen werden',
+      );
       const since = suite.server.requests.length;
       expect(await clickAndWatch(page, ACCEPT, HOST)).toBe(true);
       expect(await page.cookies()).toMatchObject({ cookieconsent_status: 'allow', cookieconsent_categories: '1.2.3.4' });
@@ -143,7 +192,9 @@ for (const bundle of BUNDLES) {
         'user.processCookieCategory gdpr_cookie_category=4&gdpr_cookie_category_state=0',
         'user.processGenericCookieCategories gdpr_generic_cookie_consent=1',
       ]);
-      await expect.poll(() => page.evaluate(() => (window as unknown as { order?: string[] }).order ?? null)).toEqual(['ad', 'stats']);
+      await expect
+        .poll(() => page.evaluate(() => (window as unknown as { order?: string[] }).order ?? null))
+        .toEqual(['ad', 'stats']);
       expect(await page.evaluate(() => document.querySelector('iframe')!.getAttribute('src'))).toBe('/embed.html');
       expect(await page.evaluate(() => document.querySelectorAll('.gdprlock-placeholder').length)).toBe(0);
       expect(await bannerOpen(page)).toBe(false);

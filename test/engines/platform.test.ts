@@ -19,12 +19,24 @@ const beats = (path: string) => suite.server.calls('stream.display').filter((c) 
 
 describe('the page-error probe', () => {
   it('reports a thrown error, an unhandled rejection and a CSP violation, also across a reload', async () => {
-    suite.server.file('/throws.js', "setTimeout(function () { throw new TypeError('absichtlich'); }, 0); Promise.reject(new Error('verworfen'));", 'text/javascript');
-    suite.server.page('/probe.html', '<!doctype html><html><head><title>probe</title><script src="/throws.js"></script></head><body><script>window.inline = 1</script></body></html>', {
-      'content-security-policy': CSP,
-    });
+    suite.server.file(
+      '/throws.js',
+      "setTimeout(function () { throw new TypeError('absichtlich'); }, 0); Promise.reject(new Error('verworfen'));",
+      'text/javascript',
+    );
+    suite.server.page(
+      '/probe.html',
+      '<!doctype html><html><head><title>probe</title><script src="/throws.js"></script></head><body><script>window.inline = 1</script></body></html>',
+      {
+        'content-security-policy': CSP,
+      },
+    );
     const page = await suite.open('/probe.html');
-    const expected = [expect.stringMatching(/^\/probe\.html error (TypeError: )?.*absichtlich/), expect.stringMatching(/^\/probe\.html unhandled rejection Error: verworfen/), expect.stringMatching(/^\/probe\.html csp violation script-src/)];
+    const expected = [
+      expect.stringMatching(/^\/probe\.html error (TypeError: )?.*absichtlich/),
+      expect.stringMatching(/^\/probe\.html unhandled rejection Error: verworfen/),
+      expect.stringMatching(/^\/probe\.html csp violation script-src/),
+    ];
     await expect.poll(() => [...suite.server.pageErrors].sort(), { timeout: 5000 }).toEqual(expect.arrayContaining(expected));
     expect(await page.evaluate(() => (window as unknown as { __pageErrors: string[] }).__pageErrors.length)).toBe(3);
     await page.reload();
@@ -45,7 +57,12 @@ for (const bundle of BUNDLES) {
       const box = await page.evaluate(() => {
         const root = document.querySelector('pagepulse-notify')!.shadowRoot!;
         const rect = root.querySelector('li')!.getBoundingClientRect();
-        return { live: root.querySelector('ol')!.getAttribute('aria-live'), centre: rect.left + rect.width / 2, top: rect.top, width: innerWidth };
+        return {
+          live: root.querySelector('ol')!.getAttribute('aria-live'),
+          centre: rect.left + rect.width / 2,
+          top: rect.top,
+          width: innerWidth,
+        };
       });
       expect(box.live).toBe('polite');
       expect(Math.abs(box.centre - box.width / 2)).toBeLessThan(2);
@@ -55,12 +72,18 @@ for (const bundle of BUNDLES) {
       await page.evaluate(() => window.PagePulse!.notify('<img src=x onerror="window.__pwned=1">', { timeout: 0 }));
       await expect.poll(() => shadowText(page, 'pagepulse-notify')).toContain('<img src=x');
       await page.click('li button', 'pagepulse-notify');
-      await expect.poll(() => page.evaluate(() => document.querySelector('pagepulse-notify')?.shadowRoot?.querySelectorAll('li').length ?? 0)).toBe(0);
+      await expect
+        .poll(() =>
+          page.evaluate(() => document.querySelector('pagepulse-notify')?.shadowRoot?.querySelectorAll('li').length ?? 0),
+        )
+        .toBe(0);
       expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned ?? null)).toBeNull();
     });
 
     it("works under default-src 'self'; script-src 'self'; style-src 'self' without a violation", async () => {
-      suite.server.on('stream.display', () => stream({ daemonrefresh: 0.3, enable_debug: 1 }, { loading: [{ corefile: 'CSP', details: 'ok' }] }));
+      suite.server.on('stream.display', () =>
+        stream({ daemonrefresh: 0.3, enable_debug: 1 }, { loading: [{ corefile: 'CSP', details: 'ok' }] }),
+      );
       const path = at('csp');
       suite.server.page(
         path,
@@ -86,7 +109,10 @@ for (const bundle of BUNDLES) {
     it('boots when injected after load (bookmarklet) and never twice', async () => {
       suite.server.on('stream.display', () => stream({ daemonrefresh: 0.5 }));
       const path = at('bookmarklet');
-      suite.server.page(path, `<!doctype html><html lang="de"><head><title>b</title></head><body>${MODULE}<p>Seite</p></body></html>`);
+      suite.server.page(
+        path,
+        `<!doctype html><html lang="de"><head><title>b</title></head><body>${MODULE}<p>Seite</p></body></html>`,
+      );
       const page = await suite.open(path, { consent: '1.2.3' });
       const inject = (src: string) =>
         page.evaluate(
@@ -112,9 +138,15 @@ for (const bundle of BUNDLES) {
     });
 
     it('destroy() leaves no listener, timer, observer or host element behind and sends nothing more', async () => {
-      suite.server.on('stream.display', () => stream({ daemonrefresh: 0.3, enable_debug: 1 }, { loading: [{ corefile: 'a', details: 'b' }] }));
+      suite.server.on('stream.display', () =>
+        stream({ daemonrefresh: 0.3, enable_debug: 1 }, { loading: [{ corefile: 'a', details: 'b' }] }),
+      );
       const path = at('destroy');
-      serve(suite.server, path, bundle.file, { head: '<script src="/__count.js"></script>', body: MODULE, attrs: { 'data-keepalive': '500' } });
+      serve(suite.server, path, bundle.file, {
+        head: '<script src="/__count.js"></script>',
+        body: MODULE,
+        attrs: { 'data-keepalive': '500' },
+      });
       const page = await suite.open(path, { consent: '1.2.3' });
       await expect.poll(() => beats(path).length, { timeout: 5000 }).toBeGreaterThanOrEqual(2);
       await page.evaluate(() => window.PagePulse!.notify('Hallo'));

@@ -30,9 +30,12 @@ for (const bundle of BUNDLES) {
       const [first, second, third] = beats(path);
       const href = await page.evaluate(() => location.href);
       const [width, height] = await page.evaluate(() => [window.outerWidth, window.outerHeight]);
-      expect(first!.body).toBe(`task=stream.display&nowpage=${enc(href)}&initialize=true&module_available=1&device_width=${width}&device_height=${height}`);
+      expect(first!.body).toBe(
+        `task=stream.display&nowpage=${enc(href)}&initialize=true&module_available=1&device_width=${width}&device_height=${height}`,
+      );
       // later calls: no initialize field at all and no device fields (docs/protocol.md#heartbeat)
-      for (const later of [second!, third!]) expect(later.body).toBe(`task=stream.display&nowpage=${enc(href)}&module_available=1`);
+      for (const later of [second!, third!])
+        expect(later.body).toBe(`task=stream.display&nowpage=${enc(href)}&module_available=1`);
       // jQuery's $.param leaves ( ) ! * as they are (the browser itself sends ' as %27)
       expect(first!.body).toContain('(1)!*');
       expect(first!.body).not.toMatch(/%28|%29|%21|%2A/);
@@ -54,9 +57,13 @@ for (const bundle of BUNDLES) {
     });
 
     it('writes the data-bind texts into the badges as text only', async () => {
-      suite.server.on('stream.display', () => stream({ daemonrefresh: 0.3 }, { 'data-bind': { users_onpage: '3', visitors: XSS, unknown_key: 'x' } }));
+      suite.server.on('stream.display', () =>
+        stream({ daemonrefresh: 0.3 }, { 'data-bind': { users_onpage: '3', visitors: XSS, unknown_key: 'x' } }),
+      );
       const page = await suite.open(serve(suite.server, at('badges'), bundle.file, { body: MODULE }), { consent: '1.2.3' });
-      await expect.poll(() => page.evaluate(() => document.querySelector('#jes_mod [data-bind="users_onpage"]')!.textContent)).toBe('3');
+      await expect
+        .poll(() => page.evaluate(() => document.querySelector('#jes_mod [data-bind="users_onpage"]')!.textContent))
+        .toBe('3');
       expect(await page.evaluate(() => document.querySelector('#jes_mod [data-bind="visitors"]')!.textContent)).toBe(XSS);
       expect(await page.evaluate(() => document.querySelectorAll('#jes_mod img').length)).toBe(0);
       await sleep(300);
@@ -87,8 +94,13 @@ for (const bundle of BUNDLES) {
     });
 
     it('shows the network error in the debug box when the server is unreachable, and closes it', async () => {
-      const page = await suite.open(serve(suite.server, at('debug'), bundle.file, { attrs: { 'data-debug': '1', 'data-base': 'http://127.0.0.1:9/' } }), { consent: '1.2.3' });
-      await expect.poll(() => shadowText(page, 'pagepulse-debug'), { timeout: 10_000 }).toContain('Netzwerkfehler beim Datenstream: ');
+      const page = await suite.open(
+        serve(suite.server, at('debug'), bundle.file, { attrs: { 'data-debug': '1', 'data-base': 'http://127.0.0.1:9/' } }),
+        { consent: '1.2.3' },
+      );
+      await expect
+        .poll(() => shadowText(page, 'pagepulse-debug'), { timeout: 10_000 })
+        .toContain('Netzwerkfehler beim Datenstream: ');
       expect(await shadowText(page, 'pagepulse-debug')).toContain('Datenstream (Client)');
       const box = await page.evaluate(() => ({
         top: document.querySelector('pagepulse-debug')!.shadowRoot!.querySelector('section')!.getBoundingClientRect().top,
@@ -100,13 +112,16 @@ for (const bundle of BUNDLES) {
       await page.evaluate(() => {
         const root = document.querySelector('pagepulse-debug')!.shadowRoot!;
         const watch = new MutationObserver(() => {
-          if (!document.querySelector('pagepulse-debug')?.shadowRoot?.querySelector('section')) (window as unknown as { __debugClosed: boolean }).__debugClosed = true;
+          if (!document.querySelector('pagepulse-debug')?.shadowRoot?.querySelector('section'))
+            (window as unknown as { __debugClosed: boolean }).__debugClosed = true;
         });
         watch.observe(root, { childList: true, subtree: true });
         watch.observe(document.documentElement, { childList: true, subtree: true });
       });
       await page.click('button.close', 'pagepulse-debug');
-      await expect.poll(() => page.evaluate(() => (window as unknown as { __debugClosed?: boolean }).__debugClosed ?? false)).toBe(true);
+      await expect
+        .poll(() => page.evaluate(() => (window as unknown as { __debugClosed?: boolean }).__debugClosed ?? false))
+        .toBe(true);
     });
   });
 }

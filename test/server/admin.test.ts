@@ -4,7 +4,16 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FAILURE_WINDOW_MS, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, verifyPassword } from '../../demo/server/admin/auth';
 import { csvCell } from '../../demo/server/admin/csv';
 import { visitorId } from '../../demo/server/session';
-import { ADMIN_PASSWORD, FORM_TYPE, STREAM, rawRequest, removeDir, signIn, startCollector, type Harness } from '../support/collector';
+import {
+  ADMIN_PASSWORD,
+  FORM_TYPE,
+  STREAM,
+  rawRequest,
+  removeDir,
+  signIn,
+  startCollector,
+  type Harness,
+} from '../support/collector';
 
 const PAGE = 'http://lichtwerk.test/';
 const GDPR = '/index.php?option=com_gdpr';
@@ -30,13 +39,25 @@ afterEach(async () => {
 /** Erika's visit: page view, click, banner choice and the contact form's consent with her e-mail address. */
 async function storeErika(): Promise<void> {
   const post = (path: string, body: string) =>
-    fetch(h.url + path, { method: 'POST', headers: { 'content-type': FORM_TYPE, 'user-agent': AGENT, ...(session ? { cookie: session } : {}) }, body });
+    fetch(h.url + path, {
+      method: 'POST',
+      headers: { 'content-type': FORM_TYPE, 'user-agent': AGENT, ...(session ? { cookie: session } : {}) },
+      body,
+    });
   const first = await post(STREAM, `task=stream.display&nowpage=${encodeURIComponent(PAGE)}&initialize=true&module_available=1`);
   session = first.headers.get('set-cookie')!.split(';')[0]!;
-  await post(STREAM, `task=stream.saveEntity&resource=heatmap&nowpage=${encodeURIComponent(PAGE)}&clicked_element=${encodeURIComponent('html > body:nth-child(2)')}`);
+  await post(
+    STREAM,
+    `task=stream.saveEntity&resource=heatmap&nowpage=${encodeURIComponent(PAGE)}&clicked_element=${encodeURIComponent('html > body:nth-child(2)')}`,
+  );
   await post(`${GDPR}&task=user.processGenericCookieCategories`, 'gdpr_generic_cookie_consent=1');
   await post(`${GDPR}&task=user.processCookieCategory`, 'gdpr_cookie_category=3&gdpr_cookie_category_state=0');
-  const form = new URLSearchParams({ url: `${PAGE}#kontakt`, formid: 'kontaktformular', 'formfields[Name]': NAME, 'formfields[E-Mail]': EMAIL });
+  const form = new URLSearchParams({
+    url: `${PAGE}#kontakt`,
+    formid: 'kontaktformular',
+    'formfields[Name]': NAME,
+    'formfields[E-Mail]': EMAIL,
+  });
   expect((await post(`${GDPR}&task=user.storeConsent&format=raw`, form.toString())).status).toBe(200);
 }
 
@@ -46,8 +67,18 @@ function pathsOf(route: string): string[] {
   if (route === '/api/clicks') return [route, `${route}?page=${encodeURIComponent(PAGE)}`];
   if (route === '/admin/assets/') return [route, `${route}${ADMIN_ASSET}`];
   if (route === '/dist/') return [route, '/dist/pagepulse.iife.js', '/dist/admin/', '/dist/admin/index.html'];
-  if (route === '/') return ['/', '/index.html', '/kontakt/datenschutz.html', '/server/db.ts', '/.data/pagepulse.sqlite', '/api/consents', '/api/consents?limit=50'];
-  if (route === '/admin/consents.csv' || route === '/admin/api/consents') return [route, `${route}?visitor=${visitorId(session.split('=')[1]!)}`];
+  if (route === '/')
+    return [
+      '/',
+      '/index.html',
+      '/kontakt/datenschutz.html',
+      '/server/db.ts',
+      '/.data/pagepulse.sqlite',
+      '/api/consents',
+      '/api/consents?limit=50',
+    ];
+  if (route === '/admin/consents.csv' || route === '/admin/api/consents')
+    return [route, `${route}?visitor=${visitorId(session.split('=')[1]!)}`];
   return [route];
 }
 
@@ -63,7 +94,11 @@ describe('private by default (PAGEPULSE_ADMIN_PASSWORD set)', () => {
             const res = await rawRequest(h.url, {
               method,
               path,
-              headers: { 'user-agent': AGENT, ...(cookie ? { cookie } : {}), ...(method === 'POST' ? { 'content-type': FORM_TYPE, origin: h.url } : {}) },
+              headers: {
+                'user-agent': AGENT,
+                ...(cookie ? { cookie } : {}),
+                ...(method === 'POST' ? { 'content-type': FORM_TYPE, origin: h.url } : {}),
+              },
               body: method === 'POST' ? 'password=wrong&visitor=000000000000&retentionDays=1&limit=500' : undefined,
             });
             checked.push(`${method} ${path}`);
@@ -93,10 +128,17 @@ describe('private by default (PAGEPULSE_ADMIN_PASSWORD set)', () => {
   it('every admin endpoint without a session: 401 (the app page: a redirect to the sign-in), no data, no CORS', async () => {
     await storeErika();
     const endpoints = h.routes.filter((r) => r.startsWith('/admin/api/') || r === '/admin/consents.csv');
-    expect(endpoints).toEqual(expect.arrayContaining(['/admin/api/consents', '/admin/api/erase', '/admin/api/settings', '/admin/consents.csv']));
+    expect(endpoints).toEqual(
+      expect.arrayContaining(['/admin/api/consents', '/admin/api/erase', '/admin/api/settings', '/admin/consents.csv']),
+    );
     for (const path of endpoints) {
       for (const method of ['GET', 'POST']) {
-        const res = await fetch(h.url + path, { method, redirect: 'manual', headers: { origin: h.url, 'content-type': FORM_TYPE }, body: method === 'POST' ? 'visitor=abc' : undefined });
+        const res = await fetch(h.url + path, {
+          method,
+          redirect: 'manual',
+          headers: { origin: h.url, 'content-type': FORM_TYPE },
+          body: method === 'POST' ? 'visitor=abc' : undefined,
+        });
         expect(res.status, `${method} ${path}`).toBe(401);
         expect(res.headers.get('access-control-allow-origin')).toBeNull();
         expect(await res.text()).toBe('{"error":"sign in first"}');
@@ -105,7 +147,9 @@ describe('private by default (PAGEPULSE_ADMIN_PASSWORD set)', () => {
     const app = await fetch(`${h.url}/admin/`, { redirect: 'manual' });
     expect([app.status, app.headers.get('location')]).toEqual([303, '/admin/login']);
     // a forged or stale cookie is no session either
-    const forged = await fetch(`${h.url}/admin/api/consents`, { headers: { cookie: 'pagepulse_admin=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' } });
+    const forged = await fetch(`${h.url}/admin/api/consents`, {
+      headers: { cookie: 'pagepulse_admin=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' },
+    });
     expect(forged.status).toBe(401);
   });
 });
@@ -226,8 +270,14 @@ describe('sign-in', () => {
 describe('admin data', () => {
   it('exports the consent log as text/csv: every record, escaped, formulas neutralised', async () => {
     await storeErika();
-    const post = (path: string, body: string) => fetch(h.url + path, { method: 'POST', headers: { 'content-type': FORM_TYPE, cookie: session, 'user-agent': AGENT }, body });
-    const tricky = new URLSearchParams({ url: PAGE, formid: '=HYPERLINK("http://evil")', 'formfields[Nachricht]': 'Hallo, "Team"\nZeile 2', 'formfields[Formel]': '=1+1' });
+    const post = (path: string, body: string) =>
+      fetch(h.url + path, { method: 'POST', headers: { 'content-type': FORM_TYPE, cookie: session, 'user-agent': AGENT }, body });
+    const tricky = new URLSearchParams({
+      url: PAGE,
+      formid: '=HYPERLINK("http://evil")',
+      'formfields[Nachricht]': 'Hallo, "Team"\nZeile 2',
+      'formfields[Formel]': '=1+1',
+    });
     h.clock.now += 1000;
     await post(`${GDPR}&task=user.storeConsent&format=raw`, tricky.toString());
     const admin = await signIn(h.url);
@@ -252,26 +302,46 @@ describe('admin data', () => {
     // filtered by pseudonym and date range
     expect((await (await admin.get('/admin/consents.csv?visitor=000000000000')).text()).split('\r\n')).toHaveLength(2);
     expect((await (await admin.get('/admin/consents.csv?from=2025-05-02')).text()).split('\r\n')).toHaveLength(2);
-    expect((await (await admin.get(`/admin/consents.csv?from=2025-05-01&to=2025-05-01&visitor=${pseudonym}`)).text()).split('\r\n')).toHaveLength(6);
+    expect(
+      (await (await admin.get(`/admin/consents.csv?from=2025-05-01&to=2025-05-01&visitor=${pseudonym}`)).text()).split('\r\n'),
+    ).toHaveLength(6);
     expect((await admin.get('/admin/consents.csv?from=gestern')).status).toBe(400);
   });
 
   it('guards every CSV cell that a spreadsheet would run as a formula', () => {
-    expect(['=1+1', '+1', '-1', '@SUM(A1)', '\tx', 'ok'].map(csvCell)).toEqual(["'=1+1", "'+1", "'-1", "'@SUM(A1)", "'\tx", 'ok']);
+    expect(['=1+1', '+1', '-1', '@SUM(A1)', '\tx', 'ok'].map(csvCell)).toEqual([
+      "'=1+1",
+      "'+1",
+      "'-1",
+      "'@SUM(A1)",
+      "'\tx",
+      'ok',
+    ]);
     expect(csvCell('a,b')).toBe('"a,b"');
   });
 
   it('serves the dashboard reads: online, traffic, clicks, consent shares', async () => {
     await storeErika();
     const admin = await signIn(h.url);
-    expect(await (await admin.get('/admin/api/online')).json()).toEqual({ online: 1, pages: [{ page: PAGE, visitors: 1 }], at: '2025-05-01T10:00:00.000Z' });
-    const traffic = (await (await admin.get('/admin/api/traffic')).json()) as { days: Array<{ day: string; views: number }>; pages: unknown[] };
+    expect(await (await admin.get('/admin/api/online')).json()).toEqual({
+      online: 1,
+      pages: [{ page: PAGE, visitors: 1 }],
+      at: '2025-05-01T10:00:00.000Z',
+    });
+    const traffic = (await (await admin.get('/admin/api/traffic')).json()) as {
+      days: Array<{ day: string; views: number }>;
+      pages: unknown[];
+    };
     expect(traffic.days).toHaveLength(30);
     expect(traffic.days.at(-1)).toEqual({ day: '2025-05-01', views: 1, visitors: 1 });
     expect(traffic.days[0]!.day).toBe('2025-04-02');
     expect(traffic.pages).toEqual([{ page: PAGE, views: 1, visitors: 1 }]);
-    expect(await (await admin.get('/admin/api/clicks')).json()).toEqual({ pages: [{ page: PAGE, total: 1, selectors: [{ selector: 'html > body:nth-child(2)', count: 1 }] }] });
-    const stats = (await (await admin.get('/admin/api/consent-stats')).json()) as { days: Array<{ day: string; visitors: number; shares: unknown }> };
+    expect(await (await admin.get('/admin/api/clicks')).json()).toEqual({
+      pages: [{ page: PAGE, total: 1, selectors: [{ selector: 'html > body:nth-child(2)', count: 1 }] }],
+    });
+    const stats = (await (await admin.get('/admin/api/consent-stats')).json()) as {
+      days: Array<{ day: string; visitors: number; shares: unknown }>;
+    };
     expect(stats.days.at(-1)).toEqual({ day: '2025-05-01', visitors: 1, shares: { 1: 1, 2: 1, 3: 1, 4: 0 } });
   });
 
@@ -301,7 +371,9 @@ describe('admin data', () => {
     const admin = await signIn(h.url);
     const saved = await admin.post('/admin/api/settings', { retentionDays: '30' });
     expect(await saved.json()).toEqual({ retentionDays: 30, deleted: { formConsents: 1, heartbeats: 1, sessions: 1 } });
-    const kinds = ((await (await admin.get('/admin/api/consents')).json()) as { consents: Array<{ kind: string }> }).consents.map((c) => c.kind);
+    const kinds = ((await (await admin.get('/admin/api/consents')).json()) as { consents: Array<{ kind: string }> }).consents.map(
+      (c) => c.kind,
+    );
     expect(kinds).toEqual(['category', 'generic']);
     expect(await (await admin.get('/admin/api/settings')).json()).toEqual({ retentionDays: 30 });
     expect((await admin.post('/admin/api/settings', { retentionDays: '-1' })).status).toBe(400);

@@ -42,8 +42,13 @@ describe('bodies', () => {
 
   it('answers 400 with a JSON error to malformed bodies', async () => {
     h = await startCollector();
-    const post = (body: string | Blob, type = FORM_TYPE) => fetch(h.url + STREAM, { method: 'POST', headers: { 'content-type': type }, body });
-    for (const body of ['task=stream.display&nowpage=%E0%A4%A', 'task=stream.display&nowpage=%zz', new Blob([new Uint8Array([0x74, 0x3d, 0xff, 0xfe])])]) {
+    const post = (body: string | Blob, type = FORM_TYPE) =>
+      fetch(h.url + STREAM, { method: 'POST', headers: { 'content-type': type }, body });
+    for (const body of [
+      'task=stream.display&nowpage=%E0%A4%A',
+      'task=stream.display&nowpage=%zz',
+      new Blob([new Uint8Array([0x74, 0x3d, 0xff, 0xfe])]),
+    ]) {
       const res = await post(body);
       expect(res.status).toBe(400);
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);
@@ -117,7 +122,12 @@ describe('persistence', () => {
     h = await startCollector();
     const anna = h.visitor();
     await anna.beat(PAGE, true);
-    await anna.post(STREAM, [['task', 'stream.saveEntity'], ['resource', 'heatmap'], ['clicked_element', 'html > body:nth-child(2)'], ['nowpage', PAGE]]);
+    await anna.post(STREAM, [
+      ['task', 'stream.saveEntity'],
+      ['resource', 'heatmap'],
+      ['clicked_element', 'html > body:nth-child(2)'],
+      ['nowpage', PAGE],
+    ]);
     await anna.post('/index.php?option=com_gdpr&task=user.processGenericCookieCategories', [['gdpr_generic_cookie_consent', 1]]);
 
     h = await h.reopen();

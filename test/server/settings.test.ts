@@ -8,13 +8,26 @@ const noFile = (): string => {
 
 describe('collector options', () => {
   it('defaults to 127.0.0.1:5173, the repository database and the component defaults', () => {
-    expect(loadOptions({}, noFile, ROOT)).toEqual({ host: '127.0.0.1', port: 5173, dbPath: '/repo/.data/pagepulse.sqlite', settings: DEFAULT_SETTINGS, adminPassword: null, trustProxy: false });
+    expect(loadOptions({}, noFile, ROOT)).toEqual({
+      host: '127.0.0.1',
+      port: 5173,
+      dbPath: '/repo/.data/pagepulse.sqlite',
+      settings: DEFAULT_SETTINGS,
+      adminPassword: null,
+      trustProxy: false,
+    });
   });
 
   it('reads the environment over the config file', () => {
     const file = JSON.stringify({ port: 8080, daemonrefresh: 5, heatmap_max_valid_width: 400, db: ':memory:' });
     const options = loadOptions(
-      { PAGEPULSE_CONFIG: 'pp.json', PORT: '5199', PAGEPULSE_DEBUG: '1', PAGEPULSE_DAEMONTIMEOUT: '0.5', PAGEPULSE_HEATMAP_MAX_HEIGHT: '80' },
+      {
+        PAGEPULSE_CONFIG: 'pp.json',
+        PORT: '5199',
+        PAGEPULSE_DEBUG: '1',
+        PAGEPULSE_DAEMONTIMEOUT: '0.5',
+        PAGEPULSE_HEATMAP_MAX_HEIGHT: '80',
+      },
       (path) => (path === 'pp.json' ? file : noFile()),
       ROOT,
     );
@@ -24,7 +37,13 @@ describe('collector options', () => {
       dbPath: ':memory:',
       adminPassword: null,
       trustProxy: false,
-      settings: { daemonrefresh: 5, enable_debug: 1, daemontimeout: 0.5, heatmap_max_valid_width: 400, heatmap_max_valid_height: 80 },
+      settings: {
+        daemonrefresh: 5,
+        enable_debug: 1,
+        daemontimeout: 0.5,
+        heatmap_max_valid_width: 400,
+        heatmap_max_valid_height: 80,
+      },
     });
   });
 

@@ -44,9 +44,17 @@ describe('stream.display (heartbeat)', () => {
     const anna = h.visitor();
     await anna.beat(PAGE, true);
     h.clock.now += 9_000;
-    expect((await h.visitor().beat(PAGE, true))['data-bind']).toMatchObject({ users_onpage: '2', visitors: '2', users_total: '2' });
+    expect((await h.visitor().beat(PAGE, true))['data-bind']).toMatchObject({
+      users_onpage: '2',
+      visitors: '2',
+      users_total: '2',
+    });
     h.clock.now += 2_000; // anna's beat is 11 s old now
-    expect((await h.visitor().beat(PAGE, true))['data-bind']).toMatchObject({ users_onpage: '2', visitors: '2', users_total: '3' });
+    expect((await h.visitor().beat(PAGE, true))['data-bind']).toMatchObject({
+      users_onpage: '2',
+      visitors: '2',
+      users_total: '3',
+    });
     expect((await anna.beat(PAGE))['data-bind']).toMatchObject({ users_onpage: '3', visitors: '3', users_total: '3' });
   });
 
@@ -63,14 +71,23 @@ describe('stream.display (heartbeat)', () => {
         db.close();
       }
     };
-    expect(rows()).toEqual([{ initialize: 0, n: 2 }, { initialize: 1, n: 1 }]);
+    expect(rows()).toEqual([
+      { initialize: 0, n: 2 },
+      { initialize: 1, n: 1 },
+    ]);
     h.clock.now += 59 * 60_000;
     await anna.beat(PAGE); // not an hour old yet: nothing goes
-    expect(rows()).toEqual([{ initialize: 0, n: 3 }, { initialize: 1, n: 1 }]);
+    expect(rows()).toEqual([
+      { initialize: 0, n: 3 },
+      { initialize: 1, n: 1 },
+    ]);
     h.clock.now += 2 * 60_000;
     expect((await anna.beat(PAGE))['data-bind']).toMatchObject({ users_onpage: '1', users_total: '1' });
     // the two beats of the first minute went; the page view and the recent beats stay
-    expect(rows()).toEqual([{ initialize: 0, n: 2 }, { initialize: 1, n: 1 }]);
+    expect(rows()).toEqual([
+      { initialize: 0, n: 2 },
+      { initialize: 1, n: 1 },
+    ]);
   });
 
   it('sends the configured settings and widens the window with a slower refresh', async () => {
@@ -87,10 +104,17 @@ describe('stream.display (heartbeat)', () => {
 
   it('refuses a heartbeat without nowpage or with a non-numeric module count', async () => {
     const v = h.visitor();
-    const missing = await v.post(STREAM, [['task', 'stream.display'], ['initialize', 'true']]);
+    const missing = await v.post(STREAM, [
+      ['task', 'stream.display'],
+      ['initialize', 'true'],
+    ]);
     expect(missing.status).toBe(400);
     expect(await missing.json()).toEqual({ error: 'missing field: nowpage' });
-    const bad = await v.post(STREAM, [['task', 'stream.display'], ['nowpage', PAGE], ['module_available', 'x']]);
+    const bad = await v.post(STREAM, [
+      ['task', 'stream.display'],
+      ['nowpage', PAGE],
+      ['module_available', 'x'],
+    ]);
     expect(bad.status).toBe(400);
   });
 
@@ -102,9 +126,15 @@ describe('stream.display (heartbeat)', () => {
 });
 
 describe('stream.saveEntity (heatmap click) and /api/clicks', () => {
-  const selector = 'html > body:nth-child(2) > header.site-header:nth-child(3) > nav.uk-navbar-container:nth-child(1) > a.brand:nth-child(1)';
+  const selector =
+    'html > body:nth-child(2) > header.site-header:nth-child(3) > nav.uk-navbar-container:nth-child(1) > a.brand:nth-child(1)';
   const click = (v = h.visitor(), sel = selector, page = `${PAGE}#top`) =>
-    v.post(STREAM, [['task', 'stream.saveEntity'], ['resource', 'heatmap'], ['clicked_element', sel], ['nowpage', page]]);
+    v.post(STREAM, [
+      ['task', 'stream.saveEntity'],
+      ['resource', 'heatmap'],
+      ['clicked_element', sel],
+      ['nowpage', page],
+    ]);
 
   it('stores clicks and lists them per selector, page compared without fragment', async () => {
     const first = await click();
@@ -132,14 +162,32 @@ describe('stream.saveEntity (heatmap click) and /api/clicks', () => {
     const SAVE = '/index.php?option=com_jrealtimeanalytics&task=stream.saveEntity&format=json';
     const original = 'div.container>ul.nav.menu>li:nth-child(3)>a';
     const v = h.visitor();
-    const res = await v.post(SAVE, [['resource', 'heatmapclick'], ['clicked_element', original], ['nowpage', PAGE]]);
+    const res = await v.post(SAVE, [
+      ['resource', 'heatmapclick'],
+      ['clicked_element', original],
+      ['nowpage', PAGE],
+    ]);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ storing: [] });
     // PagePulse's own call since issue 11 is the same bytes; a second visitor lands on the same selector
-    await h.visitor().post(SAVE, [['resource', 'heatmapclick'], ['clicked_element', original], ['nowpage', `${PAGE}#x`]]);
+    await h.visitor().post(SAVE, [
+      ['resource', 'heatmapclick'],
+      ['clicked_element', original],
+      ['nowpage', `${PAGE}#x`],
+    ]);
     await click(v); // the older call: task and resource=heatmap in the body
-    expect((await v.post(SAVE, [['resource', 'heatmapclicks'], ['clicked_element', original], ['nowpage', PAGE]])).status).toBe(400);
-    const listed = (await (await v.get(`/api/clicks?page=${encodeURIComponent(PAGE)}`)).json()) as { clicks: Array<{ selector: string; count: number }> };
+    expect(
+      (
+        await v.post(SAVE, [
+          ['resource', 'heatmapclicks'],
+          ['clicked_element', original],
+          ['nowpage', PAGE],
+        ])
+      ).status,
+    ).toBe(400);
+    const listed = (await (await v.get(`/api/clicks?page=${encodeURIComponent(PAGE)}`)).json()) as {
+      clicks: Array<{ selector: string; count: number }>;
+    };
     expect(listed.clicks.map(({ selector: s, count }) => [s, count])).toEqual([
       [original, 2],
       [selector, 1],
@@ -149,10 +197,27 @@ describe('stream.saveEntity (heatmap click) and /api/clicks', () => {
   it('refuses missing fields and other resources', async () => {
     const v = h.visitor();
     for (const fields of [
-      [['task', 'stream.saveEntity'], ['resource', 'heatmap'], ['nowpage', PAGE]],
-      [['task', 'stream.saveEntity'], ['resource', 'heatmap'], ['clicked_element', 'html']],
-      [['task', 'stream.saveEntity'], ['clicked_element', 'html'], ['nowpage', PAGE]],
-      [['task', 'stream.saveEntity'], ['resource', 'video'], ['clicked_element', 'html'], ['nowpage', PAGE]],
+      [
+        ['task', 'stream.saveEntity'],
+        ['resource', 'heatmap'],
+        ['nowpage', PAGE],
+      ],
+      [
+        ['task', 'stream.saveEntity'],
+        ['resource', 'heatmap'],
+        ['clicked_element', 'html'],
+      ],
+      [
+        ['task', 'stream.saveEntity'],
+        ['clicked_element', 'html'],
+        ['nowpage', PAGE],
+      ],
+      [
+        ['task', 'stream.saveEntity'],
+        ['resource', 'video'],
+        ['clicked_element', 'html'],
+        ['nowpage', PAGE],
+      ],
     ] as const) {
       expect((await v.post(STREAM, fields)).status).toBe(400);
     }
@@ -163,7 +228,11 @@ describe('stream.saveEntity (heatmap click) and /api/clicks', () => {
   it('answers the CORS preflight of the read endpoints', async () => {
     const res = await fetch(`${h.url}/api/clicks?page=x`, {
       method: 'OPTIONS',
-      headers: { origin: 'http://elsewhere.test', 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-requested-with' },
+      headers: {
+        origin: 'http://elsewhere.test',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'x-requested-with',
+      },
     });
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
@@ -173,7 +242,11 @@ describe('stream.saveEntity (heatmap click) and /api/clicks', () => {
 
 describe('com_gdpr consent logging, read through /admin/api/consents', () => {
   const consents = async (limit = 10) =>
-    ((await (await (await signIn(h.url)).get(`/admin/api/consents?limit=${limit}`)).json()) as { consents: Array<Record<string, unknown>> }).consents;
+    (
+      (await (await (await signIn(h.url)).get(`/admin/api/consents?limit=${limit}`)).json()) as {
+        consents: Array<Record<string, unknown>>;
+      }
+    ).consents;
 
   it('records the generic choice and each category, newest first, without session or IP', async () => {
     const v = h.visitor();
@@ -181,9 +254,23 @@ describe('com_gdpr consent logging, read through /admin/api/consents', () => {
     expect(generic.status).toBe(200);
     expect(await generic.json()).toEqual({ success: true });
     h.clock.now += 1000;
-    expect((await v.post(`${GDPR}&task=user.processCookieCategory`, [['gdpr_cookie_category', 3], ['gdpr_cookie_category_state', 0]])).status).toBe(200);
+    expect(
+      (
+        await v.post(`${GDPR}&task=user.processCookieCategory`, [
+          ['gdpr_cookie_category', 3],
+          ['gdpr_cookie_category_state', 0],
+        ])
+      ).status,
+    ).toBe(200);
     h.clock.now += 1000;
-    expect((await v.post(`${GDPR}&task=user.processCookieCategory`, [['gdpr_cookie_category', 4], ['gdpr_cookie_category_state', 1]])).status).toBe(200);
+    expect(
+      (
+        await v.post(`${GDPR}&task=user.processCookieCategory`, [
+          ['gdpr_cookie_category', 4],
+          ['gdpr_cookie_category_state', 1],
+        ])
+      ).status,
+    ).toBe(200);
 
     const list = await consents();
     expect(list.map((c) => [c.kind, c.category, c.granted])).toEqual([
@@ -201,10 +288,25 @@ describe('com_gdpr consent logging, read through /admin/api/consents', () => {
 
   it('refuses categories outside 1..4, states other than 0/1, and bad limits', async () => {
     const v = h.visitor();
-    for (const [category, state] of [[5, 0], [0, 1], ['x', 0], [3, 2], [3, '']] as const) {
-      expect((await v.post(`${GDPR}&task=user.processCookieCategory`, [['gdpr_cookie_category', category], ['gdpr_cookie_category_state', state]])).status).toBe(400);
+    for (const [category, state] of [
+      [5, 0],
+      [0, 1],
+      ['x', 0],
+      [3, 2],
+      [3, ''],
+    ] as const) {
+      expect(
+        (
+          await v.post(`${GDPR}&task=user.processCookieCategory`, [
+            ['gdpr_cookie_category', category],
+            ['gdpr_cookie_category_state', state],
+          ])
+        ).status,
+      ).toBe(400);
     }
-    expect((await v.post(`${GDPR}&task=user.processGenericCookieCategories`, [['gdpr_generic_cookie_consent', 'yes']])).status).toBe(400);
+    expect(
+      (await v.post(`${GDPR}&task=user.processGenericCookieCategories`, [['gdpr_generic_cookie_consent', 'yes']])).status,
+    ).toBe(400);
     const admin = await signIn(h.url);
     expect((await admin.get('/admin/api/consents?limit=0')).status).toBe(400);
     expect((await admin.get('/admin/api/consents?limit=abc')).status).toBe(400);
@@ -242,21 +344,42 @@ describe('com_gdpr consent logging, read through /admin/api/consents', () => {
     [record] = await consents();
     expect(record!.deletedAt).toBe(new Date(h.clock.now).toISOString());
     // nothing left to delete, and another visitor cannot delete someone else's record
-    expect(await (await v.post(`${GDPR}&task=user.deleteConsent&format=raw`, form)).json()).toEqual({ success: true, deleted: 0 });
+    expect(await (await v.post(`${GDPR}&task=user.deleteConsent&format=raw`, form)).json()).toEqual({
+      success: true,
+      deleted: 0,
+    });
     await v.post(`${GDPR}&task=user.storeConsent&format=raw`, [...form, ...fields]);
-    expect(await (await h.visitor().post(`${GDPR}&task=user.deleteConsent&format=raw`, form)).json()).toEqual({ success: true, deleted: 0 });
+    expect(await (await h.visitor().post(`${GDPR}&task=user.deleteConsent&format=raw`, form)).json()).toEqual({
+      success: true,
+      deleted: 0,
+    });
   });
 
   it('refuses a form consent without url or form identity', async () => {
     const v = h.visitor();
-    expect((await v.post(`${GDPR}&task=user.storeConsent&format=raw`, [['formid', 'f'], ['formfields[name]', 'A']])).status).toBe(400);
-    expect((await v.post(`${GDPR}&task=user.storeConsent&format=raw`, [['url', PAGE], ['formfields[name]', 'A']])).status).toBe(400);
+    expect(
+      (
+        await v.post(`${GDPR}&task=user.storeConsent&format=raw`, [
+          ['formid', 'f'],
+          ['formfields[name]', 'A'],
+        ])
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await v.post(`${GDPR}&task=user.storeConsent&format=raw`, [
+          ['url', PAGE],
+          ['formfields[name]', 'A'],
+        ])
+      ).status,
+    ).toBe(400);
     expect((await v.post(`${GDPR}&task=user.deleteConsent&format=raw`, [['url', PAGE]])).status).toBe(400);
   });
 });
 
 describe('category descriptions', () => {
-  const describeUrl = (n: string | number) => `${GDPR}&task=user.getCookieCategoryDescription&format=raw&gdpr_cookie_category=${n}`;
+  const describeUrl = (n: string | number) =>
+    `${GDPR}&task=user.getCookieCategoryDescription&format=raw&gdpr_cookie_category=${n}`;
   const ALLOWED_TAGS = new Set(['div', 'p', 'span', 'strong', 'em', 'ul', 'ol', 'li', 'fieldset', 'legend', 'a', 'br']);
 
   it('answers a German fragment per category with only the tags the bundle keeps', async () => {
@@ -295,7 +418,12 @@ describe('keep-alive and unknown tasks', () => {
 
   it('answers 400 "unknown task" for anything else under /index.php', async () => {
     const v = h.visitor();
-    for (const path of ['/index.php', '/index.php?option=com_content&task=article.edit', `${GDPR}&task=user.nope`, '/index.php?option=com_jrealtimeanalytics']) {
+    for (const path of [
+      '/index.php',
+      '/index.php?option=com_content&task=article.edit',
+      `${GDPR}&task=user.nope`,
+      '/index.php?option=com_jrealtimeanalytics',
+    ]) {
       const res = await v.get(path);
       expect(res.status).toBe(400);
       expect(await res.json()).toEqual({ error: 'unknown task' });

@@ -79,7 +79,9 @@ export const COUNT_ATTACHMENTS = `(() => {
 })();`;
 
 /** What the page has attached now (needs COUNT_ATTACHMENTS as an init script). */
-export function attachments(page: Page): Promise<{ listeners: string[]; timeouts: number; intervals: number; observers: number; hosts: number }> {
+export function attachments(
+  page: Page,
+): Promise<{ listeners: string[]; timeouts: number; intervals: number; observers: number; hosts: number }> {
   return page.evaluate(() => (window as unknown as { __attachments: () => never }).__attachments());
 }
 
@@ -98,7 +100,12 @@ export function collectConsole(page: Page): string[] {
 }
 
 /** Give a context the consent cookies as if the visitor had chosen (docs/protocol.md#consent). */
-export async function grantConsent(context: BrowserContext, origin: string, categories = '1.2.3', status = 'allow'): Promise<void> {
+export async function grantConsent(
+  context: BrowserContext,
+  origin: string,
+  categories = '1.2.3',
+  status = 'allow',
+): Promise<void> {
   await context.addCookies([
     { name: 'cookieconsent_status', value: status, url: origin, sameSite: 'Lax' },
     { name: 'cookieconsent_categories', value: categories, url: origin, sameSite: 'Lax' },

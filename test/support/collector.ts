@@ -69,11 +69,20 @@ export interface Harness {
 }
 
 /** Start a collector in-process; `dbPath` defaults to a fresh file in the OS temp folder. */
-export async function startCollector(options: CollectorOptions = {}, dir = mkdtempSync(join(tmpdir(), 'pagepulse-collector-'))): Promise<Harness> {
+export async function startCollector(
+  options: CollectorOptions = {},
+  dir = mkdtempSync(join(tmpdir(), 'pagepulse-collector-')),
+): Promise<Harness> {
   const dbPath = options.dbPath ?? join(dir, 'test.sqlite');
   const clock = { now: Date.UTC(2025, 4, 1, 10, 0, 0) };
   const errors: unknown[] = [];
-  const collector = createCollector({ now: () => clock.now, onError: (e) => errors.push(e), adminPassword: ADMIN_PASSWORD, ...options, dbPath });
+  const collector = createCollector({
+    now: () => clock.now,
+    onError: (e) => errors.push(e),
+    adminPassword: ADMIN_PASSWORD,
+    ...options,
+    dbPath,
+  });
   const { url } = await collector.listen(0, '127.0.0.1');
   let closed = false;
   const harness: Harness = {
@@ -110,7 +119,13 @@ function visitorOf(base: string): Visitor {
       return keep(await fetch(base + path, { headers: headers() }));
     },
     async post(path, fields) {
-      return keep(await fetch(base + path, { method: 'POST', headers: { ...headers(), 'content-type': FORM_TYPE }, body: encodeForm(fields) }));
+      return keep(
+        await fetch(base + path, {
+          method: 'POST',
+          headers: { ...headers(), 'content-type': FORM_TYPE },
+          body: encodeForm(fields),
+        }),
+      );
     },
     async beat(page, first = false) {
       const fields: Array<[string, FormValue]> = [
@@ -125,7 +140,10 @@ function visitorOf(base: string): Visitor {
       return (await res.json()) as Record<string, unknown>;
     },
   };
-  const headers = (): Record<string, string> => ({ 'x-requested-with': 'XMLHttpRequest', ...(visitor.cookie ? { cookie: visitor.cookie } : {}) });
+  const headers = (): Record<string, string> => ({
+    'x-requested-with': 'XMLHttpRequest',
+    ...(visitor.cookie ? { cookie: visitor.cookie } : {}),
+  });
   const keep = (res: Response): Response => {
     const set = res.headers.get('set-cookie');
     if (set) visitor.cookie = set.split(';')[0]!;
@@ -141,11 +159,16 @@ export function rawRequest(
 ): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
-    const req = request({ hostname, port, method: options.method ?? 'GET', path: options.path, headers: options.headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-    });
+    const req = request(
+      { hostname, port, method: options.method ?? 'GET', path: options.path, headers: options.headers },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }),
+        );
+      },
+    );
     req.on('error', reject);
     for (const chunk of options.chunks ?? []) req.write(chunk);
     req.end(options.body);

@@ -7,5 +7,7 @@ import { BUNDLE } from './browser';
  */
 export async function serveBundleUnderTest(context: BrowserContext): Promise<void> {
   if (BUNDLE === 'pagepulse.iife.js') return;
-  await context.route('**/dist/pagepulse.iife.js', (route) => route.fulfill({ path: `dist/${BUNDLE}`, contentType: 'text/javascript' }));
+  await context.route('**/dist/pagepulse.iife.js', (route) =>
+    route.fulfill({ path: `dist/${BUNDLE}`, contentType: 'text/javascript' }),
+  );
 }

@@ -24,9 +24,7 @@ export interface Recorded {
 
 /** Answer a request: status, headers and body; or 'reset' to destroy the socket. */
 export type Reply =
-  | { status?: number; headers?: Record<string, string>; body?: string | object; delayMs?: number }
-  | 'reset'
-  | 'hang';
+  { status?: number; headers?: Record<string, string>; body?: string | object; delayMs?: number } | 'reset' | 'hang';
 
 /** Decide a reply for a recorded request; return undefined for the default. */
 export type Handler = (request: Recorded, index: number) => Reply | undefined | Promise<Reply | undefined>;
@@ -52,7 +50,13 @@ export interface TestServer {
 
 /** Default answers of the endpoints (a healthy analytics component). */
 export const DEFAULT_STREAM_ANSWER = {
-  configparams: { daemonrefresh: 2, enable_debug: 0, daemontimeout: 0, heatmap_max_valid_width: 350, heatmap_max_valid_height: 50 },
+  configparams: {
+    daemonrefresh: 2,
+    enable_debug: 0,
+    daemontimeout: 0,
+    heatmap_max_valid_width: 350,
+    heatmap_max_valid_height: 50,
+  },
   storing: [],
   loading: [],
   'data-bind': { users_onpage: '1', visitors: '1', users_logged: '0', users_total: '1' },
@@ -64,7 +68,12 @@ export const DEFAULT_STREAM_ANSWER = {
  */
 export const VENDOR = new Set(['jquery', 'jquery-migrate', 'bootstrap', 'bootstrap3', 'uikit']);
 
-const TYPES: Record<string, string> = { '.js': 'text/javascript', '.html': 'text/html; charset=utf-8', '.css': 'text/css', '.json': 'application/json' };
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript',
+  '.html': 'text/html; charset=utf-8',
+  '.css': 'text/css',
+  '.json': 'application/json',
+};
 
 /** Put the page-error probe first into a page: after `<head>`, or before `<body>` (implied head). */
 function withProbe(html: string): string {
@@ -111,7 +120,8 @@ export async function startServer(options: { probe?: boolean } = {}): Promise<Te
       headers: req.headers,
       body,
       option: url.searchParams.get('option'),
-      task: url.searchParams.get('task') ?? form.get('task') ?? (url.searchParams.get('option') === 'com_ajax' ? 'com_ajax' : null),
+      task:
+        url.searchParams.get('task') ?? form.get('task') ?? (url.searchParams.get('option') === 'com_ajax' ? 'com_ajax' : null),
       at: Date.now(),
     };
     if (url.pathname.endsWith('/index.php') || url.pathname === '/index.php') {
@@ -176,7 +186,8 @@ export async function startServer(options: { probe?: boolean } = {}): Promise<Te
     if (task === 'stream.display') return { body: DEFAULT_STREAM_ANSWER };
     if (task === 'stream.saveEntity') return { body: { storing: [] } };
     if (task === 'com_ajax') return { body: { success: true, message: null, messages: null, data: [] } };
-    if (task === 'user.getCookieCategoryDescription') return { body: '<p>Beschreibung</p>', headers: { 'content-type': 'text/html; charset=utf-8' } };
+    if (task === 'user.getCookieCategoryDescription')
+      return { body: '<p>Beschreibung</p>', headers: { 'content-type': 'text/html; charset=utf-8' } };
     return { body: { success: true } };
   }
 
@@ -188,7 +199,8 @@ export async function startServer(options: { probe?: boolean } = {}): Promise<Te
     origin,
     requests,
     pageErrors,
-    page: (path, html, headers) => pages.set(path, { body: options.probe ? withProbe(html) : html, type: 'text/html; charset=utf-8', headers }),
+    page: (path, html, headers) =>
+      pages.set(path, { body: options.probe ? withProbe(html) : html, type: 'text/html; charset=utf-8', headers }),
     file: (path, body, type) => pages.set(path, { body, type }),
     on: (task, handler) => handlers.set(task, handler),
     calls,
@@ -218,7 +230,9 @@ export async function startServer(options: { probe?: boolean } = {}): Promise<Te
 }
 
 /** A fixture page that loads the built bundle with one script tag, as a site admin would. */
-export function fixturePage(options: { head?: string; body?: string; attrs?: Record<string, string>; lang?: string; bundle?: string } = {}): string {
+export function fixturePage(
+  options: { head?: string; body?: string; attrs?: Record<string, string>; lang?: string; bundle?: string } = {},
+): string {
   const attrs = Object.entries(options.attrs ?? {})
     .map(([key, value]) => ` ${key}="${value.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}"`)
     .join('');

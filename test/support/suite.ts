@@ -8,7 +8,10 @@ import { startServer, type TestServer } from './server';
  * are up (register fixture files there). Every context a test leaves open is closed after it, so
  * a failed assertion cannot leave a page running that skews the next test's request counts.
  */
-export function useBrowserAndServer(ready: (browser: Browser, server: TestServer) => void, options: { bfcache?: boolean } = {}): void {
+export function useBrowserAndServer(
+  ready: (browser: Browser, server: TestServer) => void,
+  options: { bfcache?: boolean } = {},
+): void {
   let browser: Browser | undefined;
   let server: TestServer | undefined;
   beforeAll(async () => {

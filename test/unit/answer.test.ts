@@ -3,7 +3,9 @@ import { parseSaveAnswer, parseStreamAnswer } from '../../src/tracker/answer';
 
 describe('stream answer parsing', () => {
   it('reads numbers sent as strings', () => {
-    const a = parseStreamAnswer({ configparams: { daemonrefresh: '6', enable_debug: '1', daemontimeout: '2', heatmap_max_valid_width: '350' } });
+    const a = parseStreamAnswer({
+      configparams: { daemonrefresh: '6', enable_debug: '1', daemontimeout: '2', heatmap_max_valid_width: '350' },
+    });
     expect(a.config).toEqual({ refreshSec: 6, debug: true, timeoutMin: 2, maxWidth: 350 });
     expect(a.problems).toEqual([]);
   });
@@ -42,7 +44,10 @@ describe('stream answer parsing', () => {
 
   it('reads the heatmap save answer', () => {
     expect(parseSaveAnswer({ storing: [] })).toEqual({ errors: [], malformed: false });
-    expect(parseSaveAnswer({ storing: [{ corefile: 'a', details: 'b' }] })).toEqual({ errors: [{ title: 'a', text: 'b' }], malformed: false });
+    expect(parseSaveAnswer({ storing: [{ corefile: 'a', details: 'b' }] })).toEqual({
+      errors: [{ title: 'a', text: 'b' }],
+      malformed: false,
+    });
     expect(parseSaveAnswer('x').malformed).toBe(true);
   });
 });

@@ -34,7 +34,11 @@ describe('config sources and precedence', () => {
     const options = document.createElement('script');
     options.type = 'application/json';
     options.className = 'joomla-script-options new';
-    options.textContent = JSON.stringify({ 'system.paths': { root: '/sub' }, 'csrf.token': 'a'.repeat(32), 'system.keepalive': { interval: 840000, uri: '/index.php?option=com_ajax&format=json' } });
+    options.textContent = JSON.stringify({
+      'system.paths': { root: '/sub' },
+      'csrf.token': 'a'.repeat(32),
+      'system.keepalive': { interval: 840000, uri: '/index.php?option=com_ajax&format=json' },
+    });
     document.head.append(options);
     const withRoot = env({ gdpr_ajax_livesite: 'https://a/' }).config();
     expect(withRoot.base).toBe('/sub/');
@@ -47,11 +51,31 @@ describe('config sources and precedence', () => {
   });
 
   it('reads the data attributes', () => {
-    const c = env({}, {
-      'data-lang': 'en', 'data-debug': '1', 'data-tracker': 'off', 'data-consent': 'on', 'data-respect-consent': 'off',
-      'data-keepalive': 'off', 'data-state-input': '#state', 'data-privacy-url': '/datenschutz', 'data-country': 'us',
-    }).config();
-    expect(c).toMatchObject({ lang: 'en', debug: true, tracker: false, consent: true, respectConsent: false, keepalive: null, stateInput: '#state', privacyUrl: '/datenschutz', country: 'US' });
+    const c = env(
+      {},
+      {
+        'data-lang': 'en',
+        'data-debug': '1',
+        'data-tracker': 'off',
+        'data-consent': 'on',
+        'data-respect-consent': 'off',
+        'data-keepalive': 'off',
+        'data-state-input': '#state',
+        'data-privacy-url': '/datenschutz',
+        'data-country': 'us',
+      },
+    ).config();
+    expect(c).toMatchObject({
+      lang: 'en',
+      debug: true,
+      tracker: false,
+      consent: true,
+      respectConsent: false,
+      keepalive: null,
+      stateInput: '#state',
+      privacyUrl: '/datenschutz',
+      country: 'US',
+    });
   });
 
   it('takes the language from <html lang> unless data-lang says otherwise', () => {
@@ -61,20 +85,38 @@ describe('config sources and precedence', () => {
   });
 
   it('warns once per bad value, names the key and keeps the default', () => {
-    const { config, warnings } = env({ PagePulseConfig: { keepalive: 'often', nonsense: 1, base: 'javascript:alert(1)' } }, { 'data-state-input': '##', 'data-lang': 'fr' });
+    const { config, warnings } = env(
+      { PagePulseConfig: { keepalive: 'often', nonsense: 1, base: 'javascript:alert(1)' } },
+      { 'data-state-input': '##', 'data-lang': 'fr' },
+    );
     const c = config();
     expect(c.keepalive).toBe(45_000);
     expect(c.base).toBe('/');
     expect(c.stateInput).toBeNull();
     expect(c.lang).toBe('de');
     expect(warnings).toHaveLength(5);
-    for (const key of ['PagePulseConfig.keepalive', 'PagePulseConfig.nonsense', 'PagePulseConfig.base', 'data-state-input', 'data-lang'])
-      expect(warnings.some((w) => w.includes(key)), key).toBe(true);
+    for (const key of [
+      'PagePulseConfig.keepalive',
+      'PagePulseConfig.nonsense',
+      'PagePulseConfig.base',
+      'data-state-input',
+      'data-lang',
+    ])
+      expect(
+        warnings.some((w) => w.includes(key)),
+        key,
+      ).toBe(true);
   });
 
   it('honours com_gdpr globals', () => {
     const c = env({
-      gdprConfigurationOptions: { complianceType: 'opt-in', revokable: 0, cookieCategory2Name: 'Komfort', cookieCategory4Enable: 0, alwaysReloadAfterCategoriesChange: 1 },
+      gdprConfigurationOptions: {
+        complianceType: 'opt-in',
+        revokable: 0,
+        cookieCategory2Name: 'Komfort',
+        cookieCategory4Enable: 0,
+        alwaysReloadAfterCategoriesChange: 1,
+      },
       gdprCookieCategoryDisabled2: 1,
       gdpr_enable_log_cookie_consent: 0,
     }).config();
@@ -120,7 +162,9 @@ describe('config sources and precedence', () => {
     expect([1, 2, 3, 4].map((id) => c.categories[id as 1].disabled ?? false)).toEqual([false, false, true, true]);
     // com_gdpr's default "no page" link is skipped silently; a data-privacy-url still wins
     expect(warnings).toEqual([]);
-    expect(env({ gdprConfigurationOptions: { privacyPolicyLink: '/a' } }, { 'data-privacy-url': '/b' }).config().privacyUrl).toBe('/b');
+    expect(env({ gdprConfigurationOptions: { privacyPolicyLink: '/a' } }, { 'data-privacy-url': '/b' }).config().privacyUrl).toBe(
+      '/b',
+    );
     const bad = env({ gdprConfigurationOptions: { headerText: 5, openAlwaysDeclined: 'sometimes' } });
     const badConfig = bad.config();
     expect([badConfig.headerText, badConfig.openAlwaysDeclined]).toEqual([undefined, undefined]);
@@ -130,7 +174,12 @@ describe('config sources and precedence', () => {
 
   it('survives com_gdpr options whose getters throw: that option is reported, the others still count', () => {
     const options = { denyText: 'Nein' };
-    Object.defineProperty(options, 'headerText', { get: () => { throw new Error('kaputt'); }, enumerable: true });
+    Object.defineProperty(options, 'headerText', {
+      get: () => {
+        throw new Error('kaputt');
+      },
+      enumerable: true,
+    });
     const { config, warnings } = env({ gdprConfigurationOptions: options });
     expect(config()).toMatchObject({ denyText: 'Nein' });
     expect(warnings.some((w) => w.includes('gdprConfigurationOptions.headerText') && w.includes('kaputt'))).toBe(true);
@@ -138,7 +187,12 @@ describe('config sources and precedence', () => {
 
   it('survives globals whose getters throw', () => {
     const globals = {};
-    Object.defineProperty(globals, 'PagePulseConfig', { get: () => { throw new Error('boom'); }, enumerable: true });
+    Object.defineProperty(globals, 'PagePulseConfig', {
+      get: () => {
+        throw new Error('boom');
+      },
+      enumerable: true,
+    });
     const { config, warnings } = env(globals);
     expect(config().base).toBe('/');
     expect(warnings.some((w) => w.includes('boom'))).toBe(true);
@@ -150,7 +204,11 @@ describe('config sources and precedence', () => {
   });
 
   it('never lets category 1 be unlocked', () => {
-    const c = env({ PagePulseConfig: { categories: { 1: { locked: false, defaultOn: false }, 3: { defaultOn: true, domains: ['stats.example.com'] } } } }).config();
+    const c = env({
+      PagePulseConfig: {
+        categories: { 1: { locked: false, defaultOn: false }, 3: { defaultOn: true, domains: ['stats.example.com'] } },
+      },
+    }).config();
     expect(c.categories[1]).toMatchObject({ locked: true, defaultOn: true });
     expect(c.categories[3]).toMatchObject({ defaultOn: true, domains: ['stats.example.com'] });
   });

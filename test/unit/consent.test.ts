@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config';
 import { logEntries, readQueue, writeQueue, deliver, flushQueue, QUEUE_KEY } from '../../src/consent/log';
 import type { SafeStorage } from '../../src/consent/storage';
-import { acceptsByCountry, automaticCategories, categoryOf, consentModeSignals, fieldLabel, isTrackedField } from '../../src/consent/rules';
+import {
+  acceptsByCountry,
+  automaticCategories,
+  categoryOf,
+  consentModeSignals,
+  fieldLabel,
+  isTrackedField,
+} from '../../src/consent/rules';
 import { sanitizeFragment, safeHref } from '../../src/consent/sanitize';
 import { createConsentStore, readConsent } from '../../src/consent/store';
 import type { CookieJar } from '../../src/platform/cookies';
@@ -10,7 +17,12 @@ import type { Requester } from '../../src/platform/request';
 
 const memoryStorage = (): SafeStorage & { data: Map<string, string> } => {
   const data = new Map<string, string>();
-  return { data, getItem: (k) => data.get(k) ?? null, setItem: (k, v) => void data.set(k, v), removeItem: (k) => void data.delete(k) };
+  return {
+    data,
+    getItem: (k) => data.get(k) ?? null,
+    setItem: (k, v) => void data.set(k, v),
+    removeItem: (k) => void data.delete(k),
+  };
 };
 const jar = (initial: Record<string, string> = {}): CookieJar & { data: Record<string, string> } => {
   const data = { ...initial };
@@ -47,10 +59,21 @@ describe('description sanitizer', () => {
 
 describe('consent log queue', () => {
   it('builds the generic and per-category calls of the consent log (docs/protocol.md#consent-log)', () => {
-    expect(logEntries({ base: '/' }, true, [[3, true], [4, false]])).toEqual([
+    expect(
+      logEntries({ base: '/' }, true, [
+        [3, true],
+        [4, false],
+      ]),
+    ).toEqual([
       { url: '/index.php?option=com_gdpr&task=user.processGenericCookieCategories', body: 'gdpr_generic_cookie_consent=1' },
-      { url: '/index.php?option=com_gdpr&task=user.processCookieCategory', body: 'gdpr_cookie_category=3&gdpr_cookie_category_state=0' },
-      { url: '/index.php?option=com_gdpr&task=user.processCookieCategory', body: 'gdpr_cookie_category=4&gdpr_cookie_category_state=1' },
+      {
+        url: '/index.php?option=com_gdpr&task=user.processCookieCategory',
+        body: 'gdpr_cookie_category=3&gdpr_cookie_category_state=0',
+      },
+      {
+        url: '/index.php?option=com_gdpr&task=user.processCookieCategory',
+        body: 'gdpr_cookie_category=4&gdpr_cookie_category_state=1',
+      },
     ]);
   });
   it('keeps what failed, drops what arrived, and survives Array.prototype.toJSON', async () => {
@@ -60,7 +83,9 @@ describe('consent log queue', () => {
     try {
       let up = false;
       const request = (async () =>
-        up ? { ok: true, status: 200, data: '' } : { ok: false, error: { kind: 'abort', status: 0, detail: 'down' } }) as unknown as Requester;
+        up
+          ? { ok: true, status: 200, data: '' }
+          : { ok: false, error: { kind: 'abort', status: 0, detail: 'down' } }) as unknown as Requester;
       await deliver(request, storage, logEntries({ base: '/' }, false, [[2, false]]));
       expect(readQueue(storage)).toHaveLength(2);
       expect(storage.data.get(QUEUE_KEY)).toContain('gdpr_generic_cookie_consent=0');
@@ -73,7 +98,15 @@ describe('consent log queue', () => {
     }
   });
   it('tolerates storage that throws or holds garbage', () => {
-    const throwing: SafeStorage = { getItem: () => { throw new Error('denied'); }, setItem: () => { throw new Error('full'); }, removeItem: () => {} };
+    const throwing: SafeStorage = {
+      getItem: () => {
+        throw new Error('denied');
+      },
+      setItem: () => {
+        throw new Error('full');
+      },
+      removeItem: () => {},
+    };
     expect(readQueue(throwing)).toEqual([]);
     expect(() => writeQueue(throwing, [{ url: '/a', body: 'b' }])).not.toThrow();
     const garbage = memoryStorage();
@@ -85,7 +118,9 @@ describe('consent log queue', () => {
 describe('consent rules', () => {
   it('names categories by number or name, German or English', () => {
     expect(['1', 'Notwendig', 'necessary'].map(categoryOf)).toEqual([1, 1, 1]);
-    expect(['2', 'Präferenzen', 'preferences', '3', 'Statistiken', 'statistics', '4', 'MARKETING'].map(categoryOf)).toEqual([2, 2, 2, 3, 3, 3, 4, 4]);
+    expect(['2', 'Präferenzen', 'preferences', '3', 'Statistiken', 'statistics', '4', 'MARKETING'].map(categoryOf)).toEqual([
+      2, 2, 2, 3, 3, 3, 4, 4,
+    ]);
     expect(['5', '', 'ads', null].map(categoryOf)).toEqual([null, null, null, null]);
   });
   it('asks in the EU, EEA, GB and CH and accepts elsewhere, never marketing under GPC', () => {
@@ -119,19 +154,43 @@ describe('consent rules', () => {
 describe('consent store', () => {
   it('starts opt-out (1, 2 on), opt-in (only 1), or as gdprCookieCategoryDisabledN says', () => {
     const config = defaultConfig();
-    expect(readConsent(jar(), config)).toEqual({ status: null, chosen: false, categories: { 1: true, 2: true, 3: false, 4: false } });
-    expect(readConsent(jar(), { ...config, complianceType: 'opt-in' }).categories).toEqual({ 1: true, 2: false, 3: false, 4: false });
+    expect(readConsent(jar(), config)).toEqual({
+      status: null,
+      chosen: false,
+      categories: { 1: true, 2: true, 3: false, 4: false },
+    });
+    expect(readConsent(jar(), { ...config, complianceType: 'opt-in' }).categories).toEqual({
+      1: true,
+      2: false,
+      3: false,
+      4: false,
+    });
     const disabled = defaultConfig();
     disabled.categories[2].defaultOn = false;
     expect(readConsent(jar(), disabled).categories[2]).toBe(false);
   });
   it('reads and writes both cookies; malformed ones mean no choice; category 1 stays on', () => {
     const config = defaultConfig();
-    expect(readConsent(jar({ cookieconsent_status: 'allow', cookieconsent_categories: '1.3' }), config).categories).toEqual({ 1: true, 2: false, 3: true, 4: false });
+    expect(readConsent(jar({ cookieconsent_status: 'allow', cookieconsent_categories: '1.3' }), config).categories).toEqual({
+      1: true,
+      2: false,
+      3: true,
+      4: false,
+    });
     // a com_gdpr "allow" alone is not "all" (issue 16): the defaults, see test/unit/startup.test.ts
-    expect(readConsent(jar({ cookieconsent_status: 'allow' }), config).categories).toEqual({ 1: true, 2: true, 3: false, 4: false });
+    expect(readConsent(jar({ cookieconsent_status: 'allow' }), config).categories).toEqual({
+      1: true,
+      2: true,
+      3: false,
+      4: false,
+    });
     expect(readConsent(jar({ cookieconsent_status: 'maybe' }), config).chosen).toBe(false);
-    expect(readConsent(jar({ cookieconsent_status: 'deny', cookieconsent_categories: '9;x' }), config).categories).toEqual({ 1: true, 2: false, 3: false, 4: false });
+    expect(readConsent(jar({ cookieconsent_status: 'deny', cookieconsent_categories: '9;x' }), config).categories).toEqual({
+      1: true,
+      2: false,
+      3: false,
+      4: false,
+    });
     const cookies = jar();
     const store = createConsentStore(cookies, config);
     expect(store.choose('allow', { 1: false, 3: true })).toEqual([3]);

@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import type { StreamAnswer } from '../../src/tracker/answer';
 import { MAX_RETRY_MS, retryDelay } from '../../src/tracker/backoff';
 import type { RequestError } from '../../src/platform/request';
-import { initialHeartbeat, isTransient, mayHaveBeenCounted, transition, type HeartbeatEffect, type HeartbeatState } from '../../src/tracker/heartbeat';
+import {
+  initialHeartbeat,
+  isTransient,
+  mayHaveBeenCounted,
+  transition,
+  type HeartbeatEffect,
+  type HeartbeatState,
+} from '../../src/tracker/heartbeat';
 
 const answer = (overrides: Partial<StreamAnswer> = {}): StreamAnswer => ({
   config: null,
@@ -92,7 +99,10 @@ describe('heartbeat transition', () => {
       answer: answer({ loading: [{ title: 'x', text: 'y' }], binds: [['visitors', '3']] }),
     });
     expect(types(t.effects)).toEqual(['answered', 'debug', 'schedule']);
-    t = transition(transition(t.state, { type: 'due' }).state, { type: 'answer', answer: answer({ binds: [['visitors', '3']] }) });
+    t = transition(transition(t.state, { type: 'due' }).state, {
+      type: 'answer',
+      answer: answer({ binds: [['visitors', '3']] }),
+    });
     expect(types(t.effects)).toEqual(['answered', 'badges', 'schedule']);
   });
 
@@ -107,14 +117,21 @@ describe('heartbeat transition', () => {
   });
 
   it('turns debug on when the server says enable_debug', () => {
-    const t = transition(transition(initialHeartbeat, { type: 'start' }).state, { type: 'answer', answer: answer({ config: { debug: true } }) });
+    const t = transition(transition(initialHeartbeat, { type: 'start' }).state, {
+      type: 'answer',
+      answer: answer({ config: { debug: true } }),
+    });
     expect(types(t.effects)).toContain('enableDebug');
   });
 
   it('retries transient failures with backoff, keeps initialize=true until an answer came', () => {
     let t = transition(initialHeartbeat, { type: 'start' });
     t = transition(t.state, { type: 'failure', error: { kind: 'abort', status: 0, detail: 'Failed to fetch' }, random: 0 });
-    expect(t.effects[0]).toEqual({ type: 'networkError', error: { kind: 'abort', status: 0, detail: 'Failed to fetch' }, retryInMs: 2000 });
+    expect(t.effects[0]).toEqual({
+      type: 'networkError',
+      error: { kind: 'abort', status: 0, detail: 'Failed to fetch' },
+      retryInMs: 2000,
+    });
     expect(t.effects[1]).toEqual({ type: 'schedule', ms: 2000 });
     t = transition(t.state, { type: 'due' });
     expect(t.effects).toEqual([{ type: 'send', initialize: true }]);
@@ -177,7 +194,10 @@ describe('one page view, one initialize=true (protocol section 3)', () => {
 
   // every class the request helper reports after an answer came, or when none came in time
   const maybeCounted: Array<[string, RequestError]> = [
-    ['a PHP notice before the JSON (parse error on a 200)', { kind: 'parse', status: 200, detail: '<br /><b>Notice</b>: ...{"storing":[]}' }],
+    [
+      'a PHP notice before the JSON (parse error on a 200)',
+      { kind: 'parse', status: 200, detail: '<br /><b>Notice</b>: ...{"storing":[]}' },
+    ],
     ['a 200 with an HTML page', { kind: 'parse', status: 200, detail: '<!doctype html><title>Wartung</title>' }],
     ['an empty 200', { kind: 'nocontent', status: 200, detail: '' }],
     ['a 204', { kind: 'nocontent', status: 204, detail: '' }],
@@ -205,7 +225,11 @@ describe('one page view, one initialize=true (protocol section 3)', () => {
 
   it('keeps omitting it when a later call fails in any way', () => {
     let t = transition(transition(initialHeartbeat, { type: 'start' }).state, { type: 'answer', answer: answer() });
-    t = transition(transition(t.state, { type: 'due' }).state, { type: 'failure', error: { kind: 'abort', status: 0, detail: 'Failed to fetch' }, random: 0 });
+    t = transition(transition(t.state, { type: 'due' }).state, {
+      type: 'failure',
+      error: { kind: 'abort', status: 0, detail: 'Failed to fetch' },
+      random: 0,
+    });
     expect(transition(t.state, { type: 'due' }).effects).toEqual([{ type: 'send', initialize: false }]);
   });
 

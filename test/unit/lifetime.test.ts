@@ -62,7 +62,12 @@ describe('lifetime.idle', () => {
     vi.useFakeTimers();
     const errors: unknown[] = [];
     const lifetime = createLifetime(
-      { setTimeout: globalThis.setTimeout, clearTimeout: globalThis.clearTimeout, setInterval: globalThis.setInterval, clearInterval: globalThis.clearInterval },
+      {
+        setTimeout: globalThis.setTimeout,
+        clearTimeout: globalThis.clearTimeout,
+        setInterval: globalThis.setInterval,
+        clearInterval: globalThis.clearInterval,
+      },
       (error) => errors.push(error),
     );
     const order: string[] = [];

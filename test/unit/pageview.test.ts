@@ -20,7 +20,9 @@ describe('heartbeat body (protocol section 3)', () => {
     expect(heartbeatBody(true, page())).toBe(
       'task=stream.display&nowpage=https%3A%2F%2Fsite.example%2Fa+b%3Fx%3D(1)&initialize=true&module_available=1&device_width=1280&device_height=800',
     );
-    expect(heartbeatBody(false, page({ moduleAvailable: 0 }))).toBe('task=stream.display&nowpage=https%3A%2F%2Fsite.example%2Fa+b%3Fx%3D(1)&module_available=0');
+    expect(heartbeatBody(false, page({ moduleAvailable: 0 }))).toBe(
+      'task=stream.display&nowpage=https%3A%2F%2Fsite.example%2Fa+b%3Fx%3D(1)&module_available=0',
+    );
   });
 
   it('appends windowsver last once known', () => {
@@ -67,7 +69,15 @@ describe('Windows 11 client hints', () => {
     expect(await askWindowsVersion(nav(hints('10.0.0')))).toBeNull();
     expect(await askWindowsVersion(nav(undefined))).toBeNull();
     expect(await askWindowsVersion(nav({ getHighEntropyValues: () => Promise.reject(new Error('denied')) }))).toBeNull();
-    expect(await askWindowsVersion(nav({ getHighEntropyValues: () => { throw new Error('hostile'); } }))).toBeNull();
+    expect(
+      await askWindowsVersion(
+        nav({
+          getHighEntropyValues: () => {
+            throw new Error('hostile');
+          },
+        }),
+      ),
+    ).toBeNull();
   });
 });
 

@@ -17,7 +17,9 @@ function setup(respond: (call: Call) => Response | Error | 'hang', overrides: Pa
       calls.push(call);
       const answer = respond(call);
       if (answer === 'hang')
-        return new Promise((_resolve, reject) => init.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
+        return new Promise((_resolve, reject) =>
+          init.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+        );
       return answer instanceof Error ? Promise.reject(answer) : Promise.resolve(answer);
     }) as typeof fetch,
     pageUrl: () => 'https://site.example/seite',
@@ -28,7 +30,8 @@ function setup(respond: (call: Call) => Response | Error | 'hang', overrides: Pa
   });
   return { request, calls };
 }
-const json = (body: unknown, status = 200, statusText = 'OK') => new Response(JSON.stringify(body), { status, statusText, headers: { 'content-type': 'application/json' } });
+const json = (body: unknown, status = 200, statusText = 'OK') =>
+  new Response(JSON.stringify(body), { status, statusText, headers: { 'content-type': 'application/json' } });
 
 describe('request helper: Joomla.request semantics', () => {
   it('GETs by default and POSTs form-encoded when data is given', async () => {
@@ -38,10 +41,18 @@ describe('request helper: Joomla.request semantics', () => {
     expect(calls[0]!.init.method).toBe('GET');
     expect(calls[0]!.url).toBe('https://site.example/index.php?option=com_ajax&format=json');
     expect((calls[0]!.init.headers as Record<string, string>)['X-Requested-With']).toBe('XMLHttpRequest');
-    await request({ url: '/x', data: [['a b', "(x)!*'~ ü"], ['n', null]] });
+    await request({
+      url: '/x',
+      data: [
+        ['a b', "(x)!*'~ ü"],
+        ['n', null],
+      ],
+    });
     expect(calls[1]!.init.method).toBe('POST');
     expect(calls[1]!.init.body).toBe("a+b=(x)!*'~+%C3%BC&n=");
-    expect((calls[1]!.init.headers as Record<string, string>)['Content-Type']).toBe('application/x-www-form-urlencoded; charset=UTF-8');
+    expect((calls[1]!.init.headers as Record<string, string>)['Content-Type']).toBe(
+      'application/x-www-form-urlencoded; charset=UTF-8',
+    );
   });
 
   it('adds X-CSRF-Token only to same-origin POSTs with a 32-hex token', async () => {
@@ -86,9 +97,15 @@ describe('request helper: Joomla.request semantics', () => {
 
   it('classifies other failures with the status and the server message or the status text', async () => {
     const withMessage = setup(() => json({ message: 'Datenbank weg' }, 500, 'Internal Server Error'));
-    expect(await withMessage.request({ url: '/x' })).toEqual({ ok: false, error: { kind: 'http', status: 500, detail: 'Datenbank weg' } });
+    expect(await withMessage.request({ url: '/x' })).toEqual({
+      ok: false,
+      error: { kind: 'http', status: 500, detail: 'Datenbank weg' },
+    });
     const withText = setup(() => new Response('nope', { status: 403, statusText: 'Forbidden' }));
-    expect(await withText.request({ url: '/x' })).toEqual({ ok: false, error: { kind: 'http', status: 403, detail: 'Forbidden' } });
+    expect(await withText.request({ url: '/x' })).toEqual({
+      ok: false,
+      error: { kind: 'http', status: 403, detail: 'Forbidden' },
+    });
   });
 
   it('refuses an oversized answer unparsed and never rejects on a bad address', async () => {
@@ -100,21 +117,40 @@ describe('request helper: Joomla.request semantics', () => {
   });
 
   it('words every class as Joomla does', () => {
-    expect(describeError({ kind: 'parse', status: 200, detail: 'x' }, de)).toBe('Bei der Verarbeitung der folgenden JSON-Daten ist ein Parser-Fehler aufgetreten: x');
+    expect(describeError({ kind: 'parse', status: 200, detail: 'x' }, de)).toBe(
+      'Bei der Verarbeitung der folgenden JSON-Daten ist ein Parser-Fehler aufgetreten: x',
+    );
     expect(describeError({ kind: 'nocontent', status: 204, detail: '' }, de)).toBe('Es wurde kein Inhalt zurückgegeben.');
-    expect(describeError({ kind: 'timeout', status: 0, detail: '' }, de)).toBe('Die Zeit für die Verarbeitung der Anfrage beim Server ist abgelaufen.');
+    expect(describeError({ kind: 'timeout', status: 0, detail: '' }, de)).toBe(
+      'Die Zeit für die Verarbeitung der Anfrage beim Server ist abgelaufen.',
+    );
     expect(describeError({ kind: 'abort', status: 0, detail: '' }, de)).toBe('Die Verbindung wurde abgebrochen.');
-    expect(describeError({ kind: 'http', status: 500, detail: 'Weg' }, de)).toBe('Beim Abrufen der JSON-Daten ist ein Fehler aufgetreten: HTTP-Statuscode 500. Weg');
-    expect(describeError({ kind: 'http', status: 502, detail: '' }, de)).toBe('Beim Abrufen der JSON-Daten ist ein Fehler aufgetreten: HTTP-Statuscode 502.');
+    expect(describeError({ kind: 'http', status: 500, detail: 'Weg' }, de)).toBe(
+      'Beim Abrufen der JSON-Daten ist ein Fehler aufgetreten: HTTP-Statuscode 500. Weg',
+    );
+    expect(describeError({ kind: 'http', status: 502, detail: '' }, de)).toBe(
+      'Beim Abrufen der JSON-Daten ist ein Fehler aufgetreten: HTTP-Statuscode 502.',
+    );
   });
 });
 
 describe('encoding and validators', () => {
   it("encodes like jQuery 1.12's $.param", () => {
-    expect(encodeForm([['task', 'stream.display'], ['nowpage', 'https://x.de/a b?c=d&e=ö#f'], ['initialize', ''], ['module_available', 0]])).toBe(
-      'task=stream.display&nowpage=https%3A%2F%2Fx.de%2Fa+b%3Fc%3Dd%26e%3D%C3%B6%23f&initialize=&module_available=0',
-    );
-    expect(encodeForm([['formfields[Ihre E-Mail]', 'a+b@x.de'], ['u', undefined], ['t', true]])).toBe('formfields%5BIhre+E-Mail%5D=a%2Bb%40x.de&u=&t=true');
+    expect(
+      encodeForm([
+        ['task', 'stream.display'],
+        ['nowpage', 'https://x.de/a b?c=d&e=ö#f'],
+        ['initialize', ''],
+        ['module_available', 0],
+      ]),
+    ).toBe('task=stream.display&nowpage=https%3A%2F%2Fx.de%2Fa+b%3Fc%3Dd%26e%3D%C3%B6%23f&initialize=&module_available=0');
+    expect(
+      encodeForm([
+        ['formfields[Ihre E-Mail]', 'a+b@x.de'],
+        ['u', undefined],
+        ['t', true],
+      ]),
+    ).toBe('formfields%5BIhre+E-Mail%5D=a%2Bb%40x.de&u=&t=true');
   });
   it('checks session tokens', () => {
     expect(isSessionToken(TOKEN)).toBe(true);

@@ -58,7 +58,9 @@ describe('heartbeat runner', () => {
   });
 
   it('backs off on failures, then resumes the normal interval', async () => {
-    const { runner, sends, effects } = setup((n) => (n < 2 ? { ok: false, error: { kind: 'abort', status: 0, detail: 'Failed to fetch' } } : ok({})));
+    const { runner, sends, effects } = setup((n) =>
+      n < 2 ? { ok: false, error: { kind: 'abort', status: 0, detail: 'Failed to fetch' } } : ok({}),
+    );
     runner.start();
     await vi.advanceTimersByTimeAsync(0);
     await vi.advanceTimersByTimeAsync(2999); // first retry: 2000*2 with jitter 0.5 -> 3000

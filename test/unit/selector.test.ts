@@ -1,6 +1,13 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { withoutState } from '../../src/ui/heatmap';
-import { classNames, escapeIdent, isOriginalSkippedClass, isUnstableClass, selectorFor, stateSuffix } from '../../src/tracker/selector';
+import {
+  classNames,
+  escapeIdent,
+  isOriginalSkippedClass,
+  isUnstableClass,
+  selectorFor,
+  stateSuffix,
+} from '../../src/tracker/selector';
 
 /** Build a DOM without innerHTML on the document (the test page is ours, but keep the habit). */
 function page(markup: string): void {
@@ -45,14 +52,19 @@ describe('heatmap selector (protocol section 4)', () => {
   });
 
   it('leaves out the classes the original leaves out, keeps the class text order and repeats', () => {
-    page(`<div class="  box\t 2024 a.b md:flex x[1] k=v c,d vs-highlight vs-pre-highlight  box tail"><i class="icon">i</i></div>`);
+    page(
+      `<div class="  box\t 2024 a.b md:flex x[1] k=v c,d vs-highlight vs-pre-highlight  box tail"><i class="icon">i</i></div>`,
+    );
     expect(selectorFor(one('i'))).toBe('div.box.box.tail>i.icon');
-    for (const name of ['2024', 'a.b', 'md:flex', 'x[1]', 'k=v', 'c,d', 'vs-highlight', 'vs-pre-highlight']) expect(isOriginalSkippedClass(name), name).toBe(true);
+    for (const name of ['2024', 'a.b', 'md:flex', 'x[1]', 'k=v', 'c,d', 'vs-highlight', 'vs-pre-highlight'])
+      expect(isOriginalSkippedClass(name), name).toBe(true);
     for (const name of ['h1', 'item-101', 'col-md-6', 'uk-width-1-2@m']) expect(isOriginalSkippedClass(name), name).toBe(false);
   });
 
   it('gives an SVG element no class (its className is not a string)', () => {
-    page(`<button class="btn"><svg class="icon" viewBox="0 0 10 10"><path class="a" d="M0 0"/><path class="b" d="M1 1"/></svg></button>`);
+    page(
+      `<button class="btn"><svg class="icon" viewBox="0 0 10 10"><path class="a" d="M0 0"/><path class="b" d="M1 1"/></svg></button>`,
+    );
     const svg = one('svg');
     expect(classNames(svg)).toEqual(typeof (svg as { className?: unknown }).className === 'string' ? ['icon'] : []);
     if (typeof (svg as { className?: unknown }).className !== 'string') {
@@ -94,13 +106,65 @@ describe('heatmap selector (protocol section 4)', () => {
     // a sibling that gains a state class does not change the nth-child decision either
     all('ul.nav > li')[1]!.classList.add('open', 'active');
     expect([selectorFor(item), selectorFor(img), selectorFor(button)]).toEqual(before);
-    expect(before).toEqual(['nav.navbar>ul.nav>li.dropdown>ul.dropdown-menu>li:nth-child(2)>a.item', 'div.uk-card>img.tm-image', 'div.uk-card>a.uk-button']);
+    expect(before).toEqual([
+      'nav.navbar>ul.nav>li.dropdown>ul.dropdown-menu>li:nth-child(2)>a.item',
+      'div.uk-card>img.tm-image',
+      'div.uk-card>a.uk-button',
+    ]);
   });
 
   it('filters state, generated and own classes, keeps layout ones', () => {
-    for (const name of ['lazyloaded', 'pre-lazy', 'uk-active', 'uk-open', 'uk-sticky-below', 'uk-navbar-sticky', 'uk-offcanvas-page', 'uk-modal-page', 'uk-lightbox-page', 'uk-togglable-enter', 'active', 'open', 'show', 'in', 'collapsing', 'collapsed', 'modal-open', 'nav-hover', 'affix', 'affix-top', 'hiding', 'is-open', 'has-x', 'js-y', 'css-1x2y3z', 'jsx-2837462', 'pagepulse-x', 'gdprlock-placeholder'])
+    for (const name of [
+      'lazyloaded',
+      'pre-lazy',
+      'uk-active',
+      'uk-open',
+      'uk-sticky-below',
+      'uk-navbar-sticky',
+      'uk-offcanvas-page',
+      'uk-modal-page',
+      'uk-lightbox-page',
+      'uk-togglable-enter',
+      'active',
+      'open',
+      'show',
+      'in',
+      'collapsing',
+      'collapsed',
+      'modal-open',
+      'nav-hover',
+      'affix',
+      'affix-top',
+      'hiding',
+      'is-open',
+      'has-x',
+      'js-y',
+      'css-1x2y3z',
+      'jsx-2837462',
+      'pagepulse-x',
+      'gdprlock-placeholder',
+    ])
       expect(isUnstableClass(name), name).toBe(true);
-    for (const name of ['uk-card', 'uk-navbar-container', 'uk-drop', 'uk-dropdown', 'uk-drop-grid', 'collapse', 'fade', 'modal', 'dropdown', 'col-md-6', 'uk-width-1-2@m', 'h1', 'mt-4', 'h-100vh', 'item-101', 'item-1234', 'gallery', 'tm-image'])
+    for (const name of [
+      'uk-card',
+      'uk-navbar-container',
+      'uk-drop',
+      'uk-dropdown',
+      'uk-drop-grid',
+      'collapse',
+      'fade',
+      'modal',
+      'dropdown',
+      'col-md-6',
+      'uk-width-1-2@m',
+      'h1',
+      'mt-4',
+      'h-100vh',
+      'item-101',
+      'item-1234',
+      'gallery',
+      'tm-image',
+    ])
       expect(isUnstableClass(name), name).toBe(false);
   });
 
@@ -127,9 +191,13 @@ describe('heatmap selector (protocol section 4)', () => {
   });
 
   it("strips the state suffix of stored selectors for the overlay, both clients' and the older format", () => {
-    expect(withoutState('div.container>ul.nav.menu>li:nth-child(3)>a:Reiter 2: offen')).toBe('div.container>ul.nav.menu>li:nth-child(3)>a');
+    expect(withoutState('div.container>ul.nav.menu>li:nth-child(3)>a:Reiter 2: offen')).toBe(
+      'div.container>ul.nav.menu>li:nth-child(3)>a',
+    );
     expect(withoutState('div.container>ul.nav.menu>li:nth-child(3)>a')).toBe('div.container>ul.nav.menu>li:nth-child(3)>a');
-    expect(withoutState('html > body:nth-child(2) > main:nth-child(1) > a:nth-child(3)::Tab2')).toBe('html > body:nth-child(2) > main:nth-child(1) > a:nth-child(3)');
+    expect(withoutState('html > body:nth-child(2) > main:nth-child(1) > a:nth-child(3)::Tab2')).toBe(
+      'html > body:nth-child(2) > main:nth-child(1) > a:nth-child(3)',
+    );
     expect(withoutState('div.md\\:flex>a:x')).toBe('div.md\\:flex>a');
   });
 });

@@ -30,7 +30,9 @@ CREATE TABLE IF NOT EXISTS admin_sessions (
 `;
 
 function scrypt(password: string, salt: Buffer, options: ScryptOptions & { N: number; r: number; p: number }): Promise<Buffer> {
-  return new Promise((resolve, reject) => scryptCallback(password, salt, KEY_BYTES, options, (error, key) => (error ? reject(error) : resolve(key))));
+  return new Promise((resolve, reject) =>
+    scryptCallback(password, salt, KEY_BYTES, options, (error, key) => (error ? reject(error) : resolve(key))),
+  );
 }
 
 /** `scrypt$N$r$p$salt$key` (base64url parts), self-describing so the cost can be raised later. */
@@ -45,7 +47,12 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const [scheme, n, r, p, salt, key] = stored.split('$');
   if (scheme !== 'scrypt' || !salt || !key) return false;
   const expected = Buffer.from(key, 'base64url');
-  const actual = await scrypt(password, Buffer.from(salt, 'base64url'), { N: Number(n), r: Number(r), p: Number(p), maxmem: SCRYPT.maxmem });
+  const actual = await scrypt(password, Buffer.from(salt, 'base64url'), {
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+    maxmem: SCRYPT.maxmem,
+  });
   return expected.length === actual.length && timingSafeEqual(expected, actual);
 }
 
@@ -71,9 +78,13 @@ export interface AdminAuth {
 export function createAdminAuth(db: Database.Database): AdminAuth {
   db.exec(ADMIN_SCHEMA);
   const getSetting = db.prepare<[string], { value: string }>('SELECT value FROM admin_settings WHERE key = ?');
-  const putSetting = db.prepare('INSERT INTO admin_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
+  const putSetting = db.prepare(
+    'INSERT INTO admin_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+  );
   const insertSession = db.prepare('INSERT INTO admin_sessions (token_hash, created_at, last_seen) VALUES (?, ?, ?)');
-  const findSession = db.prepare<[string], { created_at: number; last_seen: number }>('SELECT created_at, last_seen FROM admin_sessions WHERE token_hash = ?');
+  const findSession = db.prepare<[string], { created_at: number; last_seen: number }>(
+    'SELECT created_at, last_seen FROM admin_sessions WHERE token_hash = ?',
+  );
   const touchSession = db.prepare('UPDATE admin_sessions SET last_seen = ? WHERE token_hash = ?');
   const deleteSession = db.prepare('DELETE FROM admin_sessions WHERE token_hash = ?');
   const deleteExpired = db.prepare('DELETE FROM admin_sessions WHERE created_at < ? OR last_seen < ?');
@@ -158,18 +169,30 @@ export function adminToken(req: IncomingMessage): string | null {
 /** Whether the request came over TLS, directly or (as the proxy says) to the proxy. */
 export function isHttps(req: IncomingMessage, trustProxy: boolean): boolean {
   if ((req.socket as { encrypted?: boolean }).encrypted) return true;
-  return trustProxy && String(req.headers['x-forwarded-proto'] ?? '').split(',')[0]!.trim() === 'https';
+  return (
+    trustProxy &&
+    String(req.headers['x-forwarded-proto'] ?? '')
+      .split(',')[0]!
+      .trim() === 'https'
+  );
 }
 
 /** The Set-Cookie of a session (token) or of its end (null). */
 export function sessionCookie(token: string | null, secure: boolean): string {
   const attributes = `Path=/admin; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
-  return token ? `${ADMIN_COOKIE}=${token}; ${attributes}; Max-Age=${SESSION_ABSOLUTE_MS / 1000}` : `${ADMIN_COOKIE}=; ${attributes}; Max-Age=0`;
+  return token
+    ? `${ADMIN_COOKIE}=${token}; ${attributes}; Max-Age=${SESSION_ABSOLUTE_MS / 1000}`
+    : `${ADMIN_COOKIE}=; ${attributes}; Max-Age=0`;
 }
 
 /** The client's address: the socket's, or behind a trusted proxy the last X-Forwarded-For hop it added. */
 export function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
-  const forwarded = trustProxy ? String(req.headers['x-forwarded-for'] ?? '').split(',').pop()?.trim() : '';
+  const forwarded = trustProxy
+    ? String(req.headers['x-forwarded-for'] ?? '')
+        .split(',')
+        .pop()
+        ?.trim()
+    : '';
   return forwarded || req.socket.remoteAddress || 'unknown';
 }
 
@@ -179,7 +202,12 @@ export function clientAddress(req: IncomingMessage, trustProxy: boolean): string
  * POST; a request without it is refused too, unless Sec-Fetch-Site says it is same-origin.
  */
 export function sameOrigin(req: IncomingMessage, trustProxy: boolean): boolean {
-  const host = (trustProxy ? String(req.headers['x-forwarded-host'] ?? '').split(',')[0]!.trim() : '') || req.headers.host;
+  const host =
+    (trustProxy
+      ? String(req.headers['x-forwarded-host'] ?? '')
+          .split(',')[0]!
+          .trim()
+      : '') || req.headers.host;
   const origin = req.headers.origin;
   if (!origin) return req.headers['sec-fetch-site'] === 'same-origin';
   try {

@@ -1,7 +1,18 @@
 import type { ConsentEntry } from './queries';
 
 /** CSV columns of the consent log export, in order. */
-export const CSV_COLUMNS = ['time', 'pseudonym', 'kind', 'category', 'choice', 'user_agent', 'url', 'form', 'fields', 'deleted_at'] as const;
+export const CSV_COLUMNS = [
+  'time',
+  'pseudonym',
+  'kind',
+  'category',
+  'choice',
+  'user_agent',
+  'url',
+  'form',
+  'fields',
+  'deleted_at',
+] as const;
 
 /**
  * One CSV cell (RFC 4180): quoted when it holds a comma, quote or line break, quotes doubled. A cell
@@ -18,7 +29,11 @@ export function consentsCsv(rows: readonly ConsentEntry[]): string {
   const lines = [CSV_COLUMNS.join(',')];
   for (const row of rows) {
     const choice = row.kind === 'form' ? 'given' : row.granted ? 'allow' : 'deny';
-    const fields = row.fields ? Object.entries(row.fields).map(([label, value]) => `${label}: ${value}`).join('; ') : '';
+    const fields = row.fields
+      ? Object.entries(row.fields)
+          .map(([label, value]) => `${label}: ${value}`)
+          .join('; ')
+      : '';
     const cells = [
       new Date(row.at).toISOString(),
       row.visitor,

@@ -132,7 +132,9 @@ export function createAdminQueries(db: Database.Database) {
     /** Per UTC day from `now - days`, the share of deciding visitors who allowed each category. */
     consentStats(now: number, days: number): DayShares[] {
       const first = Math.floor(now / DAY_MS) - days + 1;
-      const records: CategoryRecord[] = categoryRecords.all((first + days) * DAY_MS).map((r) => ({ ...r, granted: r.granted === 1 }));
+      const records: CategoryRecord[] = categoryRecords
+        .all((first + days) * DAY_MS)
+        .map((r) => ({ ...r, granted: r.granted === 1 }));
       return dailyConsentShares(records, first * DAY_MS, days, DAY_MS).map((d) => ({ ...d, day: isoDay(Number(d.day)) }));
     },
     consents(filter: ConsentFilter): ConsentEntry[] {

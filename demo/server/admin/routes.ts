@@ -102,10 +102,12 @@ export function createAdmin({ store, settings, now, root, trustProxy }: AdminDep
       return ms;
     };
     const visitor = params.get('visitor')?.trim().toLowerCase() || null;
-    if (visitor !== null && !PSEUDONYM.test(visitor)) throw new HttpError(400, 'visitor must be a 12-character pseudonym', ADMIN_HEADERS);
+    if (visitor !== null && !PSEUDONYM.test(visitor))
+      throw new HttpError(400, 'visitor must be a 12-character pseudonym', ADMIN_HEADERS);
     const limitText = params.get('limit')?.trim();
     const limit = limitText ? Number(limitText) : defaultRows;
-    if (!Number.isInteger(limit) || limit < 1 || limit > maxRows) throw new HttpError(400, `limit must be 1 to ${maxRows}`, ADMIN_HEADERS);
+    if (!Number.isInteger(limit) || limit < 1 || limit > maxRows)
+      throw new HttpError(400, `limit must be 1 to ${maxRows}`, ADMIN_HEADERS);
     const to = day('to');
     return { from: day('from') ?? 0, to: to === null ? Number.MAX_SAFE_INTEGER : to + DAY_MS, visitor, limit };
   }
@@ -142,7 +144,8 @@ export function createAdmin({ store, settings, now, root, trustProxy }: AdminDep
     '/admin/api/settings': (params) => {
       const text = params.get('retentionDays')?.trim() ?? '';
       const days = /^\d{1,5}$/.test(text) ? Number(text) : Number.NaN;
-      if (!(days >= 0 && days <= MAX_RETENTION_DAYS)) throw new HttpError(400, `retentionDays must be 0 to ${MAX_RETENTION_DAYS}`, ADMIN_HEADERS);
+      if (!(days >= 0 && days <= MAX_RETENTION_DAYS))
+        throw new HttpError(400, `retentionDays must be 0 to ${MAX_RETENTION_DAYS}`, ADMIN_HEADERS);
       auth.setSetting('retention_days', String(days));
       return { retentionDays: days, deleted: applyRetention() };
     },
@@ -181,25 +184,29 @@ export function createAdmin({ store, settings, now, root, trustProxy }: AdminDep
       const reading = method === 'GET' || method === 'HEAD';
 
       // public: the sign-in page, its styles, and the app's code (no data in either)
-      if (path === '/admin') return redirect(res, '/admin/'), true;
-      if (path === '/admin/login.css' && reading) return send(res, 200, 'text/css; charset=utf-8', LOGIN_CSS, ADMIN_HEADERS), true;
-      if (path.startsWith('/admin/assets/') && reading) return await serveStatic(req, res, path, '', assets), true;
+      if (path === '/admin') return (redirect(res, '/admin/'), true);
+      if (path === '/admin/login.css' && reading)
+        return (send(res, 200, 'text/css; charset=utf-8', LOGIN_CSS, ADMIN_HEADERS), true);
+      if (path.startsWith('/admin/assets/') && reading) return (await serveStatic(req, res, path, '', assets), true);
       if (path === '/admin/login') {
-        if (method === 'POST') return await login(req, res), true;
+        if (method === 'POST') return (await login(req, res), true);
         if (!reading) throw new HttpError(405, 'method not allowed', { allow: 'GET, POST', ...ADMIN_HEADERS });
         const notice: LoginNotice = url.searchParams.get('signed-out') === '1' ? 'signed-out' : null;
-        return html(res, 200, loginPage(notice)), true;
+        return (html(res, 200, loginPage(notice)), true);
       }
       if (path === '/admin/logout') {
         if (method !== 'POST') throw new HttpError(405, 'method not allowed', { allow: 'POST', ...ADMIN_HEADERS });
         if (!sameOrigin(req, trustProxy)) throw new HttpError(403, 'cross-origin request refused', ADMIN_HEADERS);
         auth.close(adminToken(req));
-        return redirect(res, '/admin/login?signed-out=1', { 'set-cookie': sessionCookie(null, isHttps(req, trustProxy)) }), true;
+        return (
+          redirect(res, '/admin/login?signed-out=1', { 'set-cookie': sessionCookie(null, isHttps(req, trustProxy)) }),
+          true
+        );
       }
 
       // everything else needs a live session
       if (!auth.valid(adminToken(req), now())) {
-        if (reading && (path === '/admin/' || path === '/admin/index.html')) return redirect(res, '/admin/login'), true;
+        if (reading && (path === '/admin/' || path === '/admin/index.html')) return (redirect(res, '/admin/login'), true);
         throw new HttpError(401, 'sign in first', ADMIN_HEADERS);
       }
       if (!reading && !sameOrigin(req, trustProxy)) throw new HttpError(403, 'cross-origin request refused', ADMIN_HEADERS);
@@ -208,7 +215,7 @@ export function createAdmin({ store, settings, now, root, trustProxy }: AdminDep
         if (!reading) throw new HttpError(405, 'method not allowed', { allow: 'GET', ...ADMIN_HEADERS });
         const page = await readFile(join(appDir, 'index.html'), 'utf8').catch(() => null);
         if (page === null) throw new HttpError(503, 'the admin app is not built: run `npm run build`', ADMIN_HEADERS);
-        return html(res, 200, page), true;
+        return (html(res, 200, page), true);
       }
       if (path === '/admin/consents.csv') {
         if (!reading) throw new HttpError(405, 'method not allowed', { allow: 'GET', ...ADMIN_HEADERS });
@@ -221,9 +228,13 @@ export function createAdmin({ store, settings, now, root, trustProxy }: AdminDep
       }
       const read = Object.hasOwn(READS, path) ? READS[path] : undefined;
       const write = Object.hasOwn(WRITES, path) ? WRITES[path] : undefined;
-      if (reading && read) return json(res, read(url.searchParams)), true;
-      if (method === 'POST' && write) return json(res, write(await form(req))), true;
-      if (read || write) throw new HttpError(405, 'method not allowed', { allow: [read && 'GET', write && 'POST'].filter(Boolean).join(', '), ...ADMIN_HEADERS });
+      if (reading && read) return (json(res, read(url.searchParams)), true);
+      if (method === 'POST' && write) return (json(res, write(await form(req))), true);
+      if (read || write)
+        throw new HttpError(405, 'method not allowed', {
+          allow: [read && 'GET', write && 'POST'].filter(Boolean).join(', '),
+          ...ADMIN_HEADERS,
+        });
       throw new HttpError(404, 'not found', ADMIN_HEADERS);
     },
   };

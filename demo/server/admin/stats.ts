@@ -25,7 +25,12 @@ const DEFAULT_STATE: Record<number, boolean> = { 1: true, 2: true, 3: false, 4: 
  * and for each category the share of them whose state at the end of that day allowed it.
  * `records` must be sorted by time and may start before `start` (earlier choices carry over).
  */
-export function dailyConsentShares(records: readonly CategoryRecord[], start: number, days: number, dayMs: number): Array<Omit<DayShares, 'day'> & { day: string }> {
+export function dailyConsentShares(
+  records: readonly CategoryRecord[],
+  start: number,
+  days: number,
+  dayMs: number,
+): Array<Omit<DayShares, 'day'> & { day: string }> {
   const state = new Map<string, Record<number, boolean>>();
   const out: Array<Omit<DayShares, 'day'> & { day: string }> = [];
   let i = 0;
@@ -41,7 +46,11 @@ export function dailyConsentShares(records: readonly CategoryRecord[], start: nu
     }
     const share = (category: number): number =>
       deciders.size === 0 ? 0 : [...deciders].filter((s) => state.get(s)![category]).length / deciders.size;
-    out.push({ day: String(start + d * dayMs), visitors: deciders.size, shares: { 1: share(1), 2: share(2), 3: share(3), 4: share(4) } });
+    out.push({
+      day: String(start + d * dayMs),
+      visitors: deciders.size,
+      shares: { 1: share(1), 2: share(2), 3: share(3), 4: share(4) },
+    });
   }
   return out;
 }

@@ -25,7 +25,11 @@ function render(nodes: SafeNode[]): ReactNode[] {
       ? node
       : createElement(
           node.tag,
-          { key: index, className: node.className, ...(node.tag === 'a' && node.href ? { href: node.href, target: '_blank', rel: 'noopener noreferrer' } : {}) },
+          {
+            key: index,
+            className: node.className,
+            ...(node.tag === 'a' && node.href ? { href: node.href, target: '_blank', rel: 'noopener noreferrer' } : {}),
+          },
           ...(node.tag === 'br' ? [] : render(node.children)),
         ),
   );
@@ -90,7 +94,15 @@ function Banner(props: Props) {
   }, [state.open]);
   if (!state.open) return null;
   return (
-    <section ref={section} className="banner" role="dialog" aria-modal="false" aria-labelledby="pp-title" aria-describedby="pp-text" tabIndex={-1}>
+    <section
+      ref={section}
+      className="banner"
+      role="dialog"
+      aria-modal="false"
+      aria-labelledby="pp-title"
+      aria-describedby="pp-text"
+      tabIndex={-1}
+    >
       <h2 id="pp-title">{render(texts.title)}</h2>
       <div id="pp-text" className="text">
         {render(texts.message)}{' '}
@@ -153,7 +165,13 @@ function Banner(props: Props) {
 }
 
 /** Mount the banner and dialog in `<pagepulse-consent>`; returns the teardown. */
-export function mountConsent(doc: Document, view: Store<ConsentViewState>, actions: ConsentActions, t: Messages, config: Config): () => void {
+export function mountConsent(
+  doc: Document,
+  view: Store<ConsentViewState>,
+  actions: ConsentActions,
+  t: Messages,
+  config: Config,
+): () => void {
   const texts = bannerTexts(config, t, doc.location.href);
   return mountReactSurface(doc, 'consent', css, <Banner view={view} actions={actions} t={t} config={config} texts={texts} />);
 }

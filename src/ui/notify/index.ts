@@ -18,8 +18,14 @@ const STATUSES = ['primary', 'success', 'warning', 'danger'] as const;
  */
 export function createNotifier(ctx: Pick<Context, 'doc' | 'win' | 'lifetime' | 'log' | 't'>): Notifier {
   const onError = ctx.log.error;
-  const store = createNotifyStore({ now: () => ctx.win.performance.now(), setTimer: (fn, ms) => ctx.lifetime.timeout(fn, ms) }, onError);
-  const load = lazySurface(() => import('./view'), (error) => ctx.log.error('notifications failed to load', error));
+  const store = createNotifyStore(
+    { now: () => ctx.win.performance.now(), setTimer: (fn, ms) => ctx.lifetime.timeout(fn, ms) },
+    onError,
+  );
+  const load = lazySurface(
+    () => import('./view'),
+    (error) => ctx.log.error('notifications failed to load', error),
+  );
   let mounted: Promise<boolean> | null = null;
   const mount = (): Promise<boolean> =>
     (mounted ??= load().then((view) => {

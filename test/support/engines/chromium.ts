@@ -14,7 +14,11 @@ export async function launchChromium(): Promise<Engine> {
         goto: async (url) => void (await page.goto(url)),
         reload: async () => void (await page.reload()),
         evaluate: (fn, arg) => page.evaluate(fn as never, arg) as never,
-        click: (selector, host) => page.locator(host ? `${host} ${selector}` : selector).first().click(),
+        click: (selector, host) =>
+          page
+            .locator(host ? `${host} ${selector}` : selector)
+            .first()
+            .click(),
         press: (key: Key) => page.keyboard.press(key),
         cookies: async () => Object.fromEntries((await context.cookies()).map((c) => [c.name, c.value])),
         close: () => context.close(),

@@ -24,7 +24,8 @@ export async function launchFirefox(): Promise<Engine> {
         async click(selector, host) {
           await page.evaluate(settle, { selector, host: host ?? '', maxMs: SETTLE_MAX_MS });
           const handle = await page.evaluateHandle(
-            (sel, tag) => ((tag ? document.querySelector(tag)?.shadowRoot : document)?.querySelector(sel) ?? null) as Element | null,
+            (sel, tag) =>
+              ((tag ? document.querySelector(tag)?.shadowRoot : document)?.querySelector(sel) ?? null) as Element | null,
             selector,
             host ?? '',
           );

@@ -10,7 +10,8 @@ export type { Engine, EngineName, EnginePage, Key } from './types';
 /** The engine of this run (PAGEPULSE_ENGINE=chromium|firefox|webkit; npm test runs each in turn). */
 export const ENGINE: EngineName = ((): EngineName => {
   const name = process.env.PAGEPULSE_ENGINE ?? 'chromium';
-  if (!(ENGINES as readonly string[]).includes(name)) throw new Error(`PAGEPULSE_ENGINE=${name}: use one of ${ENGINES.join(', ')}`);
+  if (!(ENGINES as readonly string[]).includes(name))
+    throw new Error(`PAGEPULSE_ENGINE=${name}: use one of ${ENGINES.join(', ')}`);
   return name as EngineName;
 })();
 
@@ -66,10 +67,7 @@ export function useEngine(ready: (server: TestServer) => void = () => {}): Engin
   };
   beforeAll(async () => {
     server = await startServer({ probe: true });
-    server.page(
-      GRANT_PATH,
-      `<!doctype html><title>grant</title><script src="${GRANT_PATH}.js"></script>`,
-    );
+    server.page(GRANT_PATH, `<!doctype html><title>grant</title><script src="${GRANT_PATH}.js"></script>`);
     server.file(
       `${GRANT_PATH}.js`,
       "document.cookie = 'cookieconsent_status=allow; path=/; SameSite=Lax'; document.cookie = 'cookieconsent_categories=' + decodeURIComponent(location.search.slice(1)) + '; path=/; SameSite=Lax';",

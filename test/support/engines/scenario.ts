@@ -13,7 +13,12 @@ export function shadowText(page: EnginePage, host: string): Promise<string> {
 }
 
 /** A page served under `path` that loads `bundle` with one script tag, as a site admin would. */
-export function serve(server: TestServer, path: string, bundle: string, options: Omit<Parameters<typeof fixturePage>[0], 'bundle'> = {}): string {
+export function serve(
+  server: TestServer,
+  path: string,
+  bundle: string,
+  options: Omit<Parameters<typeof fixturePage>[0], 'bundle'> = {},
+): string {
   server.page(path, fixturePage({ ...options, bundle }));
   return path;
 }

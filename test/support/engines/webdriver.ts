@@ -21,13 +21,18 @@ async function call<T>(url: string, method: string, body?: object): Promise<T> {
   });
   const text = await response.text();
   const parsed = (text ? JSON.parse(text) : {}) as { value?: T & { error?: string; message?: string } };
-  if (!response.ok) throw new Error(`WebDriver ${method} ${new URL(url).pathname}: ${parsed.value?.error ?? response.status}: ${parsed.value?.message ?? text}`);
+  if (!response.ok)
+    throw new Error(
+      `WebDriver ${method} ${new URL(url).pathname}: ${parsed.value?.error ?? response.status}: ${parsed.value?.message ?? text}`,
+    );
   return parsed.value as T;
 }
 
 /** Open a session on a running driver at `base` (http://127.0.0.1:port). */
 export async function newSession(base: string, capabilities: object): Promise<WebDriverSession> {
-  const { sessionId } = await call<{ sessionId: string }>(`${base}/session`, 'POST', { capabilities: { alwaysMatch: capabilities } });
+  const { sessionId } = await call<{ sessionId: string }>(`${base}/session`, 'POST', {
+    capabilities: { alwaysMatch: capabilities },
+  });
   const root = `${base}/session/${sessionId}`;
   return {
     command: (method, path, body) => call(`${root}${path}`, method, body ?? (method === 'POST' ? {} : undefined)),

@@ -26,7 +26,9 @@ export function findMiniBrowser(): string {
 
 /** Start Xvfb on a free display (it picks one and writes its number to fd 3). */
 function startXvfb(): Promise<{ display: string; process: ChildProcess }> {
-  const xvfb = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1280x1024x24', '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
+  const xvfb = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1280x1024x24', '-nolisten', 'tcp'], {
+    stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+  });
   return new Promise((resolve, reject) => {
     let text = '';
     const timer = setTimeout(() => reject(new Error('Xvfb did not report a display')), START_TIMEOUT_MS);
@@ -83,7 +85,10 @@ export async function launchWebKit(): Promise<Engine> {
 Promise.resolve().then(function () { return (${fn.toString()})(arg); }).then(
   function (value) { done({ value: value === undefined ? null : value }); },
   function (error) { done({ error: String(error && error.stack || error) }); });`;
-      const result = await session.command<{ value?: R; error?: string }>('POST', '/execute/async', { script, args: [arg ?? null] });
+      const result = await session.command<{ value?: R; error?: string }>('POST', '/execute/async', {
+        script,
+        args: [arg ?? null],
+      });
       if (result.error) throw new Error(`in the page: ${result.error}`);
       return result.value as R;
     };
@@ -112,11 +117,22 @@ Promise.resolve().then(function () { return (${fn.toString()})(arg); }).then(
           },
           press(key: Key) {
             if (key === 'Shift+Tab') {
-              return keys([{ type: 'keyDown', value: KEYS.Shift }, { type: 'keyDown', value: KEYS.Tab }, { type: 'keyUp', value: KEYS.Tab }, { type: 'keyUp', value: KEYS.Shift }]);
+              return keys([
+                { type: 'keyDown', value: KEYS.Shift },
+                { type: 'keyDown', value: KEYS.Tab },
+                { type: 'keyUp', value: KEYS.Tab },
+                { type: 'keyUp', value: KEYS.Shift },
+              ]);
             }
-            return keys([{ type: 'keyDown', value: KEYS[key] }, { type: 'keyUp', value: KEYS[key] }]);
+            return keys([
+              { type: 'keyDown', value: KEYS[key] },
+              { type: 'keyUp', value: KEYS[key] },
+            ]);
           },
-          cookies: async () => Object.fromEntries((await session.command<Array<{ name: string; value: string }>>('GET', '/cookie')).map((c) => [c.name, c.value])),
+          cookies: async () =>
+            Object.fromEntries(
+              (await session.command<Array<{ name: string; value: string }>>('GET', '/cookie')).map((c) => [c.name, c.value]),
+            ),
           close: async () => void (await session.command('POST', '/url', { url: 'about:blank' })),
         };
         return page;
