@@ -2,7 +2,7 @@
 // Chromium browser suite against EACH built bundle, the shared engine scenarios (both bundles) in
 // Chromium, Firefox and WebKit one after another, then a closing line per engine
 // (`firefox: N passed, N failed`) and one summary line `tests: N passed, N failed`.
-// Parts: `node scripts/test.mjs types|build|unit|browser|engines|chromium|firefox|webkit ...`.
+// Parts: `node scripts/test.mjs types|lint|build|unit|browser|engines|chromium|firefox|webkit ...`.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -66,6 +66,8 @@ const engines = ENGINES.filter((engine) => want('engines') || want(engine));
 ensureBrowsers([...new Set([...(want('browser') ? ['chromium'] : []), ...engines])]);
 
 if (want('types')) step('type check', 'npx', ['tsc', '--noEmit', '-p', '.']);
+// ESLint (layers, promises, no page access at import) and prettier --check: docs/architecture.md
+if (want('lint')) step('lint', 'npm', ['run', '--silent', 'lint']);
 if (want('build') || want('browser') || engines.length) {
   rmSync('dist', { recursive: true, force: true });
   step('build (React)', 'npx', ['vite', 'build', '--logLevel', 'warn']);
