@@ -1,3 +1,4 @@
+import { isRecord } from '../platform/record';
 import { CATEGORY_IDS, type CategoryId } from './config';
 import { isCategoryField, isScalarKey, type FieldKey, type RawSetting } from './resolve';
 
@@ -179,7 +180,7 @@ function joomlaOptions(env: ConfigEnv): Record<string, unknown> {
 }
 
 function asRecord(value: unknown): Record<string, unknown> | null {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  return isRecord(value) ? value : null;
 }
 
 function guard<T>(read: () => T, warn: (message: string) => void, label: string): T | undefined {

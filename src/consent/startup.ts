@@ -1,4 +1,5 @@
 import { CATEGORY_IDS, type CategoryId, type Config } from '../config';
+import { isRecord } from '../platform/record';
 import type { Categories, ConsentState, ConsentStatus } from './store';
 
 /** com_gdpr's localStorage key of a visitor's category toggles: `{"3": 0, "4": 1}`, 0 = enabled. */
@@ -37,7 +38,7 @@ export function parseChoices(raw: string | null): Partial<Categories> {
   } catch {
     return out;
   }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return out;
+  if (!isRecord(parsed)) return out;
   for (const id of CATEGORY_IDS) {
     const value = Object.prototype.hasOwnProperty.call(parsed, id) ? (parsed as Record<CategoryId, unknown>)[id] : null;
     if (value === 0 || value === 1 || value === '0' || value === '1') out[id] = +value === 0;

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { isRecord } from '../platform/record';
 import { finite, lazy, looseNumber, numberWhere } from '../platform/schema';
 
 /** Longest debug or badge text kept from a server answer; the rest is cut. */
@@ -120,8 +121,4 @@ function parseItems(value: unknown): ServerItem[] | null {
     out.push({ title: title.data, text: text.data });
   }
   return out;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
