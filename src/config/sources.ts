@@ -59,12 +59,13 @@ export function readSources(env: ConfigEnv): RawSetting[] {
     if (value !== undefined && value !== null) out.push({ key, value, label });
   };
   const global = (name: string): unknown => guard(() => env.win[name], env.warn, name);
+  const pushGlobal = (key: FieldKey, name: string): void => push(key, global(name), name);
 
   // 2. what the page declares: html lang, com_gdpr, Joomla options, the analytics component
   const htmlLang = env.doc.documentElement?.getAttribute('lang')?.slice(0, 2).toLowerCase();
   if (htmlLang === 'de' || htmlLang === 'en') push('lang', htmlLang, '<html lang>');
 
-  push('base', global('gdpr_ajax_livesite'), 'gdpr_ajax_livesite');
+  pushGlobal('base', 'gdpr_ajax_livesite');
   const gdpr = asRecord(global('gdprConfigurationOptions'));
   if (gdpr) {
     const option = (name: string, key: FieldKey): void => {
@@ -88,9 +89,9 @@ export function readSources(env: ConfigEnv): RawSetting[] {
       push(`category${id}.disabled`, off, `gdprCookieCategoryDisabled${id}`);
     }
   }
-  push('logConsent', global('gdpr_enable_log_cookie_consent'), 'gdpr_enable_log_cookie_consent');
-  push('useCategories', global('gdprUseCookieCategories'), 'gdprUseCookieCategories');
-  push('descriptionUrl', global('gdpr_ajaxendpoint_cookie_category_desc'), 'gdpr_ajaxendpoint_cookie_category_desc');
+  pushGlobal('logConsent', 'gdpr_enable_log_cookie_consent');
+  pushGlobal('useCategories', 'gdprUseCookieCategories');
+  pushGlobal('descriptionUrl', 'gdpr_ajaxendpoint_cookie_category_desc');
 
   const joomla = joomlaOptions(env);
   const paths = asRecord(joomla['system.paths']);
@@ -101,7 +102,7 @@ export function readSources(env: ConfigEnv): RawSetting[] {
     push('keepalive', keepalive.interval, 'system.keepalive.interval');
     push('keepaliveUrl', keepalive.uri, 'system.keepalive.uri');
   }
-  push('base', global('jrealtimeBaseURI'), 'jrealtimeBaseURI');
+  pushGlobal('base', 'jrealtimeBaseURI');
 
   // 3. window.PagePulseConfig
   const own = global('PagePulseConfig');
