@@ -386,11 +386,16 @@ describe('consent log queue', () => {
     const queued = await page.evaluate(() => localStorage.getItem('pagepulse.consentlog'));
     expect(queued).toContain('processGenericCookieCategories\tgdpr_generic_cookie_consent=1');
     expect(queued).toContain('gdpr_cookie_category=4&gdpr_cookie_category_state=0');
+    // the reloaded page re-sends the queue at its first idle moment (at most 1 s): let those three
+    // fail too before the server comes back, or they may land while the next page sends its own
+    await expect.poll(() => logs(since).length).toBeGreaterThanOrEqual(6);
     down = false;
     const before = server.requests.length;
     await page.goto(`${server.origin}/queue.html`);
+    // each record arrives (the README's promise: none lost, at worst a duplicate: a keepalive POST
+    // on a reset connection may be retried by the browser itself, and a slow re-send can overlap)
     await expect
-      .poll(() => logs(before))
+      .poll(() => [...new Set(logs(before))])
       .toEqual([
         'user.processCookieCategory gdpr_cookie_category=3&gdpr_cookie_category_state=0',
         'user.processCookieCategory gdpr_cookie_category=4&gdpr_cookie_category_state=0',
