@@ -1,5 +1,6 @@
 import { getJson, type ClickPages } from '../api';
 import { Status } from '../components/Status';
+import { Table } from '../components/Table';
 import type { Messages } from '../i18n';
 import { useData } from '../usePoll';
 
@@ -42,26 +43,12 @@ export function Clicks({ t }: { t: Messages }) {
                     </a>
                   </p>
                 )}
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">{t.selector}</th>
-                      <th scope="col" className="num">
-                        {t.clicks}
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {p.selectors.map((s) => (
-                      <tr key={s.selector}>
-                        <td>
-                          <code>{s.selector}</code>
-                        </td>
-                        <td className="num">{s.count}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
+                <Table
+                  columns={[{ label: t.selector }, { label: t.clicks, num: true }]}
+                  items={p.selectors}
+                  rowKey={(s) => s.selector}
+                  cells={(s) => [<code>{s.selector}</code>, s.count]}
+                />
               </section>
             );
           })}

@@ -1,6 +1,7 @@
 import { getJson, type Online, type Traffic } from '../api';
 import { BarChart } from '../components/BarChart';
 import { Status } from '../components/Status';
+import { Table } from '../components/Table';
 import type { Lang, Messages } from '../i18n';
 import { useData } from '../usePoll';
 
@@ -24,24 +25,15 @@ export function Overview({ t, lang }: { t: Messages; lang: Lang }) {
               </p>
               <p className="hint">{t.onlineHint}</p>
               {data.pages.length > 0 && (
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">{t.page}</th>
-                      <th scope="col" className="num">
-                        {t.visitors}
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.pages.map((p) => (
-                      <tr key={p.page}>
-                        <td className="url">{p.page}</td>
-                        <td className="num">{number.format(p.visitors)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
+                <Table
+                  columns={[
+                    { label: t.page, className: 'url' },
+                    { label: t.visitors, num: true },
+                  ]}
+                  items={data.pages}
+                  rowKey={(p) => p.page}
+                  cells={(p) => [p.page, number.format(p.visitors)]}
+                />
               )}
             </>
           )}
@@ -55,28 +47,12 @@ export function Overview({ t, lang }: { t: Messages; lang: Lang }) {
               <BarChart values={data.days.map((d) => d.views)} labels={data.days.map((d) => d.day)} caption={t.viewsPerDay} />
               <details>
                 <summary>{t.chartTable}</summary>
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">{t.day}</th>
-                      <th scope="col" className="num">
-                        {t.pageViews}
-                      </th>
-                      <th scope="col" className="num">
-                        {t.visitors}
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.days.map((d) => (
-                      <tr key={d.day}>
-                        <td>{d.day}</td>
-                        <td className="num">{number.format(d.views)}</td>
-                        <td className="num">{number.format(d.visitors)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
+                <Table
+                  columns={[{ label: t.day }, { label: t.pageViews, num: true }, { label: t.visitors, num: true }]}
+                  items={data.days}
+                  rowKey={(d) => d.day}
+                  cells={(d) => [d.day, number.format(d.views), number.format(d.visitors)]}
+                />
               </details>
             </section>
             <section aria-labelledby="pages-title" className="card">
@@ -84,28 +60,17 @@ export function Overview({ t, lang }: { t: Messages; lang: Lang }) {
               {data.pages.length === 0 ? (
                 <p>{t.none}</p>
               ) : (
-                <table data-testid="top-pages">
-                  <thead>
-                    <tr>
-                      <th scope="col">{t.page}</th>
-                      <th scope="col" className="num">
-                        {t.pageViews}
-                      </th>
-                      <th scope="col" className="num">
-                        {t.visitors}
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.pages.map((p) => (
-                      <tr key={p.page}>
-                        <td className="url">{p.page}</td>
-                        <td className="num">{number.format(p.views)}</td>
-                        <td className="num">{number.format(p.visitors)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
+                <Table
+                  testId="top-pages"
+                  columns={[
+                    { label: t.page, className: 'url' },
+                    { label: t.pageViews, num: true },
+                    { label: t.visitors, num: true },
+                  ]}
+                  items={data.pages}
+                  rowKey={(p) => p.page}
+                  cells={(p) => [p.page, number.format(p.views), number.format(p.visitors)]}
+                />
               )}
             </section>
           </>
