@@ -36,7 +36,7 @@ const LAYERS = {
 const LEAVES = ['config/categories', 'i18n/format'];
 
 export default defineConfig([
-  globalIgnores(['dist/', 'node_modules/', '.data/', 'coverage/']),
+  globalIgnores(['dist/', 'node_modules/', '.data/', 'coverage/', '.bench/']),
   js.configs.recommended,
   tseslint.configs.recommended,
   {

@@ -7,7 +7,8 @@ import { resolve } from 'node:path';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { build } from 'vite';
 import { sizes } from './size-gate.mjs';
-import { FIRST_FRAME, lighthouseSection, SECTION_END, SECTION_START, startPageServer } from './bench/lighthouse';
+import { FIRST_RUNS, firstVisitRows, firstVisits } from './bench/first-visit';
+import { lighthouseSection, SECTION_END, SECTION_START } from './bench/lighthouse';
 
 /** The Lighthouse section already in BENCHMARKS.md ('' when there is none). */
 function keptSection(): string {
@@ -126,57 +127,6 @@ async function startUp(
   });
   await context.close();
   return { evalMs, bootMs, firstMs };
-}
-
-/** Runs per first-visit figure (fresh context each, round robin). */
-const FIRST_RUNS = Number(process.env.BENCH_FIRST_RUNS ?? 9);
-
-/**
- * A first visit to the demo page under 4x CPU throttling (CDP), per variant: Chromium's
- * ScriptDuration for the whole load (taken 1 s after the banner's first frame, or after load for
- * the bare page) and when the banner's first frame came (ms after navigation start).
- */
-async function firstVisits(
-  browser: Browser,
-  plausible: string,
-): Promise<Record<string, { script: number; frame: number | null }>> {
-  const variants = ['bare', 'cookieconsent', 'lite', 'react'] as const;
-  const server = await startPageServer(plausible, {});
-  const samples = new Map<string, Array<{ script: number; frame: number | null }>>();
-  try {
-    for (let run = 0; run < FIRST_RUNS; run++) {
-      for (const variant of variants) {
-        const context = await browser.newContext();
-        await context.addInitScript(FIRST_FRAME);
-        const page = await context.newPage();
-        const cdp = await context.newCDPSession(page);
-        await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
-        await cdp.send('Performance.enable');
-        await page.goto(`${server.origin}/v/${variant}/first/`, { waitUntil: 'load' });
-        let frame: number | null = null;
-        if (variant !== 'bare') {
-          await page.waitForFunction(() => (window as unknown as { __frameAt?: number }).__frameAt !== undefined, null, {
-            timeout: 15000,
-          });
-          frame = await page.evaluate(() => (window as unknown as { __frameAt: number }).__frameAt);
-        }
-        await page.waitForTimeout(1000);
-        const { metrics } = (await cdp.send('Performance.getMetrics')) as { metrics: Array<{ name: string; value: number }> };
-        const script = (metrics.find((m) => m.name === 'ScriptDuration')?.value ?? NaN) * 1000;
-        samples.set(variant, [...(samples.get(variant) ?? []), { script, frame }]);
-        await context.close();
-      }
-    }
-  } finally {
-    await server.close();
-  }
-  const out: Record<string, { script: number; frame: number | null }> = {};
-  for (const [variant, runs] of samples)
-    out[variant] = {
-      script: median(runs.map((r) => r.script)),
-      frame: runs[0]!.frame === null ? null : median(runs.map((r) => r.frame!)),
-    };
-  return out;
 }
 
 /** Median µs per selector on a deep, class-heavy DOM, ours and finder on the same elements. */
@@ -351,16 +301,7 @@ async function main(): Promise<void> {
     console.log('first visits (4x CPU throttling)...');
     const first = await firstVisits(browser, plausible);
     figures.firstVisit = first;
-    const bare = first.bare!.script;
-    const over = (variant: string): number => first[variant]!.script - bare;
-    const firstRows = [
-      '| page | ScriptDuration ms (whole page) | over the bare page ms | vs cookieconsent | banner first frame ms |',
-      '|---|---|---|---|---|',
-      ...(['bare', 'cookieconsent', 'lite', 'react'] as const).map(
-        (v) =>
-          `| ${v === 'bare' ? 'no script (site.js only)' : v === 'cookieconsent' ? 'vanilla-cookieconsent 3' : v === 'lite' ? 'PagePulse lite' : 'PagePulse (React)'} | ${ms(first[v]!.script)} | ${v === 'bare' ? '' : ms(over(v))} | ${v === 'lite' || v === 'react' ? `${(over(v) / over('cookieconsent')).toFixed(2)}x` : ''} | ${ms(first[v]!.frame)} |`,
-      ),
-    ];
+    const firstRows = firstVisitRows(first);
     console.log(firstRows.join('\n'));
 
     const selector = await selectorCost(browser, server, selectorHelpers);
@@ -399,7 +340,7 @@ async function main(): Promise<void> {
       '',
       `Layout shift (CLS, sum of layout-shift entries without recent input): banner appearing ${shift(cls.banner)} (lite ${shift(clsLite.banner)}), after accepting and the reload ${shift(cls.accepted)} (lite ${shift(clsLite.accepted)}).`,
       '',
-      `First visit to demo/index.html (no cookies: the banner shows), 4x CPU throttling through CDP, median of ${FIRST_RUNS} fresh contexts per page taken round robin, served like the Lighthouse run below. ScriptDuration is Chromium's (Performance.getMetrics) for the whole page 1 s after the banner's first frame; "over the bare page" subtracts the page's own site.js. The banner's first frame is the first animation frame that finds it (ours: the \`.banner\` in \`<pagepulse-consent>\`; cookieconsent: \`html.show--consent\`, whose modal then fades in), in ms from navigation start. Goal (issue 15): lite at most 1.2x cookieconsent, first frame no later.`,
+      `First visit to demo/index.html (no cookies: the banner shows), 4x CPU throttling through CDP, median of ${FIRST_RUNS} fresh contexts per page taken round robin, served like the Lighthouse run below. ScriptDuration is Chromium's (Performance.getMetrics) for the whole page 1 s after the banner's first frame; "over the bare page" subtracts the page's own site.js. The banner's first frame is the first animation frame that finds it (ours: the \`.banner\` in \`<pagepulse-consent>\`; cookieconsent: \`html.show--consent\`, whose modal then fades in), in ms from navigation start. The bare React widget (scripts/bench/react-widget-entry.tsx) renders the same banner elements with the same styles through React 19's createRoot when its script runs: the React build's overhead is taken over it. Goals (issue 15): lite at most 1.2x cookieconsent over the bare page; React's overhead over the widget at most cookieconsent's own; the banner's first frame no later than cookieconsent's.`,
       '',
       ...firstRows,
       '',

@@ -49,12 +49,13 @@ export const FIRST_FRAME = `(() => {
 })();`;
 
 /** Page variants; `cookieconsent` (alone, without Plausible) only for the first-visit figures. */
-export type Variant = 'bare' | 'peers' | 'cookieconsent' | 'lite' | 'react';
+export type Variant = 'bare' | 'peers' | 'cookieconsent' | 'widget' | 'lite' | 'react';
 export const VARIANTS: Variant[] = ['bare', 'peers', 'lite', 'react'];
 const LABEL: Record<Variant, string> = {
   bare: 'no script',
   peers: 'peers (cookieconsent + Plausible)',
   cookieconsent: 'vanilla-cookieconsent',
+  widget: 'bare React 19 widget',
   lite: 'PagePulse lite',
   react: 'PagePulse (React)',
 };
@@ -67,6 +68,7 @@ function pageFor(variant: Variant): string {
     bare: '',
     peers: `${cookieconsent}<script src="/peers/plausible.js"></script>`,
     cookieconsent,
+    widget: '<script src="/peers/react-widget.js"></script>',
     lite: TAG.replace('pagepulse.iife.js', 'pagepulse.lite.iife.js'),
     react: TAG,
   };
@@ -107,7 +109,7 @@ export async function startPageServer(
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     const path = url.pathname;
-    const page = /^\/v\/(bare|peers|cookieconsent|lite|react)\/(first|return)\/$/.exec(path);
+    const page = /^\/v\/(bare|peers|cookieconsent|widget|lite|react)\/(first|return)\/$/.exec(path);
     if (page) {
       const variant = page[1] as Variant;
       send(
@@ -128,6 +130,7 @@ export async function startPageServer(
       '/peers/cookieconsent.umd.js': 'node_modules/vanilla-cookieconsent/dist/cookieconsent.umd.js',
       '/peers/cookieconsent.css': 'node_modules/vanilla-cookieconsent/dist/cookieconsent.css',
       '/peers/plausible.js': plausible,
+      '/peers/react-widget.js': resolve('.bench/react-widget.js'),
     };
     const local =
       peers[path] ??
@@ -184,7 +187,7 @@ const median = (values: number[]): number => {
 
 /** Run Lighthouse over every variant and visit; returns the markdown section for BENCHMARKS.md. */
 export async function lighthouseSection(plausible: string): Promise<{ markdown: string; figures: Record<string, Figures> }> {
-  const pending: Record<Variant, string[]> = { bare: [], peers: [], cookieconsent: [], lite: [], react: [] };
+  const pending: Record<Variant, string[]> = { bare: [], peers: [], cookieconsent: [], widget: [], lite: [], react: [] };
   const server = await startPageServer(plausible, pending);
   const consent = ['cookieconsent_status=allow; Path=/', 'cookieconsent_categories=1.2.3.4; Path=/'];
   pending.lite.push(...consent);

@@ -13,6 +13,8 @@ const variants = (process.argv[2] ?? 'lite,react,cookieconsent').split(',') as A
 
 interface ProfileNode {
   id: number;
+  parent?: number;
+  children?: number[];
   callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
   hitCount?: number;
 }
@@ -61,6 +63,8 @@ try {
     await page.waitForFunction(() => (window as unknown as { __frameAt?: number }).__frameAt !== undefined, null, {
       timeout: 20000,
     });
+    // PROFILE_AFTER_MS: keep profiling this long after the first frame (the bench's window is 1000)
+    await page.waitForTimeout(Number(process.env.PROFILE_AFTER_MS ?? 0));
     const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: Profile };
     const metrics = (await cdp.send('Performance.getMetrics')) as { metrics: Array<{ name: string; value: number }> };
     const { frameAt, nav } = await page.evaluate(() => {
@@ -68,12 +72,23 @@ try {
       return { frameAt: w.__frameAt, nav: performance.getEntriesByType('navigation')[0]?.toJSON() as Record<string, number> };
     });
     const self = new Map<string, number>();
+    const inclusive = new Map<string, number>();
     const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+    for (const n of profile.nodes) for (const c of n.children ?? []) byId.get(c)!.parent = n.id;
     for (const [i, id] of profile.samples.entries()) {
       const node = byId.get(id)!;
       const f = node.callFrame;
       const key = where(f);
-      self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+      const dt = (profile.timeDeltas[i + 1] ?? 0) / 1000;
+      self.set(key, (self.get(key) ?? 0) + dt);
+      // inclusive per source file: every file on the stack once
+      const files = new Set<string>();
+      for (let at: ProfileNode | undefined = node; at; at = at.parent === undefined ? undefined : byId.get(at.parent)) {
+        const w = where(at.callFrame);
+        files.add(`${w.split(' ').slice(1).join(' ').replace(/:\d+$/, '')}`);
+        files.add(`fn ${w}`);
+      }
+      for (const file of files) inclusive.set(file, (inclusive.get(file) ?? 0) + dt);
     }
     const script = (metrics.metrics.find((m) => m.name === 'ScriptDuration')?.value ?? 0) * 1000;
     console.log(
@@ -81,6 +96,23 @@ try {
     );
     for (const [key, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25))
       console.log(`${ms.toFixed(1).padStart(7)} ms  ${key}`);
+    if (process.env.PROFILE_MODULES) {
+      // self time per source module (through the source map) and per script
+      const modules = new Map<string, number>();
+      for (const [key, ms] of self) {
+        const file = key.split(' ').slice(1).join(' ').replace(/:\d+$/, '');
+        const module = file.startsWith('http') ? file.replace(/^http:\/\/[^/]+/, '') : file.replace(/\/[^/]*$/, '/');
+        modules.set(module, (modules.get(module) ?? 0) + ms);
+      }
+      console.log('-- self time per module folder --');
+      for (const [key, ms] of [...modules].sort((a, b) => b[1] - a[1]).slice(0, 30))
+        console.log(`${ms.toFixed(1).padStart(7)} ms  ${key}`);
+    }
+    if (process.env.PROFILE_INCLUSIVE) {
+      console.log('-- inclusive (every frame on the stack counted once per sample) --');
+      for (const [key, ms] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.PROFILE_INCLUSIVE)))
+        console.log(`${ms.toFixed(1).padStart(7)} ms  ${key}`);
+    }
     await context.close();
   }
 } finally {

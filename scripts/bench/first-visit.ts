@@ -1,0 +1,131 @@
+// A first visit to the demo page (no cookies: the banner shows) under 4x CPU throttling through
+// CDP, per variant, round robin: Chromium's ScriptDuration for the whole load and the banner's
+// first frame. Part of `npm run bench`; alone: `npx tsx scripts/bench/first-visit.ts` (prints the
+// table; BENCH_FIRST_RUNS sets the runs).
+import { resolve } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { build } from 'vite';
+import { FIRST_FRAME, startPageServer, type Variant } from './lighthouse';
+
+/** Runs per first-visit figure (fresh context each, round robin). */
+export const FIRST_RUNS = Number(process.env.BENCH_FIRST_RUNS ?? 9);
+export const FIRST_VARIANTS = ['bare', 'cookieconsent', 'widget', 'lite', 'react'] as const satisfies readonly Variant[];
+/** BENCH_FIRST_ONLY=lite,react measures only these (while developing; the table needs all). */
+const ONLY = process.env.BENCH_FIRST_ONLY?.split(',');
+export type FirstVisits = Record<(typeof FIRST_VARIANTS)[number], { script: number; frame: number | null }>;
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+const ms = (value: number | null): string => (value === null || Number.isNaN(value) ? 'n/a' : value.toFixed(1));
+
+/** The bare React widget (scripts/bench/react-widget-entry.tsx) as an IIFE in .bench/. */
+export async function buildWidget(): Promise<string> {
+  const out = resolve('.bench');
+  await build({
+    configFile: false,
+    logLevel: 'silent',
+    define: { 'process.env.NODE_ENV': '"production"' },
+    build: {
+      outDir: out,
+      emptyOutDir: false,
+      lib: {
+        entry: 'scripts/bench/react-widget-entry.tsx',
+        formats: ['iife'],
+        name: 'widget',
+        fileName: () => 'react-widget.js',
+      },
+    },
+  });
+  return resolve(out, 'react-widget.js');
+}
+
+/**
+ * Per variant: ScriptDuration (taken 1 s after the banner's first frame, or after load for the
+ * bare page) and when the banner's first frame came (ms after navigation start); medians.
+ */
+export async function firstVisits(browser: Browser, plausible: string): Promise<FirstVisits> {
+  await buildWidget();
+  const server = await startPageServer(plausible, {});
+  const samples = new Map<string, Array<{ script: number; frame: number | null }>>();
+  try {
+    for (let run = 0; run < FIRST_RUNS; run++) {
+      for (const variant of FIRST_VARIANTS) {
+        if (ONLY && !ONLY.includes(variant)) continue;
+        const context = await browser.newContext();
+        await context.addInitScript(FIRST_FRAME);
+        const page = await context.newPage();
+        const cdp = await context.newCDPSession(page);
+        await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+        await cdp.send('Performance.enable');
+        await page.goto(`${server.origin}/v/${variant}/first/`, { waitUntil: 'load' });
+        let frame: number | null = null;
+        if (variant !== 'bare') {
+          await page.waitForFunction(() => (window as unknown as { __frameAt?: number }).__frameAt !== undefined, null, {
+            timeout: 15000,
+          });
+          frame = await page.evaluate(() => (window as unknown as { __frameAt: number }).__frameAt);
+        }
+        await page.waitForTimeout(1000);
+        const { metrics } = (await cdp.send('Performance.getMetrics')) as { metrics: Array<{ name: string; value: number }> };
+        const script = (metrics.find((m) => m.name === 'ScriptDuration')?.value ?? NaN) * 1000;
+        samples.set(variant, [...(samples.get(variant) ?? []), { script, frame }]);
+        if (process.env.BENCH_VERBOSE)
+          console.log(`${variant}: ScriptDuration ${script.toFixed(1)} ms, first frame ${frame?.toFixed(0)} ms`);
+        await context.close();
+      }
+    }
+  } finally {
+    await server.close();
+  }
+  const out = {} as FirstVisits;
+  for (const variant of FIRST_VARIANTS) {
+    const runs = samples.get(variant) ?? [{ script: NaN, frame: null }];
+    out[variant] = {
+      script: median(runs.map((r) => r.script)),
+      frame: runs[0]!.frame === null ? null : median(runs.map((r) => r.frame!)),
+    };
+  }
+  return out;
+}
+
+/** The markdown table of a first-visit run, with the goal ratios of issue 15. */
+export function firstVisitRows(first: FirstVisits): string[] {
+  const bare = first.bare.script;
+  const over = (v: keyof FirstVisits): number => first[v].script - bare;
+  const cc = over('cookieconsent');
+  const label: Record<keyof FirstVisits, string> = {
+    bare: 'no script (site.js only)',
+    cookieconsent: 'vanilla-cookieconsent 3',
+    widget: 'bare React 19 widget (same banner)',
+    lite: 'PagePulse lite',
+    react: 'PagePulse (React)',
+  };
+  const goal: Record<keyof FirstVisits, string> = {
+    bare: '',
+    cookieconsent: '',
+    widget: '',
+    lite: `${(over('lite') / cc).toFixed(2)}x cookieconsent (goal <= 1.2x)`,
+    react: `${ms(first.react.script - first.widget.script)} ms over the widget (goal <= cookieconsent's ${ms(cc)} ms)`,
+  };
+  return [
+    '| page | ScriptDuration ms (whole page) | over the bare page ms | goal | banner first frame ms |',
+    '|---|---|---|---|---|',
+    ...FIRST_VARIANTS.map(
+      (v) => `| ${label[v]} | ${ms(first[v].script)} | ${v === 'bare' ? '' : ms(over(v))} | ${goal[v]} | ${ms(first[v].frame)} |`,
+    ),
+  ];
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { launch } = await import('../../test/support/browser');
+  const browser = await launch();
+  try {
+    const first = await firstVisits(browser, resolve('.bench/plausible.js'));
+    console.log(firstVisitRows(first).join('\n'));
+  } finally {
+    await browser.close();
+  }
+}
