@@ -84,8 +84,6 @@ export function startConsentController(deps: ConsentControllerDeps): ConsentHand
   // localStorage keeps the log queue, sessionStorage the deny flag; either may be refused (null)
   const storage = guardedStorage(() => win.localStorage);
   const session = guardedStorage(() => win.sessionStorage);
-  // looked up now, not at evaluation: a gtag loaded after the bundle is told the choices too
-  const gcm = consentModeBridge(deps);
   const view = createStore<ConsentViewState>({ open: false, draft: consent.get().categories, details: null });
   const descriptions = new Map<CategoryId, CategoryDetails>();
   let opener: Element | null = null;
@@ -111,7 +109,8 @@ export function startConsentController(deps: ConsentControllerDeps): ConsentHand
     // announced before the store's listeners run: the tracker does not start on a page about to reload
     const changed = consent.choose(status, wanted, config.reloadAfterChange);
     const now = consent.get().categories;
-    gcm?.('update', now);
+    // looked up at the choice: a gtag loaded after the bundle is told the choices too
+    consentModeBridge(deps)?.('update', now);
     hide();
     if (config.logConsent) {
       const entries = logEntries(
@@ -179,14 +178,18 @@ export function startConsentController(deps: ConsentControllerDeps): ConsentHand
   // not needed for the page's first frame: re-sending queued logs (their first storage read costs
   // milliseconds), the deny message carried over the reload and the revoke button wait for an
   // idle moment, so the host page's own start-up goes first
-  lifetime.idle(() => {
-    settle(flushQueue(request, storage), log.error);
-    if (readItem(session, DENY_FLAG) === '1') {
-      writeItem(session, DENY_FLAG, null);
-      notifyDenied();
-    }
-    syncRevoke();
-  }, IDLE_WAIT_MS);
+  // Without a choice on record (a first visit) there is none of it: the queue and the flag are
+  // written only on the way to a reload after a choice, whose page then has the cookie; an older
+  // queue (cookies cleared, storage kept) goes with the next page that has one. No storage is read.
+  if (consent.get().chosen)
+    lifetime.idle(() => {
+      settle(flushQueue(request, storage), log.error);
+      if (readItem(session, DENY_FLAG) === '1') {
+        writeItem(session, DENY_FLAG, null);
+        notifyDenied();
+      }
+      syncRevoke();
+    }, IDLE_WAIT_MS);
   settle(blocker.release(), log.error);
 
   if (!consent.get().chosen) {

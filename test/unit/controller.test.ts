@@ -52,10 +52,19 @@ function setup(options: Options = {}) {
   }) as Requester;
   const reload = vi.fn();
   const session = memoryStorage(options.session);
+  const local = memoryStorage();
+  // counts lookups of either storage: a first visit must not open them (their first access costs)
+  let storageLookups = 0;
   const win = {
     location: { href: 'https://site.example/seite', reload },
-    localStorage: memoryStorage(),
-    sessionStorage: session,
+    get localStorage() {
+      storageLookups++;
+      return local;
+    },
+    get sessionStorage() {
+      storageLookups++;
+      return session;
+    },
     navigator: { globalPrivacyControl: options.gpc ?? false },
     screen: { availWidth: 1400, availHeight: 1000 },
     open: vi.fn(() => ({})),
@@ -106,6 +115,7 @@ function setup(options: Options = {}) {
     view,
     actions,
     clickRevoke: () => reopenByButton(),
+    storageLookups: () => storageLookups,
   };
 }
 
@@ -184,7 +194,7 @@ describe('consent controller', () => {
 
   it('a decline that reloads carries the deny message to the next page in sessionStorage', async () => {
     const page = setup();
-    await vi.waitFor(() => expect(page.revokeButton).toEqual([false, false]), { timeout: 3000 }); // shown, then the idle start-up work ran
+    expect(page.revokeButton).toEqual([false]); // shown
     page.actions().decline();
     await vi.waitFor(() => expect(page.reload).toHaveBeenCalled());
     expect(page.notes).toEqual([]);
@@ -193,6 +203,21 @@ describe('consent controller', () => {
     await vi.waitFor(() => expect(next.notes).toEqual([t.consentDenyMessage]), { timeout: 3000 });
     expect(next.session.data.has('pagepulse.denied')).toBe(false);
     expect(next.mounts).toHaveLength(0); // a decline is not asked again by default
+  });
+
+  it('a first visit opens no storage: no queue to flush, no deny flag, until a choice is made', async () => {
+    const page = setup();
+    expect(page.mounts).toHaveLength(1);
+    // the idle start-up work waits at most 1 s: give it longer
+    await new Promise((resolve) => setTimeout(resolve, 1300));
+    expect(page.storageLookups()).toBe(0);
+    expect(page.revokeButton).toEqual([false]);
+    page.actions().acceptAll();
+    await vi.waitFor(() => expect(page.reload).toHaveBeenCalled());
+    expect(page.storageLookups()).toBeGreaterThan(0); // the log entries are queued before they are sent
+    // a return visit flushes the queue in an idle moment
+    const next = setup({ cookies: page.cookies });
+    await vi.waitFor(() => expect(next.storageLookups()).toBeGreaterThan(0), { timeout: 3000 });
   });
 
   it('logConsent off: the choice sends nothing', async () => {
