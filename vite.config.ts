@@ -54,7 +54,12 @@ function reactDomInternals(): Plugin {
     name: 'pagepulse-react-dom-internals',
     enforce: 'pre',
     resolveId(source, importer) {
-      if (source !== 'react-dom' || !importer || !/react-dom[\\/]cjs[\\/]react-dom-client\.production\.js$/.test(importer))
+      // react-dom/client's internals, and the views' flushSync (src/ui/react-root.tsx)
+      if (
+        source !== 'react-dom' ||
+        !importer ||
+        !/react-dom[\\/]cjs[\\/]react-dom-client\.production\.js$|[\\/]src[\\/]ui[\\/]react-root\.tsx$/.test(importer)
+      )
         return null;
       const entry = fileURLToPath(new URL('./node_modules/react-dom/cjs/react-dom.production.js', import.meta.url));
       if (!readFileSync(entry, 'utf8').includes(expected))
@@ -256,6 +261,7 @@ export default defineConfig(({ mode }) => {
               find: /^react-dom\/client$/,
               replacement: fileURLToPath(new URL('./src/ui/lite/react-dom-client.ts', import.meta.url)),
             },
+            { find: /^react-dom$/, replacement: fileURLToPath(new URL('./src/ui/lite/react-dom.ts', import.meta.url)) },
             { find: /^react\/jsx-runtime$/, replacement: 'preact/jsx-runtime' },
             { find: /^react$/, replacement: fileURLToPath(new URL('./src/ui/lite/react.ts', import.meta.url)) },
           ],
@@ -313,7 +319,13 @@ export default defineConfig(({ mode }) => {
         // library mode emits one IIFE (no code splitting): the dynamic import() of each UI surface
         // is inlined, and Rolldown still evaluates the imported modules (React among them) lazily,
         // on first use, so the tracker core never waits for React
-        output: {},
+        output: {
+          // V8's explicit compile hint (Chrome 136+): compile every function while the script streams
+          // in, on a background thread, instead of each one on the main thread at its first call; a
+          // first visit's banner path calls most of the bundle. Other engines read a comment.
+          // After minification, so terser keeps it; README "Start-up order" has the figures.
+          postBanner: '//# allFunctionsCalledOnLoad',
+        },
       },
     },
   };

@@ -4,7 +4,7 @@ import type { Context, Logger, PagePulseEvents } from './context';
 import { CHOICES_KEY } from './consent/startup';
 import { guardedStorage, readItem } from './consent/storage';
 import { createConsentStore } from './consent/store';
-import { startConsent, startConsentEarly, type ConsentEarly } from './consent';
+import { startConsent, startConsentEarly, type ConsentEarly, type ConsentHandle } from './consent';
 import { acceptsByCountry } from './consent/rules';
 import { messages } from './i18n';
 import { documentCookieJar } from './platform/cookies';
@@ -149,13 +149,14 @@ function boot(marker: Record<symbol, unknown>): void {
   lifetime.add(() => notifier.dispose());
   // before the DOM is ready: Consent Mode default and the blocking observer must precede other tags
   const early = config.consent ? startConsentEarly(ctx) : null;
-  // a first visit shows the banner first: its module (and the UI library) evaluates now, while the
-  // page still loads its deferred scripts and styles, not after DOMContentLoaded; the widget's own
-  // import() then finds it evaluated and reports a failure
-  if (early && !ctx.consent.get().chosen && !acceptsByCountry(config.country)) import('./ui/consent/view').catch(() => {});
+  // a first visit shows the banner first (README "Start-up order"): with a <body> to show it in (a
+  // tag in the body, a bookmarklet), the consent widget starts now, while the script runs, and the
+  // banner is in the page before the parser goes on; a tag in <head> starts it at DOMContentLoaded
+  const bannerNow = early !== null && doc.body !== null && !ctx.consent.get().chosen && !acceptsByCountry(config.country);
+  const consent = bannerNow ? startConsent(ctx, early, createConsentViewPort(ctx)) : null;
   const run = (): void => {
     try {
-      start(ctx, marker, early);
+      start(ctx, marker, early, consent);
     } catch (error) {
       log.error('failed to start', error);
     }
@@ -163,8 +164,8 @@ function boot(marker: Record<symbol, unknown>): void {
   whenReady(lifetime, run);
 }
 
-/** DOM ready: debug box watcher, tracker, consent widget, public API. */
-function start(ctx: Context, marker: Record<symbol, unknown>, early: ConsentEarly | null): void {
+/** DOM ready: debug box watcher, tracker, consent widget (unless it started already), public API. */
+function start(ctx: Context, marker: Record<symbol, unknown>, early: ConsentEarly | null, started: ConsentHandle | null): void {
   const { win, config, lifetime } = ctx;
   lifetime.add(watchDebugBox(ctx));
   lifetime.add(startKeepalive(ctx));
@@ -184,7 +185,9 @@ function start(ctx: Context, marker: Record<symbol, unknown>, early: ConsentEarl
   lifetime.add(ctx.consent.subscribe(() => ctx.emit('pagepulse:consent', snapshot(ctx.consent.get()))));
 
   // consent widget (banner, dialog, logging, blocking): the controller drives the UI it is given
-  const consent = early ? startConsent(ctx, early, createConsentViewPort(ctx)) : null;
+  // started with the banner: release now what the categories allow among the elements parsed since
+  const consent = started ?? (early ? startConsent(ctx, early, createConsentViewPort(ctx)) : null);
+  if (started && early) settle(early.blocker.release(), log.error);
 
   const api = createApi(ctx, {
     tracker,

@@ -26,3 +26,21 @@ export const __DOM_INTERNALS_DO_NOT_USE_OR_WARN_USERS_THEY_CANNOT_UPGRADE = {
   p: 0,
   findDOMNode: null,
 };
+
+/**
+ * react-dom's flushSync, for the views' first render (src/ui/react-root.tsx): the update is given
+ * the discrete-event priority (2) and flushed before returning, so the banner is in the page while
+ * the bundle's script still runs. As react-dom.production.js, without its transition reset (the
+ * views start no transitions).
+ */
+export function flushSync(fn: () => void): void {
+  const internals = __DOM_INTERNALS_DO_NOT_USE_OR_WARN_USERS_THEY_CANNOT_UPGRADE;
+  const previous = internals.p;
+  try {
+    internals.p = 2;
+    fn();
+  } finally {
+    internals.p = previous;
+    internals.d.f();
+  }
+}

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import baseCss from './base.css?inline';
 import { findOrCreateSurface } from './mount';
@@ -10,8 +11,14 @@ import { findOrCreateSurface } from './mount';
  */
 export function mountReactSurface(doc: Document, name: string, css: string, tree: ReactNode): () => void {
   const surface = findOrCreateSurface(doc, name, baseCss + css);
-  const [root, removeListeners] = withDocumentListeners(doc, () => createRoot(surface.container));
-  root.render(tree);
+  // preact (the lite build) puts no listener on the document: nothing to capture there
+  const [root, removeListeners] =
+    __PAGEPULSE_BUILD__ === 'lite'
+      ? [createRoot(surface.container), () => {}]
+      : withDocumentListeners(doc, () => createRoot(surface.container));
+  // the first render now, not in a scheduled task: a first visit's banner is in the page before
+  // the parser goes on (README "Start-up order"); later updates are scheduled as usual
+  flushSync(() => root.render(tree));
   return () => {
     root.unmount();
     removeListeners();
