@@ -44,7 +44,8 @@ const CC_RUN = `CookieConsent.run({hideFromBots:false,categories:{necessary:{ena
  */
 export const FIRST_FRAME = `(() => {
   const seen = () => document.querySelector('pagepulse-consent')?.shadowRoot?.querySelector('.banner') || document.documentElement.classList.contains('show--consent');
-  const tick = () => { if (seen()) window.__frameAt = performance.now(); else requestAnimationFrame(tick); };
+  // a page without a banner (window.__noBanner) stops looking once loaded, so its polling costs about what a banner page's does
+  const tick = () => { if (seen()) window.__frameAt = performance.now(); else if (!(window.__noBanner && document.readyState === 'complete')) requestAnimationFrame(tick); };
   requestAnimationFrame(tick);
 })();`;
 
