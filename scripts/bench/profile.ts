@@ -48,51 +48,61 @@ function where(f: ProfileNode['callFrame']): string {
 const server = await startPageServer(resolve('.bench/plausible.js'), {});
 const browser = await chromium.launch({ executablePath: CHROME, args: ['--no-sandbox'] });
 try {
+  // PROFILE_RUNS: profiles per variant, summed and divided (the figures are then per-run means)
+  const runs = Number(process.env.PROFILE_RUNS ?? 1);
   for (const variant of variants) {
-    const context = await browser.newContext();
-    await context.addInitScript(FIRST_FRAME);
-    const page = await context.newPage();
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
-    await cdp.send('Profiler.enable');
-    await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
-    await cdp.send('Performance.enable');
-    await cdp.send('Profiler.start');
-    const t0 = Date.now();
-    await page.goto(`${server.origin}/v/${variant}/first/`);
-    await page.waitForFunction(() => (window as unknown as { __frameAt?: number }).__frameAt !== undefined, null, {
-      timeout: 20000,
-    });
-    // PROFILE_AFTER_MS: keep profiling this long after the first frame (the bench's window is 1000)
-    await page.waitForTimeout(Number(process.env.PROFILE_AFTER_MS ?? 0));
-    const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: Profile };
-    const metrics = (await cdp.send('Performance.getMetrics')) as { metrics: Array<{ name: string; value: number }> };
-    const { frameAt, nav } = await page.evaluate(() => {
-      const w = window as unknown as { __frameAt: number };
-      return { frameAt: w.__frameAt, nav: performance.getEntriesByType('navigation')[0]?.toJSON() as Record<string, number> };
-    });
     const self = new Map<string, number>();
     const inclusive = new Map<string, number>();
-    const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-    for (const n of profile.nodes) for (const c of n.children ?? []) byId.get(c)!.parent = n.id;
-    for (const [i, id] of profile.samples.entries()) {
-      const node = byId.get(id)!;
-      const f = node.callFrame;
-      const key = where(f);
-      const dt = (profile.timeDeltas[i + 1] ?? 0) / 1000;
-      self.set(key, (self.get(key) ?? 0) + dt);
-      // inclusive per source file: every file on the stack once
-      const files = new Set<string>();
-      for (let at: ProfileNode | undefined = node; at; at = at.parent === undefined ? undefined : byId.get(at.parent)) {
-        const w = where(at.callFrame);
-        files.add(`${w.split(' ').slice(1).join(' ').replace(/:\d+$/, '')}`);
-        files.add(`fn ${w}`);
+    let script = 0;
+    let frameAt = 0;
+    let dcl = 0;
+    const t0 = Date.now();
+    for (let run = 0; run < runs; run++) {
+      const context = await browser.newContext();
+      await context.addInitScript(FIRST_FRAME);
+      const page = await context.newPage();
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+      await cdp.send('Performance.enable');
+      await cdp.send('Profiler.start');
+      await page.goto(`${server.origin}/v/${variant}/first/`);
+      await page.waitForFunction(() => (window as unknown as { __frameAt?: number }).__frameAt !== undefined, null, {
+        timeout: 20000,
+      });
+      // PROFILE_AFTER_MS: keep profiling this long after the first frame (the bench's window is 1000)
+      await page.waitForTimeout(Number(process.env.PROFILE_AFTER_MS ?? 0));
+      const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: Profile };
+      const metrics = (await cdp.send('Performance.getMetrics')) as { metrics: Array<{ name: string; value: number }> };
+      const seen = await page.evaluate(() => {
+        const w = window as unknown as { __frameAt: number };
+        return { frameAt: w.__frameAt, nav: performance.getEntriesByType('navigation')[0]?.toJSON() as Record<string, number> };
+      });
+      frameAt += seen.frameAt / runs;
+      dcl += (seen.nav.domContentLoadedEventStart ?? 0) / runs;
+      const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+      for (const n of profile.nodes) for (const c of n.children ?? []) byId.get(c)!.parent = n.id;
+      for (const [i, id] of profile.samples.entries()) {
+        const node = byId.get(id)!;
+        const f = node.callFrame;
+        const key = where(f);
+        const dt = (profile.timeDeltas[i + 1] ?? 0) / 1000 / runs;
+        self.set(key, (self.get(key) ?? 0) + dt);
+        // inclusive per source file: every file on the stack once
+        const files = new Set<string>();
+        for (let at: ProfileNode | undefined = node; at; at = at.parent === undefined ? undefined : byId.get(at.parent)) {
+          const w = where(at.callFrame);
+          files.add(`${w.split(' ').slice(1).join(' ').replace(/:\d+$/, '')}`);
+          files.add(`fn ${w}`);
+        }
+        for (const file of files) inclusive.set(file, (inclusive.get(file) ?? 0) + dt);
       }
-      for (const file of files) inclusive.set(file, (inclusive.get(file) ?? 0) + dt);
+      script += ((metrics.metrics.find((m) => m.name === 'ScriptDuration')?.value ?? 0) * 1000) / runs;
+      await context.close();
     }
-    const script = (metrics.metrics.find((m) => m.name === 'ScriptDuration')?.value ?? 0) * 1000;
     console.log(
-      `\n== ${variant}: banner's first frame ${frameAt.toFixed(0)} ms (DOMContentLoaded ${nav.domContentLoadedEventStart?.toFixed(0)} ms), ScriptDuration ${script.toFixed(1)} ms (4x), wall ${Date.now() - t0} ms`,
+      `\n== ${variant} (mean of ${runs}): banner's first frame ${frameAt.toFixed(0)} ms (DOMContentLoaded ${dcl.toFixed(0)} ms), ScriptDuration ${script.toFixed(1)} ms (4x), wall ${Date.now() - t0} ms`,
     );
     for (const [key, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25))
       console.log(`${ms.toFixed(1).padStart(7)} ms  ${key}`);
@@ -113,7 +123,6 @@ try {
       for (const [key, ms] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.PROFILE_INCLUSIVE)))
         console.log(`${ms.toFixed(1).padStart(7)} ms  ${key}`);
     }
-    await context.close();
   }
 } finally {
   await browser.close();

@@ -16,8 +16,10 @@ interface TraceEvent {
   args?: { data?: Record<string, unknown> };
 }
 
-const variant = process.argv[2] ?? 'lite';
-const server = await startPageServer(resolve('.bench/plausible.js'), {});
+// `lite` (first visit) or `lite/return` (consent given before the load, as the Lighthouse return visit)
+const [variant = 'lite', visit = 'first'] = (process.argv[2] ?? 'lite').split('/');
+const consent = ['cookieconsent_status=allow; Path=/', 'cookieconsent_categories=1.2.3.4; Path=/'];
+const server = await startPageServer(resolve('.bench/plausible.js'), { lite: consent, react: consent });
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
 try {
   const context = await browser.newContext();
@@ -31,8 +33,21 @@ try {
   await cdp.send('Tracing.start', {
     traceConfig: { includedCategories: ['devtools.timeline', 'v8.execute', 'disabled-by-default-devtools.timeline', 'v8'] },
   } as never);
-  await page.goto(`${server.origin}/v/${variant}/first/`, { waitUntil: 'load' });
-  if (variant !== 'bare')
+  if (visit === 'return') {
+    // the server sets the cookies on the return page: load it once, then measure the next load
+    await page.goto(`${server.origin}/v/${variant}/return/`, { waitUntil: 'load' });
+    await context.clearCookies();
+    await context.addCookies(
+      consent.map((c) => {
+        const [name, value] = c.split(';')[0]!.split('=');
+        return { name: name!, value: value!, url: server.origin };
+      }),
+    );
+    await page.goto('about:blank');
+    events.length = 0;
+  }
+  await page.goto(`${server.origin}/v/${variant}/${visit}/`, { waitUntil: 'load' });
+  if (variant !== 'bare' && visit === 'first')
     await page.waitForFunction(() => (window as unknown as { __frameAt?: number }).__frameAt !== undefined, null, {
       timeout: 15000,
     });
