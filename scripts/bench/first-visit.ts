@@ -10,6 +10,8 @@ import { FIRST_FRAME, startPageServer, type Variant } from './lighthouse';
 /** Runs per first-visit figure (fresh context each, round robin). */
 export const FIRST_RUNS = Number(process.env.BENCH_FIRST_RUNS ?? 9);
 export const FIRST_VARIANTS = ['bare', 'cookieconsent', 'widget', 'lite', 'react'] as const satisfies readonly Variant[];
+/** BENCH_AB=1: also dist/pagepulse.liteb.iife.js, round robin with the others (A/B of two lite builds). */
+const AB = process.env.BENCH_AB === '1';
 /** BENCH_FIRST_ONLY=lite,react measures only these (while developing; the table needs all). */
 const ONLY = process.env.BENCH_FIRST_ONLY?.split(',');
 export type FirstVisits = Record<(typeof FIRST_VARIANTS)[number], { script: number; frame: number | null }>;
@@ -54,7 +56,7 @@ export async function firstVisits(browser: Browser, plausible: string): Promise<
   const samples = new Map<string, Array<{ script: number; frame: number | null }>>();
   try {
     for (let run = 0; run < FIRST_RUNS; run++) {
-      for (const variant of FIRST_VARIANTS) {
+      for (const variant of [...FIRST_VARIANTS, ...(AB ? (['liteb'] as const) : [])]) {
         if (ONLY && !ONLY.includes(variant)) continue;
         const context = await browser.newContext();
         if (variant === 'bare') await context.addInitScript('window.__noBanner = true;');
@@ -91,6 +93,12 @@ export async function firstVisits(browser: Browser, plausible: string): Promise<
       script: median(runs.map((r) => r.script)),
       frame: runs[0]!.frame === null ? null : median(runs.map((r) => r.frame!)),
     };
+  }
+  if (AB) {
+    const b = samples.get('liteb') ?? [];
+    console.log(
+      `liteb: ScriptDuration ${median(b.map((r) => r.script)).toFixed(1)} ms, first frame ${median(b.map((r) => r.frame ?? NaN)).toFixed(1)} ms`,
+    );
   }
   return out;
 }

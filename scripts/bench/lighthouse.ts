@@ -50,7 +50,8 @@ export const FIRST_FRAME = `(() => {
 })();`;
 
 /** Page variants; `cookieconsent` (alone, without Plausible) only for the first-visit figures. */
-export type Variant = 'bare' | 'peers' | 'cookieconsent' | 'widget' | 'lite' | 'react';
+/** `liteb`: dist/pagepulse.liteb.iife.js, a second lite build for A/B runs while developing (BENCH_AB=1). */
+export type Variant = 'bare' | 'peers' | 'cookieconsent' | 'widget' | 'lite' | 'liteb' | 'react';
 export const VARIANTS: Variant[] = ['bare', 'peers', 'lite', 'react'];
 const LABEL: Record<Variant, string> = {
   bare: 'no script',
@@ -58,6 +59,7 @@ const LABEL: Record<Variant, string> = {
   cookieconsent: 'vanilla-cookieconsent',
   widget: 'bare React 19 widget',
   lite: 'PagePulse lite',
+  liteb: 'PagePulse lite (B)',
   react: 'PagePulse (React)',
 };
 
@@ -71,6 +73,7 @@ function pageFor(variant: Variant): string {
     cookieconsent,
     widget: '<script src="/peers/react-widget.js"></script>',
     lite: TAG.replace('pagepulse.iife.js', 'pagepulse.lite.iife.js'),
+    liteb: TAG.replace('pagepulse.iife.js', 'pagepulse.liteb.iife.js'),
     react: TAG,
   };
   return html.replace(TAG, tags[variant]);
@@ -110,7 +113,7 @@ export async function startPageServer(
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     const path = url.pathname;
-    const page = /^\/v\/(bare|peers|cookieconsent|widget|lite|react)\/(first|return)\/$/.exec(path);
+    const page = /^\/v\/(bare|peers|cookieconsent|widget|lite|liteb|react)\/(first|return)\/$/.exec(path);
     if (page) {
       const variant = page[1] as Variant;
       send(
@@ -188,7 +191,15 @@ const median = (values: number[]): number => {
 
 /** Run Lighthouse over every variant and visit; returns the markdown section for BENCHMARKS.md. */
 export async function lighthouseSection(plausible: string): Promise<{ markdown: string; figures: Record<string, Figures> }> {
-  const pending: Record<Variant, string[]> = { bare: [], peers: [], cookieconsent: [], widget: [], lite: [], react: [] };
+  const pending: Record<Variant, string[]> = {
+    bare: [],
+    peers: [],
+    cookieconsent: [],
+    widget: [],
+    lite: [],
+    liteb: [],
+    react: [],
+  };
   const server = await startPageServer(plausible, pending);
   const consent = ['cookieconsent_status=allow; Path=/', 'cookieconsent_categories=1.2.3.4; Path=/'];
   pending.lite.push(...consent);
