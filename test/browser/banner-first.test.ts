@@ -79,11 +79,9 @@ it('with the tag in <head> (no body yet), shows the banner at DOMContentLoaded',
   await tab.waitForFunction(() => (window as unknown as { __atReady?: unknown }).__atReady !== undefined);
   // the listener in <head> runs before the bundle's own DOMContentLoaded listener
   expect(await tab.evaluate(() => (window as unknown as { __atReady: unknown }).__atReady)).toMatchObject({ banner: false });
-  await tab.waitForFunction(
-    () => !!document.querySelector('pagepulse-consent')?.shadowRoot?.querySelector('.banner'),
-    null,
-    { timeout: 5000 },
-  );
+  await tab.waitForFunction(() => !!document.querySelector('pagepulse-consent')?.shadowRoot?.querySelector('.banner'), null, {
+    timeout: 5000,
+  });
   await tab.waitForFunction(() => (window as unknown as { __necessaryRan?: boolean }).__necessaryRan === true);
   expect(errors).toEqual([]);
   await context.close();
