@@ -52,6 +52,23 @@ for (const bundle of BUNDLES) {
   describe(`consent (${bundle.name} bundle)`, () => {
     const at = (name: string) => `/${bundle.name}/${name}.html`;
 
+    it('first visit: the banner is in the page while the script runs, before the parser goes on', async () => {
+      const path = at('banner-first');
+      suite.server.page(
+        path,
+        `<!doctype html><html lang="de"><head><meta charset="utf-8"><title>Zuerst</title></head><body><h1>Seite</h1>
+<script src="/dist/${bundle.file}" data-privacy-url="/datenschutz.html"></script>
+<script>window.afterTag = { banner: Boolean(document.querySelector('pagepulse-consent') && document.querySelector('pagepulse-consent').shadowRoot && document.querySelector('pagepulse-consent').shadowRoot.querySelector('.banner')), loading: document.readyState === 'loading' };</script>
+<p>Danach</p></body></html>`,
+      );
+      const page = await suite.open(path);
+      await expect.poll(() => bannerOpen(page)).toBe(true);
+      expect(await page.evaluate(() => (window as unknown as { afterTag: unknown }).afterTag)).toEqual({
+        banner: true,
+        loading: true,
+      });
+    });
+
     it('first visit: the banner with decline first, the opt-out defaults, no request and no cookie', async () => {
       const page = await firstVisit(at('first'), bundle.file);
       expect(
