@@ -5,7 +5,7 @@
 import { resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { build } from 'vite';
-import { FIRST_FRAME, startPageServer, type Variant } from './lighthouse';
+import { FIRST_FRAME, paired, startPageServer, type Paired, type Variant } from './lighthouse';
 
 /** Runs per first-visit figure (fresh context each, round robin). */
 export const FIRST_RUNS = Number(process.env.BENCH_FIRST_RUNS ?? 9);
@@ -15,6 +15,17 @@ const AB = process.env.BENCH_AB === '1';
 /** BENCH_FIRST_ONLY=lite,react measures only these (while developing; the table needs all). */
 const ONLY = process.env.BENCH_FIRST_ONLY?.split(',');
 export type FirstVisits = Record<(typeof FIRST_VARIANTS)[number], { script: number; frame: number | null }>;
+/** The goals of issue 15 per round: pages of one round share the machine's state at that moment. */
+export interface PairedGoals {
+  /** (lite - bare) / (cookieconsent - bare), ScriptDuration; goal <= 1.2. */
+  liteRatio: Paired;
+  /** (React - widget) - (cookieconsent - bare), ScriptDuration ms; goal <= 0. */
+  reactOverhead: Paired;
+  /** Banner first frame minus cookieconsent's, ms; goal <= 0. */
+  liteFrame: Paired;
+  reactFrame: Paired;
+}
+export type FirstVisitResult = FirstVisits & { paired: PairedGoals };
 
 const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -50,13 +61,15 @@ export async function buildWidget(): Promise<string> {
  * Per variant: ScriptDuration (taken 1 s after the banner's first frame, or after load for the
  * bare page) and when the banner's first frame came (ms after navigation start); medians.
  */
-export async function firstVisits(browser: Browser, plausible: string): Promise<FirstVisits> {
+export async function firstVisits(browser: Browser, plausible: string): Promise<FirstVisitResult> {
   await buildWidget();
   const server = await startPageServer(plausible, {});
   const samples = new Map<string, Array<{ script: number; frame: number | null }>>();
   try {
     for (let run = 0; run < FIRST_RUNS; run++) {
-      for (const variant of [...FIRST_VARIANTS, ...(AB ? (['liteb'] as const) : [])]) {
+      // each round starts one page later than the one before: no page always follows the same one
+      const order = [...FIRST_VARIANTS, ...(AB ? (['liteb'] as const) : [])];
+      for (const variant of [...order.slice(run % order.length), ...order.slice(0, run % order.length)]) {
         if (ONLY && !ONLY.includes(variant)) continue;
         const context = await browser.newContext();
         if (variant === 'bare') await context.addInitScript('window.__noBanner = true;');
@@ -86,7 +99,30 @@ export async function firstVisits(browser: Browser, plausible: string): Promise<
   } finally {
     await server.close();
   }
-  const out = {} as FirstVisits;
+  const round = (variant: string, r: number) => samples.get(variant)?.[r] ?? { script: NaN, frame: null };
+  const rounds = Array.from({ length: FIRST_RUNS }, (_, r) => r);
+  const script = (variant: string, r: number): number => round(variant, r).script;
+  const frame = (variant: string, r: number): number => round(variant, r).frame ?? NaN;
+  const out = {
+    paired: {
+      liteRatio: paired(
+        rounds.map((r) => (script('lite', r) - script('bare', r)) / (script('cookieconsent', r) - script('bare', r))),
+        (v) => v <= 1.2,
+      ),
+      reactOverhead: paired(
+        rounds.map((r) => script('react', r) - script('widget', r) - (script('cookieconsent', r) - script('bare', r))),
+        (v) => v <= 0,
+      ),
+      liteFrame: paired(
+        rounds.map((r) => frame('lite', r) - frame('cookieconsent', r)),
+        (v) => v <= 0,
+      ),
+      reactFrame: paired(
+        rounds.map((r) => frame('react', r) - frame('cookieconsent', r)),
+        (v) => v <= 0,
+      ),
+    },
+  } as FirstVisitResult;
   for (const variant of FIRST_VARIANTS) {
     const runs = samples.get(variant) ?? [{ script: NaN, frame: null }];
     out[variant] = {
@@ -104,7 +140,7 @@ export async function firstVisits(browser: Browser, plausible: string): Promise<
 }
 
 /** The markdown table of a first-visit run, with the goal ratios of issue 15. */
-export function firstVisitRows(first: FirstVisits): string[] {
+export function firstVisitRows(first: FirstVisitResult): string[] {
   const bare = first.bare.script;
   const over = (v: keyof FirstVisits): number => first[v].script - bare;
   const cc = over('cookieconsent');
@@ -122,7 +158,12 @@ export function firstVisitRows(first: FirstVisits): string[] {
     lite: `${(over('lite') / cc).toFixed(2)}x cookieconsent (goal <= 1.2x)`,
     react: `${ms(first.react.script - first.widget.script)} ms over the widget (goal <= cookieconsent's ${ms(cc)} ms)`,
   };
+  const p = first.paired;
+  const range = (x: Paired, unit: string, digits = 1): string =>
+    `${x.median.toFixed(digits)}${unit} (quartiles ${x.low.toFixed(digits)} to ${x.high.toFixed(digits)}${unit}; goal held in ${x.met} of ${x.rounds} rounds)`;
   return [
+    `Per round (the pages of one round load back to back, so they share the machine's state): lite over the bare page / cookieconsent's ${range(p.liteRatio, 'x', 2)}; React's overhead over the widget minus cookieconsent's own ${range(p.reactOverhead, ' ms')}; banner first frame minus cookieconsent's: lite ${range(p.liteFrame, ' ms', 0)}, React ${range(p.reactFrame, ' ms', 0)}.`,
+    '',
     '| page | ScriptDuration ms (whole page) | over the bare page ms | goal | banner first frame ms |',
     '|---|---|---|---|---|',
     ...FIRST_VARIANTS.map(

@@ -189,6 +189,24 @@ const median = (values: number[]): number => {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
+/** A figure taken per round (every page of one round loaded back to back), then summarised. */
+export interface Paired {
+  median: number;
+  /** Lower and upper quartile of the per-round figures. */
+  low: number;
+  high: number;
+  /** Rounds in which the goal held, of `rounds`. */
+  met: number;
+  rounds: number;
+}
+
+/** Median, quartiles and goal count of per-round figures. */
+export function paired(values: number[], goal: (v: number) => boolean): Paired {
+  const sorted = values.filter((v) => !Number.isNaN(v)).sort((a, b) => a - b);
+  const at = (q: number): number => sorted[Math.min(sorted.length - 1, Math.round(q * (sorted.length - 1)))] ?? NaN;
+  return { median: median(sorted), low: at(0.25), high: at(0.75), met: sorted.filter(goal).length, rounds: sorted.length };
+}
+
 /** Run Lighthouse over every variant and visit; returns the markdown section for BENCHMARKS.md. */
 export async function lighthouseSection(plausible: string): Promise<{ markdown: string; figures: Record<string, Figures> }> {
   const pending: Record<Variant, string[]> = {
@@ -267,6 +285,15 @@ export async function lighthouseSection(plausible: string): Promise<{ markdown: 
       );
     }
   }
+  const perRound = (variant: Variant, visit: string, goal: number): string => {
+    const mine = samples.get(`${variant}/${visit}`)!;
+    const peers = samples.get(`peers/${visit}`)!;
+    const x = paired(
+      mine.map((f, r) => f.bootup / peers[r]!.bootup),
+      (v) => v <= goal,
+    );
+    return `${LABEL[variant]} ${visit} ${x.median.toFixed(2)}x (quartiles ${x.low.toFixed(2)} to ${x.high.toFixed(2)}x; goal <= ${goal}x held in ${x.met} of ${x.rounds} rounds)`;
+  };
   const markdown = [
     SECTION_START,
     '## Lighthouse',
@@ -274,6 +301,8 @@ export async function lighthouseSection(plausible: string): Promise<{ markdown: 
     `Lighthouse ${(await import('lighthouse/package.json', { with: { type: 'json' } })).default.version}, mobile preset (simulated slow 4G, 4x CPU slowdown), on demo/index.html served gzip -9 by a local page server; median of ${RUNS} runs per row, taken round robin (load average ${loadavg()[0]!.toFixed(1)} at the end: other work on the machine inflates every row; compare rows of one run). "first": no cookies, the banner shows. "return": consent given before the load (PagePulse \`cookieconsent_status=allow\`, \`cookieconsent_categories=1.2.3.4\`; cookieconsent the \`cc_cookie\` its own "Accept all" wrote), so no banner and the tracker runs. The peers: vanilla-cookieconsent 3 (JS + CSS, started with two categories) and @plausible-analytics/tracker on every visit. Goals (issue 15): JS boot-up lite <= 1.2x peers, React <= 2.5x.`,
     '',
     ...rows,
+    '',
+    `Boot-up against the peers per round (the pages of one round run back to back): ${(['first', 'return'] as const).map((v) => `${perRound('lite', v, 1.2)}; ${perRound('react', v, 2.5)}`).join('; ')}.`,
     SECTION_END,
   ].join('\n');
   return { markdown, figures };
