@@ -9,6 +9,7 @@ import { build } from 'vite';
 import { sizes } from './size-gate.mjs';
 import { FIRST_RUNS, firstVisitRows, firstVisits } from './bench/first-visit';
 import { lighthouseSection, SECTION_END, SECTION_START } from './bench/lighthouse';
+import { BENCH_OUT, bundleForPage, median, ms } from './bench/util';
 
 /** The Lighthouse section already in BENCHMARKS.md ('' when there is none). */
 function keptSection(): string {
@@ -24,30 +25,9 @@ import { fixturePage, startServer, type TestServer } from '../test/support/serve
 /** Fresh browser contexts per start-up figure (the issue asks for at least 15). */
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const BEATS = 2000;
-const OUT = resolve('.bench');
 
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 const kb = (bytes: number): string => (bytes / 1024).toFixed(1);
 const shift = (value: number | null): string => (value === null ? 'n/a' : String(Number(value.toFixed(5))));
-const ms = (value: number | null): string => (value === null || Number.isNaN(value) ? 'n/a' : value.toFixed(1));
-
-async function bundleForPage(entry: string, name: string): Promise<string> {
-  await build({
-    configFile: false,
-    logLevel: 'silent',
-    define: { 'process.env.NODE_ENV': '"production"' },
-    build: {
-      outDir: OUT,
-      emptyOutDir: false,
-      lib: { entry, formats: ['iife'], name: name.replace(/\W/g, '_'), fileName: () => `${name}.js` },
-    },
-  });
-  return resolve(OUT, `${name}.js`);
-}
 
 /**
  * The React build with every UI module evaluated before the tracker starts: the "before" figure of
@@ -60,12 +40,12 @@ async function eagerBuild(): Promise<string> {
     logLevel: 'warn',
     resolve: { alias: [{ find: /^\.\/ui\/surfaces$/, replacement: resolve('scripts/bench/eager-surfaces.ts') }] },
     build: {
-      outDir: OUT,
+      outDir: BENCH_OUT,
       sourcemap: false,
       lib: { entry: 'src/main.ts', formats: ['iife'], name: 'PagePulseBundle', fileName: () => 'pagepulse.eager.iife.js' },
     },
   });
-  return resolve(OUT, 'pagepulse.eager.iife.js');
+  return resolve(BENCH_OUT, 'pagepulse.eager.iife.js');
 }
 
 /** A context whose pages accept functions compiled by tsx (esbuild's keepNames adds `__name` calls). */
@@ -355,7 +335,7 @@ async function main(): Promise<void> {
       process.env.BENCH_LIGHTHOUSE === '0' ? { markdown: keptSection(), figures: null } : await lighthouseSection(plausible);
     figures.lighthouse = lighthouse.figures;
     writeFileSync('BENCHMARKS.md', `${report}\n${lighthouse.markdown}\n`);
-    writeFileSync(resolve(OUT, 'figures.json'), JSON.stringify(figures, null, 2));
+    writeFileSync(resolve(BENCH_OUT, 'figures.json'), JSON.stringify(figures, null, 2));
     console.log(`\n${report}`);
   } finally {
     await browser.close();

@@ -4,8 +4,8 @@
 // table; BENCH_FIRST_RUNS sets the runs).
 import { resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { build } from 'vite';
 import { FIRST_FRAME, paired, startPageServer, type Paired, type Variant } from './lighthouse';
+import { bundleForPage, median, ms } from './util';
 
 /** Runs per first-visit figure (fresh context each, round robin). */
 export const FIRST_RUNS = Number(process.env.BENCH_FIRST_RUNS ?? 9);
@@ -27,35 +27,10 @@ export interface PairedGoals {
 }
 export type FirstVisitResult = FirstVisits & { paired: PairedGoals };
 
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
-const ms = (value: number | null): string => (value === null || Number.isNaN(value) ? 'n/a' : value.toFixed(1));
-
-/** The bare React widget (scripts/bench/react-widget-entry.tsx) as an IIFE in .bench/. */
-export async function buildWidget(): Promise<string> {
-  const out = resolve('.bench');
-  await build({
-    configFile: false,
-    logLevel: 'silent',
-    define: { 'process.env.NODE_ENV': '"production"' },
-    build: {
-      outDir: out,
-      emptyOutDir: false,
-      lib: {
-        entry: 'scripts/bench/react-widget-entry.tsx',
-        formats: ['iife'],
-        name: 'widget',
-        fileName: () => 'react-widget.js',
-      },
-      // the same V8 compile hint as our bundles (vite.config.ts), so the comparison is React's own cost
-      rolldownOptions: { output: { postBanner: '//# allFunctionsCalledOnLoad' } },
-    },
-  });
-  return resolve(out, 'react-widget.js');
-}
+/** The bare React widget (scripts/bench/react-widget-entry.tsx) as an IIFE in .bench/, with the same
+ * V8 compile hint as our bundles (vite.config.ts), so the comparison is React's own cost. */
+export const buildWidget = (): Promise<string> =>
+  bundleForPage('scripts/bench/react-widget-entry.tsx', 'react-widget', '//# allFunctionsCalledOnLoad');
 
 /**
  * Per variant: ScriptDuration (taken 1 s after the banner's first frame, or after load for the

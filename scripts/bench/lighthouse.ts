@@ -12,6 +12,7 @@ import { gzipSync } from 'node:zlib';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { chromium } from 'playwright-core';
+import { BENCH_OUT, bundleForPage, median } from './util';
 
 /** Runs per variant and visit (the issue asks for the median of 5). */
 const RUNS = Number(process.env.LH_RUNS ?? 5);
@@ -134,7 +135,7 @@ export async function startPageServer(
       '/peers/cookieconsent.umd.js': 'node_modules/vanilla-cookieconsent/dist/cookieconsent.umd.js',
       '/peers/cookieconsent.css': 'node_modules/vanilla-cookieconsent/dist/cookieconsent.css',
       '/peers/plausible.js': plausible,
-      '/peers/react-widget.js': resolve('.bench/react-widget.js'),
+      '/peers/react-widget.js': resolve(BENCH_OUT, 'react-widget.js'),
     };
     const local =
       peers[path] ??
@@ -182,12 +183,6 @@ interface Figures {
   unusedJs: number;
   bytes: number;
 }
-
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 
 /** A figure taken per round (every page of one round loaded back to back), then summarised. */
 export interface Paired {
@@ -321,19 +316,7 @@ export function writeSection(markdown: string): void {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { build } = await import('vite');
-  const out = resolve('.bench');
-  await build({
-    configFile: false,
-    logLevel: 'silent',
-    define: { 'process.env.NODE_ENV': '"production"' },
-    build: {
-      outDir: out,
-      emptyOutDir: false,
-      lib: { entry: 'scripts/bench/plausible-entry.ts', formats: ['iife'], name: 'plausible', fileName: () => 'plausible.js' },
-    },
-  });
-  const { markdown } = await lighthouseSection(resolve(out, 'plausible.js'));
+  const { markdown } = await lighthouseSection(await bundleForPage('scripts/bench/plausible-entry.ts', 'plausible'));
   writeSection(markdown);
   console.log(markdown);
 }
