@@ -15,6 +15,7 @@ const root = fileURLToPath(new URL('.', import.meta.url));
  */
 const LAYERS = {
   main: '*',
+  heatmap: ['ui'],
   api: ['context', 'config', 'i18n', 'platform', 'tracker', 'consent', 'joomla'],
   ui: ['context', 'config', 'i18n', 'platform', 'tracker', 'consent', 'joomla'],
   tracker: ['context', 'config', 'i18n', 'platform', 'joomla'],
@@ -62,8 +63,8 @@ export default defineConfig([
     },
   },
   {
-    // the entry file is where the page is read, once, at evaluation
-    files: ['src/main.ts'],
+    // the entry files are where the page is read, once, at evaluation
+    files: ['src/main.ts', 'src/heatmap.ts'],
     rules: { 'pagepulse/no-top-level-page': 'off' },
   },
 ]);

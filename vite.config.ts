@@ -243,6 +243,40 @@ function zodMiniMethods(): Plugin {
  * Two builds from one source: `vite build` (React 19) and `vite build --mode lite` (preact: the
  * views' few React imports are aliased to src/ui/lite/, preact's core and hooks without compat).
  */
+/**
+ * The message keys of src/i18n (the German table, whose keys en.ts shares) that the lite build may
+ * rename: each is read only as `t.key` inside the bundle, never by name from outside. Left out:
+ * the keys that are also the name of some other property (`close`, `error`, `placeholder` are DOM
+ * or result fields) and `category1`..`4`, read as `t[\`category${id}\`]`. Renaming the rest cuts
+ * the long names out of both tables and every use.
+ */
+function messageKeys(): string[] {
+  const source = readFileSync(new URL('./src/i18n/de.ts', import.meta.url), 'utf8');
+  const keys = [...source.matchAll(/^ {2}([A-Za-z0-9]+):/gm)].map((m) => m[1]!);
+  if (keys.length < 40) throw new Error('src/i18n/de.ts: message table not found; re-check messageKeys()');
+  return keys.filter((key) => !['close', 'error', 'placeholder'].includes(key) && !/^category\d$/.test(key));
+}
+
+/**
+ * Property names of the consent feature's own objects (the controller's actions and view port, the
+ * blocker's and store's methods, the store's `reloading` flag): read nowhere outside the bundle, and
+ * no DOM, preact or zod property has these names. The lite build renames them too.
+ */
+const INTERNAL = [
+  'allowsService',
+  'allowService',
+  'toggleService',
+  'openSettings',
+  'revokeButton',
+  'mountView',
+  'showDetails',
+  'closeDetails',
+  'categoryName',
+  'openPrivacy',
+  'acceptAll',
+  'reloading',
+];
+
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
 export default defineConfig(({ mode }) => {
@@ -296,7 +330,11 @@ export default defineConfig(({ mode }) => {
             terserOptions: {
               ecma: 2020 as const,
               compress: { passes: 3, sequences: false, inline: 1, unsafe_arrows: true },
-              mangle: { properties: { regex: /^(__[A-Za-z]?|_sb|_zod|traits|constr|onattach|deferred)$/ } },
+              mangle: {
+                properties: {
+                  regex: new RegExp(`^(__[A-Za-z]?|_sb|_zod|traits|constr|onattach|deferred|${[...messageKeys(), ...INTERNAL].join('|')})$`),
+                },
+              },
               format: { comments: false },
             },
           }

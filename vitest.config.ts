@@ -2,7 +2,12 @@ import { defineConfig } from 'vitest/config';
 
 /** Unit suites run twice (jsdom and happy-dom); server, browser and engine suites run in node. */
 const unit = (environment: 'jsdom' | 'happy-dom') => ({
-  test: { name: `unit-${environment}`, environment, include: ['test/unit/**/*.test.{ts,tsx}'] },
+  test: {
+    name: `unit-${environment}`,
+    environment,
+    include: ['test/unit/**/*.test.{ts,tsx}'],
+    setupFiles: ['test/unit/setup-dom.ts'],
+  },
 });
 
 export default defineConfig({

@@ -31,11 +31,15 @@ function reloadPages(why) {
   }, RELOAD_DEBOUNCE_MS);
 }
 
-// 1. both bundles, rebuilt on change; the page reloads once both builds of a change are done
+// 1. both bundles and the heatmap overlay, rebuilt on change; the page reloads once every build of a change is done
 const watchers = [];
 const building = new Set();
-for (const mode of ['production', 'lite']) {
-  const watcher = await build({ root: ROOT, mode, logLevel: 'warn', build: { watch: {} } });
+for (const [mode, configFile] of [
+  ['production', undefined],
+  ['lite', undefined],
+  ['heatmap', 'vite.heatmap.config.ts'],
+]) {
+  const watcher = await build({ root: ROOT, mode, configFile, logLevel: 'warn', build: { watch: {} } });
   // Vite logs build errors itself; a failed build leaves the last good bundle in dist/
   watcher.on('event', (event) => {
     if (event.code === 'START') building.add(mode);

@@ -13,13 +13,13 @@ export interface PagePulseApi {
   /** 'react' or 'lite' (preact/compat). */
   readonly build: string;
   consent: {
-    /** The current choice: `{ status, categories: {1: true, 2: true, 3: false, 4: false} }`. */
+    /** The current choice: `{ status, categories: {1: true, 2: true, 3: false, 4: false}, chosen, services }`. */
     get(): ConsentSnapshot;
     /** Set categories as if the visitor saved them in the dialog. */
     set(categories: Partial<Record<CategoryId, boolean>>): void;
     /** Open the settings dialog. */
     open(): void;
-    /** Reopen the banner with the current choice. */
+    /** Withdraw consent: Notwendig only, no service, their cookies cleared, logged as a decline. */
     revoke(): void;
   };
   tracker: { start(): void; stop(): void; running(): boolean };
@@ -36,7 +36,7 @@ export interface PagePulseApi {
 /** What the features hand to the API; a missing feature (turned off) degrades to a warning. */
 export interface ApiHandles {
   tracker: { start(): void; stop(): void; running(): boolean } | null;
-  consent: { open(): void; reopen(): void; set(categories: Partial<Record<CategoryId, boolean>>): void } | null;
+  consent: { open(): void; revoke(): void; set(categories: Partial<Record<CategoryId, boolean>>): void } | null;
   notify: ((text: string, options?: NotifyOptions) => void) | null;
   /** The alerting request helper. */
   request: <T>(options: RequestOptions) => Promise<RequestResult<T>>;
@@ -63,6 +63,8 @@ export function createApi(ctx: Context, handles: ApiHandles): PagePulseApi {
       get: guard('consent.get', () => snapshot(ctx.consent.get()), {
         status: null,
         categories: { 1: true, 2: false, 3: false, 4: false },
+        chosen: false,
+        services: [],
       }),
       set: guard(
         'consent.set',
@@ -74,8 +76,9 @@ export function createApi(ctx: Context, handles: ApiHandles): PagePulseApi {
         undefined,
       ),
       open: guard('consent.open', () => (handles.consent?.open ?? missing('the consent widget'))(), undefined),
-      // com_gdpr's name; what it does is reopen the banner with the current choice
-      revoke: guard('consent.revoke', () => (handles.consent?.reopen ?? missing('the consent widget'))(), undefined),
+      // withdraws consent (as a decline: Notwendig only, no service, their cookies cleared, logged);
+      // open() shows the banner with the current choice
+      revoke: guard('consent.revoke', () => (handles.consent?.revoke ?? missing('the consent widget'))(), undefined),
     },
     tracker: {
       start: guard(
@@ -132,7 +135,7 @@ export function createApi(ctx: Context, handles: ApiHandles): PagePulseApi {
 export function snapshot(state: ConsentState): ConsentSnapshot {
   const categories = {} as Record<CategoryId, boolean>;
   for (const id of CATEGORY_IDS) categories[id] = state.categories[id];
-  return { status: state.status, categories };
+  return { status: state.status, categories, chosen: state.chosen, services: [...state.services] };
 }
 
 /** `Context.emit`: dispatch a `pagepulse:*` event on `doc` with a detached copy of the detail. */

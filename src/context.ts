@@ -28,8 +28,10 @@ export interface ConsentState {
   /** null until the visitor chose. */
   status: ConsentStatus | null;
   categories: Categories;
-  /** A choice was made (a status cookie exists). */
+  /** A choice was made (a status cookie exists, under the page's policy revision). */
   chosen: boolean;
+  /** Services the visitor allowed on their own (`pagepulse_services`), whatever their category. */
+  services: string[];
   /** The last choice changed categories and the page is about to reload: nothing new starts on this page. */
   reloading?: true;
 }
@@ -42,13 +44,22 @@ export interface ConsentStore {
    * Record a choice: locked categories stay on; writes both cookies; returns the categories that
    * changed. With `reloadOnChange`, a choice that changed any category marks the state `reloading`.
    */
-  choose(status: ConsentStatus, categories: Partial<Categories>, reloadOnChange?: boolean): CategoryId[];
+  choose(
+    status: ConsentStatus,
+    categories: Partial<Categories>,
+    reloadOnChange?: boolean,
+    services?: readonly string[],
+  ): CategoryId[];
   /** Whether a category is on now. */
   allows(id: CategoryId): boolean;
+  /** Allow one service on its own (the placeholder's "always allow"); no reload, categories unchanged. */
+  allowService(key: string): void;
+  /** Expire the cookies of every category and service not allowed now (docs/protocol.md#5b-services-clearing-revision). */
+  clear(): void;
 }
 
 /** The consent state as the page sees it (`PagePulse.consent.get()`, `pagepulse:consent`). */
-export type ConsentSnapshot = Pick<ConsentState, 'status' | 'categories'>;
+export type ConsentSnapshot = Pick<ConsentState, 'status' | 'categories' | 'chosen' | 'services'>;
 
 /** The CustomEvents the bundle dispatches on `document` (docs/protocol.md#public-api). */
 export interface PagePulseEvents {

@@ -18,6 +18,8 @@ import { createDebugStore } from './platform/debug';
 import { createConsentViewPort } from './ui/consent';
 import { createNotifier } from './ui/notify';
 import { watchDebugBox } from './ui/surfaces';
+import type { HeatmapOverlay } from './ui/heatmap';
+import type { OverlayScript } from './heatmap';
 
 declare global {
   interface Window {
@@ -56,17 +58,32 @@ try {
   log.error('failed to start', error);
 }
 
-/** The QA overlay, loaded on first use; it reads from the collector the script came from. */
+/**
+ * The QA overlay, a file of its own beside the bundle (`pagepulse.heatmap.js`, src/heatmap.ts),
+ * loaded on first use; it reads from the collector the script came from.
+ */
 function heatmapHandle(ctx: Context): { show(): Promise<void>; hide(): void } {
   const collector = ctx.config.collector ?? scriptOrigin();
-  let overlay: Promise<{ show(): Promise<void>; hide(): void }> | null = null;
-  const load = () => (overlay ??= import('./ui/heatmap').then((m) => m.createHeatmapOverlay(ctx, collector)));
+  let overlay: Promise<HeatmapOverlay | null> | null = null;
+  const load = () =>
+    (overlay ??= new Promise((resolve) => {
+      const script: OverlayScript = ctx.doc.createElement('script');
+      script.src = new URL('pagepulse.heatmap.js', ownScript?.src || `${collector}dist/`).href;
+      script.pagepulseOverlay = (create) => resolve(create(ctx, collector));
+      script.onerror = () => {
+        overlay = null;
+        script.remove();
+        ctx.log.warn(`heatmap: could not load ${script.src}`);
+        resolve(null);
+      };
+      ctx.doc.head.append(script);
+    }));
   return {
-    show: () => load().then((o) => o.show()),
+    show: () => load().then((o) => o?.show()),
     hide: () => {
       if (overlay)
         settle(
-          overlay.then((o) => o.hide()),
+          overlay.then((o) => o?.hide()),
           ctx.log.error,
         );
     },

@@ -71,7 +71,42 @@ export interface Config {
   collector: string | null;
   /** Per category: offered in the UI, display name, locked, on before a choice, blocked host names. */
   categories: Record<CategoryId, CategoryConfig>;
+  /** Known services (docs/protocol.md#5b-services-clearing-revision): the built-in table merged with `PagePulseConfig.services`. */
+  services: Record<string, Service>;
+  /** The consent policy's revision: a choice made under a lower one no longer counts. */
+  revision: number;
 }
+
+/** A service: a provider whose blocked elements can be allowed on their own, and the cookies it sets on the site. */
+export interface Service {
+  category: Exclude<CategoryId, 1>;
+  /** Display name on placeholders and in the dialog. */
+  name: string;
+  /** Host names whose scripts and iframes belong to it (the host itself or a subdomain). */
+  hosts: string[];
+  /** Cookie name patterns (exact, or a prefix and `*`) cleared when it is no longer allowed. */
+  cookies: string[];
+}
+
+/**
+ * The built-in services. Cookie names are the ones each provider documents for its script on the
+ * site's own domain (Google Analytics 4 `_ga`, `_ga_<id>`, and Universal Analytics' `_gid`, `_gat*`;
+ * Matomo's `_pk_*` and Tag Manager's `mtm_*`; Meta's `_fbp`, `_fbc`); the embeds set theirs on
+ * their own domains, which a page cannot clear.
+ */
+const SERVICES: Record<string, Service> = {
+  youtube: { category: 4, name: 'YouTube', hosts: ['youtube.com', 'youtube-nocookie.com', 'youtu.be'], cookies: [] },
+  vimeo: { category: 4, name: 'Vimeo', hosts: ['vimeo.com'], cookies: [] },
+  googlemaps: { category: 4, name: 'Google Maps', hosts: ['maps.google.com', 'maps.googleapis.com'], cookies: [] },
+  'google-analytics': {
+    category: 3,
+    name: 'Google Analytics',
+    hosts: ['google-analytics.com', 'googletagmanager.com', 'analytics.google.com'],
+    cookies: ['_ga', '_ga_*', '_gid', '_gat', '_gat_*'],
+  },
+  matomo: { category: 3, name: 'Matomo', hosts: ['matomo.cloud'], cookies: ['_pk_*', 'mtm_*'] },
+  'meta-pixel': { category: 4, name: 'Meta Pixel', hosts: ['facebook.net'], cookies: ['_fbp', '_fbc'] },
+};
 
 /** One consent category as the site configured it. */
 export interface CategoryConfig {
@@ -85,24 +120,25 @@ export interface CategoryConfig {
   defaultOn: boolean;
   /** Scripts and iframes from these hosts, added later by other scripts, belong to this category. */
   domains: string[];
+  /** The site's own cookie name patterns of this category, cleared while it is off. */
+  cookies: string[];
   /** The server printed gdprCookieCategoryDisabledN = 1 (off in the visitor's session): a com_gdpr choice never turns it on. */
   disabled?: boolean;
 }
 
-/** Built-in host lists for blocking later-added resources (extend with PagePulseConfig.categoryDomains). */
+/**
+ * Built-in host lists for blocking later-added resources (`categories.N.domains` replaces them);
+ * the services' hosts (below) block for their category too, so they are not repeated here.
+ */
 const DEFAULT_DOMAINS: Record<CategoryId, string[]> = {
   1: [],
   2: [],
-  3: ['google-analytics.com', 'googletagmanager.com', 'analytics.google.com', 'hotjar.com', 'clarity.ms'],
+  3: ['hotjar.com', 'clarity.ms'],
   4: [
-    'facebook.net',
     'facebook.com',
     'doubleclick.net',
     'googleadservices.com',
     'googlesyndication.com',
-    'youtube.com',
-    'youtube-nocookie.com',
-    'vimeo.com',
     'tiktok.com',
     'ads-twitter.com',
     'linkedin.com',
@@ -113,7 +149,14 @@ const DEFAULT_DOMAINS: Record<CategoryId, string[]> = {
 export function defaultConfig(): Config {
   const categories = {} as Record<CategoryId, CategoryConfig>;
   for (const id of CATEGORY_IDS) {
-    categories[id] = { offered: true, name: null, locked: id === 1, defaultOn: id <= 2, domains: [...DEFAULT_DOMAINS[id]] };
+    categories[id] = {
+      offered: true,
+      name: null,
+      locked: id === 1,
+      defaultOn: id <= 2,
+      domains: [...DEFAULT_DOMAINS[id]],
+      cookies: [],
+    };
   }
   return {
     base: '/',
@@ -142,5 +185,7 @@ export function defaultConfig(): Config {
     gcm: 'auto',
     collector: null,
     categories,
+    services: { ...SERVICES },
+    revision: 0,
   };
 }

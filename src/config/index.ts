@@ -2,7 +2,7 @@ import type { Config } from './config';
 import { resolveConfig } from './resolve';
 import { readSources, type ConfigEnv } from './sources';
 
-export { CATEGORY_IDS, defaultConfig, type CategoryConfig, type CategoryId, type Config } from './config';
+export { CATEGORY_IDS, defaultConfig, type CategoryConfig, type CategoryId, type Config, type Service } from './config';
 export type { ConfigEnv } from './sources';
 
 /** Read and validate every source into one Config; never throws. Each bad key warns once. */

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { lazy, maxLength } from '../platform/schema';
 import type { CategoryId } from './categories';
-import { defaultConfig, type CategoryConfig, type Config } from './config';
+import { defaultConfig, type CategoryConfig, type Config, type Service } from './config';
 import * as f from './fields';
 
 /** A flat key a source can set: a Config key, or one category's field. */
@@ -44,6 +44,8 @@ const SCALARS = {
   privacyPolicyLinkText: f.text,
   cookiePolicyLinkText: f.text,
   cookiePolicyLink: f.safeUrl,
+  services: f.serviceEntry,
+  revision: f.revision,
 } satisfies Record<Exclude<keyof Config, 'categories'>, () => z.core.$ZodType>;
 
 const CATEGORY_FIELDS = {
@@ -53,6 +55,7 @@ const CATEGORY_FIELDS = {
   defaultOn: f.onOff,
   domains: f.domainList,
   disabled: f.onOff,
+  cookies: f.cookiePatterns,
 } satisfies Record<keyof CategoryConfig, () => z.core.$ZodType>;
 
 /** Whether a name is a settable top-level key (PagePulseConfig accepts exactly these). */
@@ -91,7 +94,15 @@ export function resolveConfig(settings: readonly RawSetting[], warn: (message: s
       );
       continue;
     }
-    if (dot < 0) {
+    if (key === 'services') {
+      // one entry per setting (sources.ts), merged over the table: null drops it, fields override
+      for (const [name, entry] of Object.entries(parsed.data as Record<string, Partial<Service> | null>)) {
+        const known = config.services[name] as Service | undefined;
+        if (entry === null) delete config.services[name];
+        else if (known || entry.category) config.services[name] = { ...{ name, hosts: [], cookies: [] }, ...known, ...entry } as Service;
+        else warn(`PagePulse: ignoring "${label}": a new service needs a category (2, 3 or 4)`);
+      }
+    } else if (dot < 0) {
       (config as unknown as Record<string, unknown>)[key] = parsed.data;
     } else {
       const id = Number(key.slice('category'.length, dot)) as CategoryId;

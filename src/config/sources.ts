@@ -24,6 +24,7 @@ const DATA_KEYS: readonly FieldKey[] = [
   'privacyUrl',
   'country',
   'collector',
+  'revision',
 ];
 
 /** com_gdpr's gdprConfigurationOptions keys -> config keys (a lone name: the same key). */
@@ -147,6 +148,14 @@ function readOwnConfig(
             push(`category${id}.${field}`, fieldValue, `PagePulseConfig.categories.${id}.${field}`);
           } else warn(`PagePulse: ignoring unknown config key "PagePulseConfig.categories.${id}.${field}"`);
         }
+      }
+    } else if (name === 'services') {
+      // one setting per entry: a bad key or entry is reported on its own, the others stay
+      const services = asRecord(value);
+      if (!services) warn('PagePulse: ignoring PagePulseConfig.services: not an object');
+      for (const [key, entry] of Object.entries(services ?? {})) {
+        if (/^[a-z0-9-]{1,32}$/.test(key)) push('services', { [key]: entry }, `PagePulseConfig.services.${key}`);
+        else warn(`PagePulse: ignoring PagePulseConfig.services.${key}: a key is 1 to 32 of a-z, 0-9 and -`);
       }
     } else if (isScalarKey(name)) {
       push(name, value, `PagePulseConfig.${name}`);

@@ -1,7 +1,9 @@
 import { CATEGORY_IDS, type CategoryId, type Config } from '../config';
 import { format, type Messages } from '../i18n';
 import type { Lifetime } from '../platform/lifetime';
+import { settle } from '../platform/guard';
 import { categoryOf } from './rules';
+import { hostIn, serviceOf } from './services';
 
 /** Styles of the light-DOM placeholders, adopted into the document (a strict CSP allows that). */
 const PLACEHOLDER_CSS = `.gdprlock-placeholder{box-sizing:border-box;display:flex;flex-direction:column;align-items:center;justify-content:center;gap:12px;min-height:120px;max-width:100%;padding:20px;border:1px solid #8a8a8a;border-radius:6px;background:#f4f4f4;color:#1d1d1f;font:15px/1.45 system-ui,sans-serif;text-align:center}
@@ -18,6 +20,10 @@ export interface BlockerDeps {
   t: Messages;
   /** Whether a category is on now. */
   allows(id: CategoryId): boolean;
+  /** Whether a service is allowed on its own now. */
+  allowsService(key: string): boolean;
+  /** Remember a service as allowed on its own (the placeholder's "always allow"). */
+  allowService(key: string): void;
   /** The placeholder's button. */
   openSettings(): void;
   log: { error(...args: unknown[]): void };
@@ -32,6 +38,8 @@ export interface Blocker {
 interface Held {
   element: HTMLScriptElement | HTMLIFrameElement | Element;
   category: CategoryId;
+  /** The service it belongs to (docs/protocol.md#5b-services-clearing-revision), if known. */
+  service: string | null;
   placeholder: HTMLElement | null;
   /** A com_gdpr element: the server releases it after a reload; we only show the placeholder. */
   server: boolean;
@@ -45,35 +53,34 @@ interface Held {
  * by a MutationObserver, which runs before the parser executes them.
  */
 export function startBlocker(deps: BlockerDeps): Blocker {
-  const { doc, config, lifetime, t, allows, log } = deps;
+  const { doc, config, lifetime, t, log } = deps;
   const held: Held[] = [];
   const seen = new WeakSet<Element>();
   let sheet: CSSStyleSheet | null = null;
 
-  const hostCategory = (address: string | null): CategoryId | null => {
-    if (!address) return null;
-    let host: string;
+  const hostOf = (address: string | null): string | null => {
     try {
-      host = new URL(address, doc.baseURI).hostname;
+      return address && !/gdprlock/.test(address) ? new URL(address, doc.baseURI).hostname : null;
     } catch {
       return null;
     }
-    for (const id of CATEGORY_IDS) {
-      if (config.categories[id].domains.some((domain) => host === domain || host.endsWith(`.${domain}`))) return id;
-    }
-    return null;
   };
+  /** The category whose listed hosts, or whose services' hosts, hold `host`. */
+  const hostCategory = (host: string | null): CategoryId | null => {
+    if (!host) return null;
+    for (const id of CATEGORY_IDS) if (hostIn(host, config.categories[id].domains)) return id;
+    const service = serviceOf(config, null, host);
+    return service ? config.services[service]!.category : null;
+  };
+  const allowed = (category: CategoryId, service: string | null): boolean =>
+    deps.allows(category) || (service !== null && deps.allowsService(service));
 
-  const placeholderFor = (element: Element, category: CategoryId): HTMLElement | null => {
+  const placeholderFor = (item: Held): HTMLElement | null => {
+    const { element, category, service } = item;
     if (!config.placeholders || !element.parentNode) return null;
     ensureSheet();
-    const address = element.getAttribute('data-src') ?? element.getAttribute('src');
-    let host = '';
-    try {
-      host = address && !/gdprlock/.test(address) ? new URL(address, doc.baseURI).hostname : '';
-    } catch {
-      // no host to name
-    }
+    const host = hostOf(element.getAttribute('data-src') ?? element.getAttribute('src'));
+    const name = service && config.services[service]!.name;
     const box = doc.createElement('div');
     box.className = 'gdprlock-placeholder';
     box.setAttribute('data-category', String(category));
@@ -83,12 +90,29 @@ export function startBlocker(deps: BlockerDeps): Blocker {
     if (height && /^\d+$/.test(height)) box.style.minHeight = `${height}px`;
     const text = doc.createElement('div');
     text.className = 'gdprlock-placeholder-text';
-    text.textContent = config.placeholderText || (host ? format(t.placeholderDomain, host) : t.placeholder);
-    const button = doc.createElement('button');
-    button.type = 'button';
-    button.textContent = t.placeholderButton;
-    button.addEventListener('click', () => deps.openSettings());
-    box.append(text, button);
+    text.textContent =
+      config.placeholderText ||
+      (name ? format(t.placeholderService, name) : host ? format(t.placeholderDomain, host) : t.placeholder);
+    const button = (label: string, onClick: () => void): HTMLButtonElement => {
+      const element = doc.createElement('button');
+      element.type = 'button';
+      element.textContent = label;
+      element.addEventListener('click', onClick);
+      return element;
+    };
+    box.append(text);
+    if (name) {
+      // a service: load this element once (nothing stored, nothing logged), or allow the service
+      box.setAttribute('role', 'group');
+      box.setAttribute('aria-label', name);
+      box.append(
+        button(t.placeholderOnce, () => settle(activate([item]), log.error)),
+        button(format(t.placeholderAlways, name), () => {
+          deps.allowService(service!);
+          settle(release(), log.error);
+        }),
+      );
+    } else box.append(button(t.placeholderButton, () => deps.openSettings()));
     element.parentNode.insertBefore(box, element);
     element.setAttribute('hidden', '');
     return box;
@@ -113,32 +137,36 @@ export function startBlocker(deps: BlockerDeps): Blocker {
     if (element.getAttribute('data-source') === 'gdprlock' || (src && /gdprlock/.test(src))) {
       seen.add(element);
       const category = marked ?? 4;
-      if (!allows(category)) held.push({ element, category, placeholder: placeholderFor(element, category), server: true });
+      if (!deps.allows(category)) hold({ element, category, service: null, placeholder: null, server: true });
       return;
     }
     if (tag === 'script') {
       const script = element as HTMLScriptElement;
+      const host = hostOf(element.getAttribute('data-src') ?? src);
+      const service = serviceOf(config, element.getAttribute('data-service'), host);
       if (script.type === 'text/plain' && marked) {
         seen.add(element);
-        held.push({ element, category: marked, placeholder: null, server: false });
+        held.push({ element, category: marked, service, placeholder: null, server: false });
         return;
       }
-      const listed = hostCategory(src);
-      if (listed && !allows(listed)) {
+      const listed = hostCategory(host);
+      if (listed && !allowed(listed, service)) {
         seen.add(element);
         script.setAttribute('data-src', src!);
         script.removeAttribute('src');
         script.type = 'text/plain';
         script.setAttribute('data-category', String(listed));
-        held.push({ element, category: listed, placeholder: null, server: false });
+        held.push({ element, category: listed, service, placeholder: null, server: false });
       }
       return;
     }
     if (tag === 'iframe') {
-      const listed = marked && element.hasAttribute('data-src') ? marked : hostCategory(src);
+      const host = hostOf(element.getAttribute('data-src') ?? src);
+      const listed = marked && element.hasAttribute('data-src') ? marked : hostCategory(host);
       if (!listed) return;
       seen.add(element);
-      if (allows(listed)) {
+      const service = serviceOf(config, element.getAttribute('data-service'), host);
+      if (allowed(listed, service)) {
         if (!src && element.getAttribute('data-src')) element.setAttribute('src', element.getAttribute('data-src')!);
         return;
       }
@@ -147,14 +175,18 @@ export function startBlocker(deps: BlockerDeps): Blocker {
         element.removeAttribute('src');
       }
       element.setAttribute('data-category', String(listed));
-      const item: Held = { element, category: listed, placeholder: placeholderFor(element, listed), server: false };
-      held.push(item);
-      // caught before insertion: the placeholder goes in once the iframe is in the page
-      if (!item.placeholder)
-        queueMicrotask(() => {
-          if (held.includes(item) && !item.placeholder) item.placeholder = placeholderFor(element, listed);
-        });
+      hold({ element, category: listed, service, placeholder: null, server: false });
     }
+  };
+
+  /** Keep an element with a placeholder; one caught before insertion gets it once it is in the page. */
+  const hold = (item: Held): void => {
+    held.push(item);
+    item.placeholder = placeholderFor(item);
+    if (!item.placeholder && !item.server)
+      queueMicrotask(() => {
+        if (held.includes(item) && !item.placeholder) item.placeholder = placeholderFor(item);
+      });
   };
 
   const inspectTree = (node: Node): void => {
@@ -199,21 +231,26 @@ export function startBlocker(deps: BlockerDeps): Blocker {
   lifetime.add(() => observer.disconnect());
   inspectTree(doc.documentElement);
 
-  return {
-    async release() {
-      const ready = held
-        .filter((h) => allows(h.category) && !h.server)
-        .sort((a, b) => (a.element.compareDocumentPosition(b.element) & 4 ? -1 : 1));
-      for (const item of ready) held.splice(held.indexOf(item), 1);
-      for (const item of ready) {
-        item.placeholder?.remove();
-        if (item.element.localName === 'iframe') {
-          item.element.removeAttribute('hidden');
-          item.element.setAttribute('src', item.element.getAttribute('data-src') ?? 'about:blank');
-        } else await run(item.element as HTMLScriptElement);
-      }
-    },
-  };
+  /** Activate held elements: scripts in document order, iframes, their placeholders away. */
+  async function activate(items: Held[]): Promise<void> {
+    const ready = items
+      .filter((h) => held.includes(h))
+      .sort((a, b) => (a.element.compareDocumentPosition(b.element) & 4 ? -1 : 1));
+    for (const item of ready) held.splice(held.indexOf(item), 1);
+    for (const item of ready) {
+      item.placeholder?.remove();
+      if (item.element.localName === 'iframe') {
+        item.element.removeAttribute('hidden');
+        item.element.setAttribute('src', item.element.getAttribute('data-src') ?? 'about:blank');
+      } else await run(item.element as HTMLScriptElement);
+    }
+  }
+
+  function release(): Promise<void> {
+    return activate(held.filter((h) => allowed(h.category, h.service) && !h.server));
+  }
+
+  return { release };
 
   /** Run a held script as a fresh element; external ones one after another, in document order. */
   function run(old: HTMLScriptElement): Promise<void> {

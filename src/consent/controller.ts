@@ -29,12 +29,15 @@ const POPUP = { width: 700, height: 800 };
 export interface ConsentViewState {
   open: boolean;
   draft: Categories;
+  /** The services the visitor allows on their own, as the banner's switches stand. */
+  services: string[];
   details: CategoryDetails | null;
 }
 
 /** What the view can do. */
 export interface ConsentActions {
   toggle(id: CategoryId, on: boolean): void;
+  toggleService(key: string, on: boolean): void;
   decline(): void;
   save(): void;
   acceptAll(): void;
@@ -54,10 +57,10 @@ export interface ConsentViewPort {
 
 /** The consent feature's handle for the public API. */
 export interface ConsentHandle {
-  /** Open the banner. */
+  /** Open the banner with the current choice. */
   open(): void;
-  /** Reopen the banner with the current choice: what the public `consent.revoke()` does (com_gdpr's name). */
-  reopen(): void;
+  /** Withdraw consent: back to Notwendig only, no service, their cookies cleared, logged as a decline. */
+  revoke(): void;
   /** Set categories as if the visitor saved them in the banner. */
   set(categories: Partial<Record<CategoryId, boolean>>): void;
 }
@@ -84,7 +87,12 @@ export function startConsentController(deps: ConsentControllerDeps): ConsentHand
   // localStorage keeps the log queue, sessionStorage the deny flag; either may be refused (null)
   const storage = guardedStorage(() => win.localStorage);
   const session = guardedStorage(() => win.sessionStorage);
-  const view = createStore<ConsentViewState>({ open: false, draft: consent.get().categories, details: null });
+  const view = createStore<ConsentViewState>({
+    open: false,
+    draft: consent.get().categories,
+    services: consent.get().services,
+    details: null,
+  });
   const descriptions = new Map<CategoryId, CategoryDetails>();
   let opener: Element | null = null;
 
@@ -93,7 +101,7 @@ export function startConsentController(deps: ConsentControllerDeps): ConsentHand
 
   function show(): void {
     opener = doc.activeElement;
-    view.set((s) => ({ ...s, open: true, draft: consent.get().categories }));
+    view.set((s) => ({ ...s, open: true, draft: consent.get().categories, services: consent.get().services }));
     ui.revokeButton(false, show);
     ui.mountView(view, actions);
   }
@@ -105,9 +113,15 @@ export function startConsentController(deps: ConsentControllerDeps): ConsentHand
     if (back?.isConnected && typeof back.focus === 'function') back.focus();
   };
 
-  const choose = async (status: ConsentStatus, wanted: Categories, reloadDelay = 0): Promise<void> => {
-    // announced before the store's listeners run: the tracker does not start on a page about to reload
-    const changed = consent.choose(status, wanted, config.reloadAfterChange);
+  const choose = async (
+    status: ConsentStatus,
+    wanted: Categories,
+    reloadDelay = 0,
+    services?: readonly string[],
+  ): Promise<void> => {
+    // announced before the store's listeners run: the tracker does not start on a page about to reload;
+    // the store clears the cookies of what is no longer allowed before anything else happens
+    const changed = consent.choose(status, wanted, config.reloadAfterChange, services);
     const now = consent.get().categories;
     // looked up at the choice: a gtag loaded after the bundle is told the choices too
     consentModeBridge(deps)?.('update', now);
@@ -124,7 +138,7 @@ export function startConsentController(deps: ConsentControllerDeps): ConsentHand
       ]);
     }
     const denied = status === 'deny' && config.denyMessageEnabled;
-    if (changed.length > 0 && config.reloadAfterChange) {
+    if (consent.get().reloading) {
       if (denied) writeItem(session, DENY_FLAG, '1');
       lifetime.timeout(() => win.location.reload(), reloadDelay);
       return;
@@ -132,10 +146,10 @@ export function startConsentController(deps: ConsentControllerDeps): ConsentHand
     if (denied) notifyDenied();
     settle(blocker.release(), log.error);
   };
-  const decide = (status: ConsentStatus, wanted: Categories, reloadDelay?: number): void =>
-    settle(choose(status, wanted, reloadDelay), log.error);
-  const chooseByStatus = (categories: Categories, reloadDelay?: number): void =>
-    decide(statusFor(categories), categories, reloadDelay);
+  const decide = (status: ConsentStatus, wanted: Categories, reloadDelay?: number, services?: readonly string[]): void =>
+    settle(choose(status, wanted, reloadDelay, services), log.error);
+  const chooseByStatus = (categories: Categories, reloadDelay?: number, services?: readonly string[]): void =>
+    decide(statusFor(categories), categories, reloadDelay, services);
 
   const offered = (): Categories => {
     const out = {} as Categories;
@@ -145,8 +159,10 @@ export function startConsentController(deps: ConsentControllerDeps): ConsentHand
 
   const actions: ConsentActions = {
     toggle: (id, on) => view.set((s) => ({ ...s, draft: { ...s.draft, [id]: config.categories[id].locked ? true : on } })),
-    decline: () => decide('deny', { 1: true, 2: false, 3: false, 4: false }),
-    save: () => chooseByStatus(view.get().draft),
+    toggleService: (key, on) =>
+      view.set((s) => ({ ...s, services: on ? [...s.services, key] : s.services.filter((k) => k !== key) })),
+    decline: () => decide('deny', { 1: true, 2: false, 3: false, 4: false }, 0, []),
+    save: () => chooseByStatus(view.get().draft, 0, view.get().services),
     acceptAll: () => decide('allow', offered()),
     showDetails(id) {
       const cached = descriptions.get(id);
@@ -201,7 +217,7 @@ export function startConsentController(deps: ConsentControllerDeps): ConsentHand
 
   return {
     open: show,
-    reopen: show,
+    revoke: actions.decline,
     set(categories) {
       const next = { ...consent.get().categories };
       for (const id of CATEGORY_IDS) if (typeof categories[id] === 'boolean') next[id] = categories[id]!;

@@ -15,14 +15,17 @@ export interface ConsentEarly {
   openSettings: () => void;
 }
 
-/** Before the DOM is ready: Consent Mode default (before any tag) and the blocker. */
+/** Before the DOM is ready: Consent Mode default (before any tag), clearing what is not allowed, and the blocker. */
 export function startConsentEarly(ctx: Context): ConsentEarly {
   consentModeBridge(ctx)?.('default', ctx.consent.get().categories);
+  ctx.consent.clear();
   const early: ConsentEarly = {
     openSettings: () => {},
     blocker: startBlocker({
       ...ctx,
       allows: (id) => ctx.consent.allows(id),
+      allowsService: (key) => ctx.consent.get().services.includes(key),
+      allowService: (key) => ctx.consent.allowService(key),
       openSettings: () => early.openSettings(),
     }),
   };

@@ -57,6 +57,8 @@ async function expectStatsAndMarketingOff({ context, page, errors }: Visit, path
   expect(await page.evaluate(() => window.PagePulse!.consent.get())).toEqual({
     status: 'allow',
     categories: { 1: true, 2: true, 3: false, 4: false },
+    chosen: true,
+    services: [],
   });
   expect(await banner(page).count()).toBe(0); // a choice exists: no banner
   expect(errors).toEqual([]);
@@ -221,6 +223,8 @@ describe('openAlwaysDeclined', () => {
     expect(await page.evaluate(() => window.PagePulse!.consent.get())).toEqual({
       status: 'deny',
       categories: { 1: true, 2: false, 3: false, 4: false },
+      chosen: true,
+      services: [],
     });
     expect(errors).toEqual([]);
     await context.close();

@@ -160,7 +160,7 @@ describe('consent buttons', () => {
     await context.close();
   });
 
-  it('Alle akzeptieren: all categories, logs, reload, and the revoke button shows the current choice', async () => {
+  it('Alle akzeptieren: all categories, logs, reload, and consent.open() shows the current choice', async () => {
     const { context, page } = await visit('/all.html');
     await banner(page).waitFor();
     const since = server.requests.length;
@@ -172,7 +172,7 @@ describe('consent buttons', () => {
       'user.processGenericCookieCategories gdpr_generic_cookie_consent=1',
     ]);
     expect(await banner(page).count()).toBe(0);
-    await page.evaluate(() => window.PagePulse!.consent.revoke());
+    await page.evaluate(() => window.PagePulse!.consent.open());
     await banner(page).waitFor();
     const boxes = await page.evaluate(() =>
       Array.from(document.querySelector('pagepulse-consent')!.shadowRoot!.querySelectorAll('input[type=checkbox]')).map(
@@ -183,6 +183,8 @@ describe('consent buttons', () => {
     expect(await page.evaluate(() => window.PagePulse!.consent.get())).toEqual({
       status: 'allow',
       categories: { 1: true, 2: true, 3: true, 4: true },
+      chosen: true,
+      services: [],
     });
     await context.close();
   });

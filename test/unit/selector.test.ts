@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { withoutState } from '../../src/ui/heatmap';
 import {
   classNames,
-  escapeIdent,
+  cssEscape,
   isOriginalSkippedClass,
   isUnstableClass,
   selectorFor,
@@ -169,7 +169,7 @@ describe('heatmap selector (protocol section 4)', () => {
   });
 
   it('escapes class names that are not identifiers (our departure)', () => {
-    // (a leading digit, `\31 st`, is left to the escapeIdent test: happy-dom cannot match hex escapes)
+    // (a leading digit, `\31 st`, is left to the CSS.escape test: happy-dom cannot match hex escapes)
     page(`<div class="w-1/2 uk-width-1-2@m é"><span class="x!">t</span></div>`);
     expect(selectorFor(one('span'))).toBe('div.w-1\\/2.uk-width-1-2\\@m.é>span.x\\!');
     expectExact(one('span'));
@@ -182,12 +182,12 @@ describe('heatmap selector (protocol section 4)', () => {
     expect(stateSuffix('x'.repeat(300))).toBe(':' + 'x'.repeat(200));
   });
 
-  it('escapes identifiers like CSS.escape', () => {
-    expect(escapeIdent('1st')).toBe('\\31 st');
-    expect(escapeIdent('-')).toBe('\\-');
-    expect(escapeIdent('-2x')).toBe('-\\32 x');
-    expect(escapeIdent('a.b')).toBe('a\\.b');
-    expect(escapeIdent('w-1/2')).toBe('w-1\\/2');
+  it('escapes identifiers as CSSOM serialises them (the environment\'s CSS.escape, which selectorFor calls)', () => {
+    expect(cssEscape('1st')).toBe('\\31 st');
+    expect(cssEscape('-')).toBe('\\-');
+    expect(cssEscape('-2x')).toBe('-\\32 x');
+    expect(cssEscape('a.b')).toBe('a\\.b');
+    expect(cssEscape('w-1/2')).toBe('w-1\\/2');
   });
 
   it("strips the state suffix of stored selectors for the overlay, both clients' and the older format", () => {

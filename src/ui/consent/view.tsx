@@ -1,6 +1,6 @@
 import { createElement, useEffect, useRef, useSyncExternalStore, type ReactNode } from 'react';
 import type { Config } from '../../config';
-import { CATEGORY_IDS } from '../../config/categories';
+import { CATEGORY_IDS, type CategoryId } from '../../config/categories';
 import type { ConsentActions, ConsentViewState } from '../../consent/controller';
 import type { SafeNode } from '../../consent/sanitize';
 import { bannerTexts, type BannerTexts } from '../../consent/texts';
@@ -35,9 +35,9 @@ function render(nodes: SafeNode[]): ReactNode[] {
   );
 }
 
-/** The settings dialog: a native modal (top layer, inert page), Tab wraps, Escape closes. */
-function Details({ view, actions, t }: Props) {
-  const { details } = useSyncExternalStore(view.subscribe, view.get);
+/** The settings dialog: a native modal (top layer, inert page), Tab wraps, Escape closes; the category's services with their own switches. */
+function Details({ view, actions, t, config }: Props) {
+  const { details, draft, services } = useSyncExternalStore(view.subscribe, view.get);
   const dialog = useRef<HTMLDialogElement>(null);
   const opener = useRef<Element | null>(null);
   useEffect(() => {
@@ -54,7 +54,7 @@ function Details({ view, actions, t }: Props) {
   };
   const onKeyDown = (event: React.KeyboardEvent) => {
     if (event.key !== 'Tab' || !dialog.current) return;
-    const focusable = Array.from(dialog.current.querySelectorAll<HTMLElement>('button, a[href]'));
+    const focusable = Array.from(dialog.current.querySelectorAll<HTMLElement>('button, a[href], input:enabled'));
     const first = focusable[0];
     const last = focusable[focusable.length - 1];
     const active = (dialog.current.getRootNode() as ShadowRoot).activeElement;
@@ -80,7 +80,41 @@ function Details({ view, actions, t }: Props) {
         {details?.state === 'error' && <p className="error">{t.consentLoadError}</p>}
         {details?.state === 'ready' && render(details.nodes)}
       </div>
+      {details && (
+        <ServiceSwitches id={details.id} on={draft[details.id]} services={services} actions={actions} config={config} t={t} />
+      )}
     </dialog>
+  );
+}
+
+/** A category's services, each allowed on its own (on and fixed while the whole category is on). */
+function ServiceSwitches(props: {
+  id: CategoryId;
+  on: boolean;
+  services: string[];
+  actions: ConsentActions;
+  config: Config;
+  t: Messages;
+}) {
+  const { id, on, services, actions, config, t } = props;
+  const keys = Object.keys(config.services).filter((key) => config.services[key]!.category === id);
+  if (keys.length === 0) return null;
+  return (
+    <fieldset className="services">
+      <legend>{t.consentServices}</legend>
+      {keys.map((key) => (
+        <span className="category" key={key}>
+          <input
+            type="checkbox"
+            id={`pp-svc-${key}`}
+            checked={on || services.includes(key)}
+            disabled={on}
+            onChange={(event) => actions.toggleService(key, event.currentTarget.checked)}
+          />
+          <label htmlFor={`pp-svc-${key}`}>{config.services[key]!.name}</label>
+        </span>
+      ))}
+    </fieldset>
   );
 }
 
