@@ -16,6 +16,7 @@ const root = fileURLToPath(new URL('.', import.meta.url));
 const LAYERS = {
   main: '*',
   heatmap: ['ui'],
+  debug: ['ui'],
   api: ['context', 'config', 'i18n', 'platform', 'tracker', 'consent', 'joomla'],
   ui: ['context', 'config', 'i18n', 'platform', 'tracker', 'consent', 'joomla'],
   tracker: ['context', 'config', 'i18n', 'platform', 'joomla'],
@@ -64,7 +65,7 @@ export default defineConfig([
   },
   {
     // the entry files are where the page is read, once, at evaluation
-    files: ['src/main.ts', 'src/heatmap.ts'],
+    files: ['src/main.ts', 'src/heatmap.ts', 'src/debug.ts'],
     rules: { 'pagepulse/no-top-level-page': 'off' },
   },
 ]);

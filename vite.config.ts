@@ -247,23 +247,45 @@ function zodMiniMethods(): Plugin {
  * The message keys of src/i18n (the German table, whose keys en.ts shares) that the lite build may
  * rename: each is read only as `t.key` inside the bundle, never by name from outside. Left out:
  * the keys that are also the name of some other property (`close`, `error`, `placeholder` are DOM
- * or result fields) and `category1`..`4`, read as `t[\`category${id}\`]`. Renaming the rest cuts
+ * or result fields), `category1`..`4`, read as `t[\`category${id}\`]`, and the debug box's keys. Renaming the rest cuts
  * the long names out of both tables and every use.
  */
 function messageKeys(): string[] {
   const source = readFileSync(new URL('./src/i18n/de.ts', import.meta.url), 'utf8');
   const keys = [...source.matchAll(/^ {2}([A-Za-z0-9]+):/gm)].map((m) => m[1]!);
   if (keys.length < 40) throw new Error('src/i18n/de.ts: message table not found; re-check messageKeys()');
-  return keys.filter((key) => !['close', 'error', 'placeholder'].includes(key) && !/^category\d$/.test(key));
+  // the debug box's two keys are read by pagepulse.debug.lite.js, a file minified on its own
+  const kept = ['close', 'error', 'placeholder', 'debugRegion', 'closeDebug'];
+  return keys.filter((key) => !kept.includes(key) && !/^category\d$/.test(key));
 }
 
 /**
- * Property names of the consent feature's own objects (the controller's actions and view port, the
- * blocker's and store's methods, the store's `reloading` flag): read nowhere outside the bundle, and
- * no DOM, preact or zod property has these names. The lite build renames them too.
+ * Property names of the bundle's own internal objects (the consent controller's actions and view
+ * port, the blocker's and store's methods, the heartbeat machine's state and effects, the notify
+ * store's timers, the lifetime and debug store, the banner texts): read nowhere outside the bundle
+ * (not in `window.PagePulse`, an event detail, a config key, a request or the QA files), and no DOM,
+ * preact or zod property has these names. The lite build renames them too.
  */
 const INTERNAL = [
-  'allowsService',
+  'actions',
+  'blocker',
+  'release',
+  'service',
+  'effects',
+  'timeoutMin',
+  'refreshMs',
+  'failures',
+  'setTimer',
+  'clicksStarted',
+  'windowsVersion',
+  'textish',
+  'startedAt',
+  'settingsDesc',
+  'setEnabled',
+  'remaining',
+  'reasons',
+  'disposed',
+  'pageUrl',
   'allowService',
   'toggleService',
   'openSettings',
@@ -280,7 +302,9 @@ const INTERNAL = [
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
 export default defineConfig(({ mode }) => {
-  const lite = mode === 'lite';
+  // `lite-debug`: the lite build's debug box as its own file (src/debug.ts), same aliases and edits
+  const lite = mode === 'lite' || mode === 'lite-debug';
+  const debugFile = mode === 'lite-debug';
   return {
     plugins: lite ? [zodOwnKeys(), zodMiniMethods()] : [zodOwnKeys(), zodMiniMethods(), reactDomInternals(), reactEsm()],
     define: {
@@ -346,10 +370,10 @@ export default defineConfig(({ mode }) => {
       sourcemap: 'hidden',
       reportCompressedSize: false,
       lib: {
-        entry: 'src/main.ts',
+        entry: debugFile ? 'src/debug.ts' : 'src/main.ts',
         formats: ['iife'],
-        name: 'PagePulseBundle',
-        fileName: () => (lite ? 'pagepulse.lite.iife.js' : 'pagepulse.iife.js'),
+        name: debugFile ? 'PagePulseDebug' : 'PagePulseBundle',
+        fileName: () => (debugFile ? 'pagepulse.debug.lite.js' : lite ? 'pagepulse.lite.iife.js' : 'pagepulse.iife.js'),
       },
       rolldownOptions: {
         // terser's renderChunk takes most of the lite build: expected, not worth a warning on every build

@@ -37,6 +37,7 @@ const building = new Set();
 for (const [mode, configFile] of [
   ['production', undefined],
   ['lite', undefined],
+  ['lite-debug', undefined],
   ['heatmap', 'vite.heatmap.config.ts'],
 ]) {
   const watcher = await build({ root: ROOT, mode, configFile, logLevel: 'warn', build: { watch: {} } });

@@ -40,14 +40,18 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       console.log(`FAIL ${file}: contains a ${name}; iPhone Safari 15 could not run the bundle`);
     }
   }
-  // the QA overlay, loaded on demand (never by a visitor): reported, not budgeted
-  const overlay = 'dist/pagepulse.heatmap.js';
-  try {
-    const size = sizes(overlay);
-    console.log(`info ${overlay}: ${size.gzip} B gzip (${size.raw} B raw), loaded only by QA and the admin's heatmap link`);
-  } catch {
-    console.log(`FAIL ${overlay}: missing (vite build -c vite.heatmap.config.ts)`);
-    failed = true;
+  // the QA files, loaded on demand (never by a visitor who is not debugging): reported, not budgeted
+  for (const [file, build] of [
+    ['dist/pagepulse.heatmap.js', 'vite build -c vite.heatmap.config.ts'],
+    ['dist/pagepulse.debug.lite.js', 'vite build --mode lite-debug'],
+  ]) {
+    try {
+      const size = sizes(file);
+      console.log(`info ${file}: ${size.gzip} B gzip (${size.raw} B raw), loaded only for QA`);
+    } catch {
+      console.log(`FAIL ${file}: missing (${build})`);
+      failed = true;
+    }
   }
   process.exit(failed ? 1 : 0);
 }

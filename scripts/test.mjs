@@ -72,8 +72,9 @@ if (want('build') || want('browser') || engines.length) {
   rmSync('dist', { recursive: true, force: true });
   step('build (React)', 'npx', ['vite', 'build', '--logLevel', 'warn']);
   step('build (lite)', 'npx', ['vite', 'build', '--mode', 'lite', '--logLevel', 'warn']);
-  // the QA heatmap overlay, loaded on demand by either bundle (src/heatmap.ts)
-  step('build (heatmap overlay)', 'npx', ['vite', 'build', '-c', 'vite.heatmap.config.ts', '--logLevel', 'warn']);
+  // the QA files, loaded on demand: the heatmap overlay (either bundle) and the lite build's debug box
+  step('build (QA: heatmap overlay)', 'npx', ['vite', 'build', '-c', 'vite.heatmap.config.ts', '--logLevel', 'warn']);
+  step('build (QA: lite debug box)', 'npx', ['vite', 'build', '--mode', 'lite-debug', '--logLevel', 'warn']);
   // the admin area (dist/admin/): the collector and browser suites sign in to it; not size-gated
   step('build (admin)', 'npx', ['vite', 'build', '-c', 'vite.admin.config.ts', '--logLevel', 'warn']);
   step('size budget', 'node', ['scripts/size-gate.mjs']);

@@ -17,9 +17,8 @@ import { createTracker } from './tracker';
 import { createDebugStore } from './platform/debug';
 import { createConsentViewPort } from './ui/consent';
 import { createNotifier } from './ui/notify';
-import { watchDebugBox } from './ui/surfaces';
-import type { HeatmapOverlay } from './ui/heatmap';
-import type { OverlayScript } from './heatmap';
+import { lazySurface, loadQaFile, watchDebugBox } from './ui/surfaces';
+import type { createHeatmapOverlay } from './ui/heatmap';
 
 declare global {
   interface Window {
@@ -62,32 +61,28 @@ try {
  * The QA overlay, a file of its own beside the bundle (`pagepulse.heatmap.js`, src/heatmap.ts),
  * loaded on first use; it reads from the collector the script came from.
  */
-function heatmapHandle(ctx: Context): { show(): Promise<void>; hide(): void } {
+function heatmapHandle(ctx: Context, url: (file: string) => string): { show(): Promise<void>; hide(): void } {
   const collector = ctx.config.collector ?? scriptOrigin();
-  let overlay: Promise<HeatmapOverlay | null> | null = null;
-  const load = () =>
-    (overlay ??= new Promise((resolve) => {
-      const script: OverlayScript = ctx.doc.createElement('script');
-      script.src = new URL('pagepulse.heatmap.js', ownScript?.src || `${collector}dist/`).href;
-      script.pagepulseOverlay = (create) => resolve(create(ctx, collector));
-      script.onerror = () => {
-        overlay = null;
-        script.remove();
-        ctx.log.warn(`heatmap: could not load ${script.src}`);
-        resolve(null);
-      };
-      ctx.doc.head.append(script);
-    }));
+  const load = lazySurface(
+    () => loadQaFile<typeof createHeatmapOverlay>(ctx.doc, url('pagepulse.heatmap.js')).then((create) => create(ctx, collector)),
+    (error) => ctx.log.warn('heatmap:', error),
+  );
+  let loaded = false;
   return {
-    show: () => load().then((o) => o?.show()),
+    show: () => ((loaded = true), load().then((o) => o?.show())),
     hide: () => {
-      if (overlay)
+      if (loaded)
         settle(
-          overlay.then((o) => o?.hide()),
+          load().then((o) => o?.hide()),
           ctx.log.error,
         );
     },
   };
+}
+
+/** A file beside the bundle (the QA files): by the bundle's own address (else the page's, for an inlined copy). */
+function besideBundle(file: string): string {
+  return new URL(file, ownScript?.src || location.href).href;
 }
 
 function scriptOrigin(): string {
@@ -184,7 +179,7 @@ function boot(marker: Record<symbol, unknown>): void {
 /** DOM ready: debug box watcher, tracker, consent widget (unless it started already), public API. */
 function start(ctx: Context, marker: Record<symbol, unknown>, early: ConsentEarly | null, started: ConsentHandle | null): void {
   const { win, config, lifetime } = ctx;
-  lifetime.add(watchDebugBox(ctx));
+  lifetime.add(watchDebugBox(ctx, besideBundle));
   lifetime.add(startKeepalive(ctx));
 
   const tracker = config.tracker ? createTracker(ctx) : null;
@@ -211,7 +206,7 @@ function start(ctx: Context, marker: Record<symbol, unknown>, early: ConsentEarl
     consent,
     notify: ctx.notify,
     request: reporting(ctx.request, (error) => showPlatformError(ctx, error)),
-    heatmap: heatmapHandle(ctx),
+    heatmap: heatmapHandle(ctx, besideBundle),
     destroy() {
       lifetime.dispose();
       if (win.PagePulse === api) delete win.PagePulse;

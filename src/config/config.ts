@@ -95,13 +95,13 @@ export interface Service {
  * their own domains, which a page cannot clear.
  */
 const SERVICES: Record<string, Service> = {
-  youtube: { category: 4, name: 'YouTube', hosts: ['youtube.com', 'youtube-nocookie.com', 'youtu.be'], cookies: [] },
+  youtube: { category: 4, name: 'YouTube', hosts: ['youtube.com', 'youtube-nocookie.com'], cookies: [] },
   vimeo: { category: 4, name: 'Vimeo', hosts: ['vimeo.com'], cookies: [] },
   googlemaps: { category: 4, name: 'Google Maps', hosts: ['maps.google.com', 'maps.googleapis.com'], cookies: [] },
   'google-analytics': {
     category: 3,
     name: 'Google Analytics',
-    hosts: ['google-analytics.com', 'googletagmanager.com', 'analytics.google.com'],
+    hosts: ['google-analytics.com', 'googletagmanager.com'],
     cookies: ['_ga', '_ga_*', '_gid', '_gat', '_gat_*'],
   },
   matomo: { category: 3, name: 'Matomo', hosts: ['matomo.cloud'], cookies: ['_pk_*', 'mtm_*'] },

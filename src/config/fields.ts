@@ -128,28 +128,31 @@ const COOKIE_PATTERN = /^[\w!#$%&'+.^`|~-]{1,128}\*?$/;
 
 /** Cookie name patterns cleared while their category or service is not allowed. */
 export const cookiePatterns = lazy(() =>
-  z.custom<string[]>((v) => Array.isArray(v) && v.length <= 100 && v.every((p) => typeof p === 'string' && COOKIE_PATTERN.test(p))),
+  z.custom<string[]>(
+    (v) => Array.isArray(v) && v.length <= 100 && v.every((p) => typeof p === 'string' && COOKIE_PATTERN.test(p)),
+  ),
 );
 
 /** The consent policy's revision: an integer 0..1e9. */
-export const revision = lazy(() => numberWhere((n) => Number.isInteger(n) && n >= 0 && n <= 1e9, 'an integer 0..1000000000'));
+export const revision = lazy(() => numberWhere((n) => Number.isInteger(n) && n >= 0 && n <= 1e9));
 
 /**
  * One `PagePulseConfig.services` entry (`{key: {...}}`, one per source setting): null drops the
- * service; otherwise its fields, each optional where the entry overrides a known one.
+ * service; otherwise a whole entry (category and name required; hosts and cookies default to none)
+ * that replaces a built-in one of the same key.
  */
 export const serviceEntry = lazy(() =>
-  z.custom<Record<string, Partial<Service> | null>>(
-    (v) =>
-      Object.values(v ?? 0).every(
-        (entry: Partial<Service> | null) =>
-          entry === null ||
-          (typeof entry === 'object' &&
-            [undefined, 2, 3, 4].includes(entry.category) &&
-            (entry.name === undefined || (typeof entry.name === 'string' && /\S/.test(entry.name) && entry.name.length <= 100)) &&
-            (entry.hosts === undefined || z.safeParse(domainList(), entry.hosts).success) &&
-            (entry.cookies === undefined || z.safeParse(cookiePatterns(), entry.cookies).success)),
-      ),
-    'expected null or {category: 2|3|4, name, hosts: [...], cookies: [...]}',
+  z.custom<Record<string, Service | null>>((v) =>
+    Object.values(v ?? 0).every(
+      (entry: Partial<Service> | null) =>
+        entry === null ||
+        (typeof entry === 'object' &&
+          [2, 3, 4].includes(entry.category!) &&
+          typeof entry.name === 'string' &&
+          /\S/.test(entry.name) &&
+          entry.name.length <= 100 &&
+          (entry.hosts === undefined || z.safeParse(domainList(), entry.hosts).success) &&
+          (entry.cookies === undefined || z.safeParse(cookiePatterns(), entry.cookies).success)),
+    ),
   ),
 );

@@ -95,12 +95,10 @@ export function resolveConfig(settings: readonly RawSetting[], warn: (message: s
       continue;
     }
     if (key === 'services') {
-      // one entry per setting (sources.ts), merged over the table: null drops it, fields override
-      for (const [name, entry] of Object.entries(parsed.data as Record<string, Partial<Service> | null>)) {
-        const known = config.services[name] as Service | undefined;
-        if (entry === null) delete config.services[name];
-        else if (known || entry.category) config.services[name] = { ...{ name, hosts: [], cookies: [] }, ...known, ...entry } as Service;
-        else warn(`PagePulse: ignoring "${label}": a new service needs a category (2, 3 or 4)`);
+      // one entry per setting (sources.ts): an entry replaces the table's, null drops it
+      for (const [name, entry] of Object.entries(parsed.data as Record<string, Service | null>)) {
+        if (entry) config.services[name] = { hosts: [], cookies: [], ...(entry as Partial<Service>) } as Service;
+        else delete config.services[name];
       }
     } else if (dot < 0) {
       (config as unknown as Record<string, unknown>)[key] = parsed.data;

@@ -4,6 +4,7 @@ import type { Lifetime } from '../platform/lifetime';
 import { settle } from '../platform/guard';
 import { categoryOf } from './rules';
 import { hostIn, serviceOf } from './services';
+import type { ConsentStore } from './store';
 
 /** Styles of the light-DOM placeholders, adopted into the document (a strict CSP allows that). */
 const PLACEHOLDER_CSS = `.gdprlock-placeholder{box-sizing:border-box;display:flex;flex-direction:column;align-items:center;justify-content:center;gap:12px;min-height:120px;max-width:100%;padding:20px;border:1px solid #8a8a8a;border-radius:6px;background:#f4f4f4;color:#1d1d1f;font:15px/1.45 system-ui,sans-serif;text-align:center}
@@ -20,10 +21,8 @@ export interface BlockerDeps {
   t: Messages;
   /** Whether a category is on now. */
   allows(id: CategoryId): boolean;
-  /** Whether a service is allowed on its own now. */
-  allowsService(key: string): boolean;
-  /** Remember a service as allowed on its own (the placeholder's "always allow"). */
-  allowService(key: string): void;
+  /** The consent store: the services allowed on their own, and the placeholder's "always allow". */
+  consent: Pick<ConsentStore, 'get' | 'allowService'>;
   /** The placeholder's button. */
   openSettings(): void;
   log: { error(...args: unknown[]): void };
@@ -73,7 +72,7 @@ export function startBlocker(deps: BlockerDeps): Blocker {
     return service ? config.services[service]!.category : null;
   };
   const allowed = (category: CategoryId, service: string | null): boolean =>
-    deps.allows(category) || (service !== null && deps.allowsService(service));
+    deps.allows(category) || (service !== null && deps.consent.get().services.includes(service));
 
   const placeholderFor = (item: Held): HTMLElement | null => {
     const { element, category, service } = item;
@@ -108,7 +107,7 @@ export function startBlocker(deps: BlockerDeps): Blocker {
       box.append(
         button(t.placeholderOnce, () => settle(activate([item]), log.error)),
         button(format(t.placeholderAlways, name), () => {
-          deps.allowService(service!);
+          deps.consent.allowService(service!);
           settle(release(), log.error);
         }),
       );

@@ -24,8 +24,6 @@ export function startConsentEarly(ctx: Context): ConsentEarly {
     blocker: startBlocker({
       ...ctx,
       allows: (id) => ctx.consent.allows(id),
-      allowsService: (key) => ctx.consent.get().services.includes(key),
-      allowService: (key) => ctx.consent.allowService(key),
       openSettings: () => early.openSettings(),
     }),
   };

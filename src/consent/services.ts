@@ -9,27 +9,22 @@ export function hostIn(host: string, domains: readonly string[]): boolean {
   return domains.some((domain) => host === domain || host.endsWith(`.${domain}`));
 }
 
-/** Whether a cookie name matches a pattern: the exact name, or a prefix followed by `*`. */
-export function matchesPattern(name: string, pattern: string): boolean {
-  return pattern.endsWith('*') ? name.startsWith(pattern.slice(0, -1)) : name === pattern;
-}
-
 /**
- * The cookie patterns of everything a state does not allow: the site's patterns of each category
- * that is off, and those of each service whose category is off and that the visitor did not allow
- * on its own. Category 1 is never among them.
+ * The names among the page's cookies that belong to something a state does not allow: the site's
+ * patterns (exact, or a prefix and `*`) of each category 2-4 that is off, and those of each service
+ * whose category is off and that the visitor did not allow on its own. Never category 1, never the
+ * consent cookies themselves.
  */
-export function disallowedPatterns(config: Config, state: ConsentState): string[] {
-  const out: string[] = [];
-  for (const id of CATEGORY_IDS) if (id > 1 && !state.categories[id]) out.push(...config.categories[id].cookies);
+export function cookiesToClear(names: readonly string[], config: Config, state: ConsentState): string[] {
+  const patterns: string[] = [];
+  for (const id of CATEGORY_IDS) if (id > 1 && !state.categories[id]) patterns.push(...config.categories[id].cookies);
   for (const [key, service] of Object.entries(config.services))
-    if (!state.categories[service.category] && !state.services.includes(key)) out.push(...service.cookies);
-  return out;
-}
-
-/** The names among `names` that match a pattern, never the consent cookies themselves. */
-export function cookiesToClear(names: readonly string[], patterns: readonly string[]): string[] {
-  return names.filter((name) => name && !OWN_COOKIES.test(name) && patterns.some((p) => matchesPattern(name, p)));
+    if (!state.categories[service.category] && !state.services.includes(key)) patterns.push(...service.cookies);
+  return names.filter(
+    (name) =>
+      !OWN_COOKIES.test(name) &&
+      patterns.some((pattern) => (pattern.endsWith('*') ? name.startsWith(pattern.slice(0, -1)) : name === pattern)),
+  );
 }
 
 /** The service a blocked element belongs to: its `data-service` (`named`), else the one whose hosts hold its address's. */

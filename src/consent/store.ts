@@ -2,7 +2,7 @@ import { CATEGORY_IDS, type Config } from '../config';
 import type { Categories, ConsentState, ConsentStore } from '../context';
 import type { CookieJar } from '../platform/cookies';
 import { createStore } from '../platform/store';
-import { cookiesToClear, disallowedPatterns } from './services';
+import { cookiesToClear } from './services';
 import { startupConsent } from './startup';
 
 export { defaultCategories } from './startup';
@@ -27,11 +27,14 @@ export type { Categories, ConsentState, ConsentStatus, ConsentStore } from '../c
  * A choice made under a lower policy revision than the page's does not count: a first visit.
  */
 export function readConsent(jar: CookieJar, config: Config, choices: () => string | null = () => null): ConsentState {
-  const current = config.revision <= Number(jar.get(REVISION_COOKIE) ?? 0);
+  const current = config.revision <= Number(jar.get(REVISION_COOKIE));
   const state = startupConsent({ status: current ? jar.get(STATUS_COOKIE) : null, categories: jar.get(CATEGORIES_COOKIE), choices }, config);
-  const services = current ? (jar.get(SERVICES_COOKIE) ?? '').split('.') : [];
-  return { ...state, services: services.filter((key) => Object.prototype.hasOwnProperty.call(config.services, key)) };
+  return { ...state, services: known(config, current ? (jar.get(SERVICES_COOKIE) ?? '').split('.') : []) };
 }
+
+/** The keys among `keys` that name a service of the table. */
+const known = (config: Config, keys: readonly string[]): string[] =>
+  keys.filter((key) => Object.prototype.hasOwnProperty.call(config.services, key));
 
 /** Serialise the categories for the categories cookie (`1.2`). */
 export function formatCategories(categories: Categories): string {
@@ -47,7 +50,7 @@ export function createConsentStore(
 ): ConsentStore {
   const store = createStore(readConsent(jar, config, choices), onError);
   const clear = (): void => {
-    for (const name of cookiesToClear(jar.names(), disallowedPatterns(config, store.get()))) jar.remove(name);
+    for (const name of cookiesToClear(jar.names(), config, store.get())) jar.remove(name);
   };
   const writeServices = (services: string[]): void =>
     services.length ? jar.set(SERVICES_COOKIE, services.join('.'), CONSENT_DAYS) : jar.remove(SERVICES_COOKIE);
@@ -58,8 +61,8 @@ export function createConsentStore(
     clear,
     allowService(key) {
       const previous = store.get();
-      if (previous.services.includes(key) || !Object.prototype.hasOwnProperty.call(config.services, key)) return;
-      const services = [...previous.services, key];
+      const services = known(config, [...previous.services, key]);
+      if (previous.services.includes(key) || services.length === previous.services.length) return;
       writeServices(services);
       store.set({ ...previous, services });
     },
@@ -72,9 +75,7 @@ export function createConsentStore(
         if (config.categories[id].locked) categories[id] = true;
       }
       const changed = CATEGORY_IDS.filter((id) => categories[id] !== previous.categories[id]);
-      const services = (chosenServices ?? previous.services).filter((key) =>
-        Object.prototype.hasOwnProperty.call(config.services, key),
-      );
+      const services = known(config, chosenServices ?? previous.services);
       // a service taken back is like a category switched off: what it loaded goes with a reload
       const narrowed = changed.length > 0 || previous.services.some((key) => !services.includes(key));
       jar.set(STATUS_COOKIE, status, CONSENT_DAYS);

@@ -33,23 +33,14 @@ export function documentCookieJar(doc: Document): CookieJar {
       const expires = new Date(Date.now() + days * DAY_MS).toUTCString();
       doc.cookie = `${name}=${encodeURIComponent(value)}; expires=${expires}; path=/; SameSite=Lax${secure()}`;
     },
-    names: () => doc.cookie.split(';').map((part) => part.split('=')[0]!.trim()),
+    names: () => doc.cookie.split('; ').map((cookie) => cookie.split('=')[0]!),
     remove(name) {
-      for (const domain of ['', ...parentDomains(doc.location?.hostname ?? '')])
-        doc.cookie = `${name}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/${domain && `; domain=${domain}`}`;
+      // host-only, then each domain from the host up (`www.example.com`, `example.com`, `com`): the
+      // browser ignores the ones a cookie cannot have (a public suffix, another label of an IP)
+      doc.cookie = `${name}=;max-age=0;path=/`;
+      for (let domain = doc.location.hostname; domain; domain = domain.slice(domain.indexOf('.') + 1 || domain.length))
+        doc.cookie = `${name}=;max-age=0;path=/;domain=${domain}`;
     },
   };
 }
 
-/**
- * The domains a cookie of `host` may have been set for: the host itself and each parent with at
- * least two labels (`www.example.co.uk`: `www.example.co.uk`, `example.co.uk`, `co.uk`; the browser
- * ignores the public suffix). None for an IP address or a single-label host.
- */
-export function parentDomains(host: string): string[] {
-  if (!host.includes('.') || /^[\d.]+$|:/.test(host)) return [];
-  const labels = host.split('.');
-  const out: string[] = [];
-  for (let i = 0; i < labels.length - 1; i++) out.push(labels.slice(i).join('.'));
-  return out;
-}

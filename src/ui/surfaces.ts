@@ -16,10 +16,32 @@ export function lazySurface<M>(load: () => Promise<M>, onError: (error: unknown)
     }));
 }
 
-/** Mount the debug box the first time debug is on and there is a message to show. */
-export function watchDebugBox(ctx: Context): () => void {
-  const load = lazySurface(
-    () => import('./debug/view'),
+/** A <script> of one of the QA files beside the bundle: the file hands its module to `pagepulseLoaded`. */
+export type QaScript = HTMLScriptElement & { pagepulseLoaded?: (module: unknown) => void };
+
+/**
+ * Load a QA file (`pagepulse.heatmap.js`, the lite build's `pagepulse.debug.lite.js`) from the
+ * folder the bundle came from (`url` resolves the name); resolves with what the file exports, or
+ * rejects when it cannot be loaded. The visitor's tag stays one tag: these load only for QA.
+ */
+export function loadQaFile<M>(doc: Document, url: string): Promise<M> {
+  return new Promise((resolve, reject) => {
+    const script: QaScript = doc.createElement('script');
+    script.src = url;
+    script.pagepulseLoaded = (module) => resolve(module as M);
+    script.onerror = () => reject(new Error(`could not load ${url}`));
+    doc.head.append(script);
+  });
+}
+
+/**
+ * Mount the debug box the first time debug is on and there is a message to show. The lite build
+ * loads the box from `pagepulse.debug.lite.js` (QA only: its bytes are not every visitor's);
+ * `url` resolves a file name beside the bundle.
+ */
+export function watchDebugBox(ctx: Context, url: (file: string) => string): () => void {
+  const load = lazySurface<typeof import('./debug/view')>(
+    () => (__PAGEPULSE_BUILD__ === 'lite' ? loadQaFile(ctx.doc, url('pagepulse.debug.lite.js')) : import('./debug/view')),
     (error) => ctx.log.error('debug box failed to load', error),
   );
   let mounted = false;

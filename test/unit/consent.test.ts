@@ -12,7 +12,7 @@ import {
 } from '../../src/consent/rules';
 import { sanitizeFragment, safeHref } from '../../src/consent/sanitize';
 import { createConsentStore, readConsent } from '../../src/consent/store';
-import type { CookieJar } from '../../src/platform/cookies';
+import { memoryJar } from '../support/cookie-jar';
 import type { Requester } from '../../src/platform/request';
 
 const memoryStorage = (): SafeStorage & { data: Map<string, string> } => {
@@ -24,10 +24,7 @@ const memoryStorage = (): SafeStorage & { data: Map<string, string> } => {
     removeItem: (k) => void data.delete(k),
   };
 };
-const jar = (initial: Record<string, string> = {}): CookieJar & { data: Record<string, string> } => {
-  const data = { ...initial };
-  return { data, get: (n) => data[n] ?? null, set: (n, v) => void (data[n] = v) };
-};
+const jar = (initial: Record<string, string> = {}) => memoryJar({ ...initial });
 
 describe('description sanitizer', () => {
   const base = 'https://site.example/seite';
@@ -158,6 +155,7 @@ describe('consent store', () => {
       status: null,
       chosen: false,
       categories: { 1: true, 2: true, 3: false, 4: false },
+      services: [],
     });
     expect(readConsent(jar(), { ...config, complianceType: 'opt-in' }).categories).toEqual({
       1: true,
@@ -194,7 +192,16 @@ describe('consent store', () => {
     const cookies = jar();
     const store = createConsentStore(cookies, config);
     expect(store.choose('allow', { 1: false, 3: true })).toEqual([3]);
-    expect(cookies.data).toEqual({ cookieconsent_status: 'allow', cookieconsent_categories: '1.2.3' });
-    expect(store.get()).toEqual({ status: 'allow', chosen: true, categories: { 1: true, 2: true, 3: true, 4: false } });
+    expect(cookies.data).toEqual({
+      cookieconsent_status: 'allow',
+      cookieconsent_categories: '1.2.3',
+      cookieconsent_revision: '0',
+    });
+    expect(store.get()).toEqual({
+      status: 'allow',
+      chosen: true,
+      categories: { 1: true, 2: true, 3: true, 4: false },
+      services: [],
+    });
   });
 });

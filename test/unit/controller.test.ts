@@ -5,7 +5,7 @@ import { statusFor } from '../../src/consent/rules';
 import type { SafeStorage } from '../../src/consent/storage';
 import { createConsentStore } from '../../src/consent/store';
 import { messages } from '../../src/i18n';
-import type { CookieJar } from '../../src/platform/cookies';
+import { memoryJar } from '../support/cookie-jar';
 import { createLifetime, type Lifetime } from '../../src/platform/lifetime';
 import type { RequestOptions, Requester } from '../../src/platform/request';
 import type { Store } from '../../src/platform/store';
@@ -41,7 +41,7 @@ afterEach(() => {
 function setup(options: Options = {}) {
   const config: Config = { ...defaultConfig(), ...options.config };
   const cookies: Record<string, string> = { ...options.cookies };
-  const jar: CookieJar = { get: (n) => cookies[n] ?? null, set: (n, v) => void (cookies[n] = v) };
+  const jar = memoryJar(cookies);
   const consent = createConsentStore(jar, config);
   const calls: RequestOptions[] = [];
   const request = (async (o: RequestOptions) => {
@@ -151,7 +151,11 @@ describe('consent controller', () => {
     expect(page.view().draft).toEqual({ 1: true, 2: true, 3: true, 4: false });
     page.actions().save();
     expect(page.view().open).toBe(false);
-    expect(page.cookies).toEqual({ cookieconsent_status: 'allow', cookieconsent_categories: '1.2.3' });
+    expect(page.cookies).toEqual({
+      cookieconsent_status: 'allow',
+      cookieconsent_categories: '1.2.3',
+      cookieconsent_revision: '0',
+    });
     expect(page.consent.get().reloading).toBe(true);
     await vi.waitFor(() => expect(page.reload).toHaveBeenCalledTimes(1));
     expect(logLines(page.calls)).toEqual([
@@ -187,7 +191,7 @@ describe('consent controller', () => {
     const page = setup({ config: { reloadAfterChange: false, denyMessage: 'Schade.' } });
     page.actions().decline();
     await vi.waitFor(() => expect(page.notes).toEqual(['Schade.']));
-    expect(page.cookies).toEqual({ cookieconsent_status: 'deny', cookieconsent_categories: '1' });
+    expect(page.cookies).toEqual({ cookieconsent_status: 'deny', cookieconsent_categories: '1', cookieconsent_revision: '0' });
     expect(page.reload).not.toHaveBeenCalled();
     expect(page.release).toHaveBeenCalledTimes(2);
   });
@@ -234,7 +238,11 @@ describe('consent controller', () => {
     const page = setup({ config: { categories: config.categories } });
     page.actions().acceptAll();
     await vi.waitFor(() => expect(page.reload).toHaveBeenCalled());
-    expect(page.cookies).toEqual({ cookieconsent_status: 'allow', cookieconsent_categories: '1.2.3' });
+    expect(page.cookies).toEqual({
+      cookieconsent_status: 'allow',
+      cookieconsent_categories: '1.2.3',
+      cookieconsent_revision: '0',
+    });
   });
 
   it('openAlwaysDeclined reopens the banner after a decline; otherwise the revoke button is offered', async () => {
@@ -266,7 +274,11 @@ describe('consent controller', () => {
   it('accept by country: outside the EU the offered categories are chosen without asking (marketing off under GPC)', async () => {
     const page = setup({ config: { country: 'US' }, gpc: true, dataLayer: [] });
     expect(page.mounts).toHaveLength(0);
-    expect(page.cookies).toEqual({ cookieconsent_status: 'allow', cookieconsent_categories: '1.2.3' });
+    expect(page.cookies).toEqual({
+      cookieconsent_status: 'allow',
+      cookieconsent_categories: '1.2.3',
+      cookieconsent_revision: '0',
+    });
     const dataLayer = (page.win as unknown as { dataLayer: IArguments[] }).dataLayer;
     expect(Array.from(dataLayer.at(-1)!)).toEqual([
       'consent',
@@ -283,9 +295,13 @@ describe('consent controller', () => {
       config: { reloadAfterChange: false },
     });
     page.handle.set({ 4: true });
-    expect(page.cookies).toEqual({ cookieconsent_status: 'allow', cookieconsent_categories: '1.2.4' });
+    expect(page.cookies).toEqual({
+      cookieconsent_status: 'allow',
+      cookieconsent_categories: '1.2.4',
+      cookieconsent_revision: '0',
+    });
     page.handle.set({ 2: false, 4: false });
-    expect(page.cookies).toEqual({ cookieconsent_status: 'deny', cookieconsent_categories: '1' });
+    expect(page.cookies).toEqual({ cookieconsent_status: 'deny', cookieconsent_categories: '1', cookieconsent_revision: '0' });
     await vi.waitFor(() =>
       expect(logLines(page.calls)).toEqual([
         'processGenericCookieCategories gdpr_generic_cookie_consent=1',
@@ -297,13 +313,40 @@ describe('consent controller', () => {
     );
   });
 
-  it('reopen() and open() show the banner with the current choice as draft', () => {
+  it('open() shows the banner with the current choice as draft, each time afresh', () => {
     const page = setup({ cookies: { cookieconsent_status: 'allow', cookieconsent_categories: '1.3' } });
-    page.handle.reopen();
+    page.handle.open();
     expect(page.view()).toMatchObject({ open: true, draft: { 1: true, 2: false, 3: true, 4: false } });
     page.actions().toggle(4, true);
     page.handle.open();
     expect(page.view().draft[4]).toBe(false);
+  });
+
+  it('revoke() withdraws consent: Notwendig only, no service, cookies cleared, logged as a decline, reload', async () => {
+    const page = setup({
+      cookies: {
+        cookieconsent_status: 'allow',
+        cookieconsent_categories: '1.2.3.4',
+        pagepulse_services: 'youtube',
+        _ga: 'GA1.1.1',
+        keep: '1',
+      },
+    });
+    page.handle.revoke();
+    await vi.waitFor(() => expect(page.reload).toHaveBeenCalledTimes(1));
+    expect(page.cookies).toEqual({
+      cookieconsent_status: 'deny',
+      cookieconsent_categories: '1',
+      cookieconsent_revision: '0',
+      keep: '1',
+    });
+    expect(page.consent.get()).toMatchObject({ status: 'deny', services: [], categories: { 2: false, 3: false, 4: false } });
+    expect(logLines(page.calls)).toEqual([
+      'processGenericCookieCategories gdpr_generic_cookie_consent=0',
+      'processCookieCategory gdpr_cookie_category=2&gdpr_cookie_category_state=1',
+      'processCookieCategory gdpr_cookie_category=3&gdpr_cookie_category_state=1',
+      'processCookieCategory gdpr_cookie_category=4&gdpr_cookie_category_state=1',
+    ]);
   });
 
   it('details: loading, then the sanitized description; a failure is retried on the next opening', async () => {

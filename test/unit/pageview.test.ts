@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config';
 import { createConsentStore } from '../../src/consent/store';
-import type { CookieJar } from '../../src/platform/cookies';
+import { memoryJar } from '../support/cookie-jar';
 import { moduleAvailable } from '../../src/tracker/badges';
 import { askWindowsVersion, isWindows11 } from '../../src/tracker/client-hints';
 import { heartbeatBody, type PageFacts } from '../../src/tracker/wire';
@@ -82,10 +82,7 @@ describe('Windows 11 client hints', () => {
 });
 
 describe('consent choice that will reload', () => {
-  const jar = (): CookieJar => {
-    const data: Record<string, string> = {};
-    return { get: (n) => data[n] ?? null, set: (n, v) => void (data[n] = v) };
-  };
+  const jar = () => memoryJar();
 
   it('is announced in the state the store listeners see, only when a category changed', () => {
     const store = createConsentStore(jar(), defaultConfig());

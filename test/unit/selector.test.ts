@@ -182,7 +182,7 @@ describe('heatmap selector (protocol section 4)', () => {
     expect(stateSuffix('x'.repeat(300))).toBe(':' + 'x'.repeat(200));
   });
 
-  it('escapes identifiers as CSSOM serialises them (the environment\'s CSS.escape, which selectorFor calls)', () => {
+  it("escapes identifiers as CSSOM serialises them (the environment's CSS.escape, which selectorFor calls)", () => {
     expect(cssEscape('1st')).toBe('\\31 st');
     expect(cssEscape('-')).toBe('\\-');
     expect(cssEscape('-2x')).toBe('-\\32 x');

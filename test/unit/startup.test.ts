@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { memoryJar } from '../support/cookie-jar';
 import { defaultConfig, type Config } from '../../src/config';
 import { parseChoices, startupConsent, type StartupInput } from '../../src/consent/startup';
 import { bannerTexts } from '../../src/consent/texts';
@@ -91,7 +92,7 @@ describe('start-up consent rule', () => {
 
   it('a saved choice of such a visitor writes what was derived, not "all"', () => {
     const data: Record<string, string> = { cookieconsent_status: 'allow' };
-    const jar = { get: (n: string) => data[n] ?? null, set: (n: string, v: string) => void (data[n] = v) };
+    const jar = memoryJar(data);
     const store = createConsentStore(jar, gdprPage(3, 4), undefined, () => '{"2":0}');
     expect(store.get().categories).toEqual({ 1: true, 2: true, 3: false, 4: false });
     expect(store.choose('allow', { 2: false })).toEqual([2]);

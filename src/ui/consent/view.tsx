@@ -1,6 +1,6 @@
 import { createElement, useEffect, useRef, useSyncExternalStore, type ReactNode } from 'react';
 import type { Config } from '../../config';
-import { CATEGORY_IDS, type CategoryId } from '../../config/categories';
+import { CATEGORY_IDS } from '../../config/categories';
 import type { ConsentActions, ConsentViewState } from '../../consent/controller';
 import type { SafeNode } from '../../consent/sanitize';
 import { bannerTexts, type BannerTexts } from '../../consent/texts';
@@ -67,6 +67,8 @@ function Details({ view, actions, t, config }: Props) {
     }
   };
   const name = details ? actions.categoryName(details.id) : '';
+  const on = details ? draft[details.id] : false;
+  const keys = details ? Object.keys(config.services).filter((key) => config.services[key]!.category === details.id) : [];
   return (
     <dialog ref={dialog} aria-labelledby="pp-details-title" onClose={onClose} onKeyDown={onKeyDown}>
       <header>
@@ -80,41 +82,25 @@ function Details({ view, actions, t, config }: Props) {
         {details?.state === 'error' && <p className="error">{t.consentLoadError}</p>}
         {details?.state === 'ready' && render(details.nodes)}
       </div>
-      {details && (
-        <ServiceSwitches id={details.id} on={draft[details.id]} services={services} actions={actions} config={config} t={t} />
+      {/* the category's services, each allowed on its own (on and fixed while the whole category is on) */}
+      {keys.length > 0 && (
+        <fieldset>
+          <legend>{t.consentServices}</legend>
+          {keys.map((key) => (
+            <span className="category" key={key}>
+              <input
+                type="checkbox"
+                id={`pp-svc-${key}`}
+                checked={on || services.includes(key)}
+                disabled={on}
+                onChange={(event) => actions.toggleService(key, event.currentTarget.checked)}
+              />
+              <label htmlFor={`pp-svc-${key}`}>{config.services[key]!.name}</label>
+            </span>
+          ))}
+        </fieldset>
       )}
     </dialog>
-  );
-}
-
-/** A category's services, each allowed on its own (on and fixed while the whole category is on). */
-function ServiceSwitches(props: {
-  id: CategoryId;
-  on: boolean;
-  services: string[];
-  actions: ConsentActions;
-  config: Config;
-  t: Messages;
-}) {
-  const { id, on, services, actions, config, t } = props;
-  const keys = Object.keys(config.services).filter((key) => config.services[key]!.category === id);
-  if (keys.length === 0) return null;
-  return (
-    <fieldset className="services">
-      <legend>{t.consentServices}</legend>
-      {keys.map((key) => (
-        <span className="category" key={key}>
-          <input
-            type="checkbox"
-            id={`pp-svc-${key}`}
-            checked={on || services.includes(key)}
-            disabled={on}
-            onChange={(event) => actions.toggleService(key, event.currentTarget.checked)}
-          />
-          <label htmlFor={`pp-svc-${key}`}>{config.services[key]!.name}</label>
-        </span>
-      ))}
-    </fieldset>
   );
 }
 
