@@ -272,7 +272,6 @@ const INTERNAL = [
   'release',
   'service',
   'effects',
-  'timeoutMin',
   'refreshMs',
   'failures',
   'setTimer',
@@ -356,7 +355,9 @@ export default defineConfig(({ mode }) => {
               compress: { passes: 3, sequences: false, inline: 1, unsafe_arrows: true },
               mangle: {
                 properties: {
-                  regex: new RegExp(`^(__[A-Za-z]?|_sb|_zod|traits|constr|onattach|deferred|${[...messageKeys(), ...INTERNAL].join('|')})$`),
+                  regex: new RegExp(
+                    `^(__[A-Za-z]?|_sb|_zod|traits|constr|onattach|deferred|${[...messageKeys(), ...INTERNAL].join('|')})$`,
+                  ),
                 },
               },
               format: { comments: false },

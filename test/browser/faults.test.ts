@@ -123,6 +123,8 @@ describe('faulty server: consent log, category description, form consent, keep-a
       const consent = page.locator('pagepulse-consent');
       await consent.locator('.banner').waitFor();
       await consent.getByRole('button', { name: 'Statistiken' }).click();
+      // the dialog opens in an effect after the render that shows its text: Escape waits for it
+      await consent.locator('dialog[open]').waitFor();
       // any HTTP 200 is a delivered call here: the description endpoint answers HTML by design,
       // so a 200 body is rendered through the allowlist; failures show the error state
       const delivered = typeof fault.reply === 'object' && fault.reply.status === 200 && !fault.reply.delayMs;
