@@ -28,7 +28,10 @@ export type { Categories, ConsentState, ConsentStatus, ConsentStore } from '../c
  */
 export function readConsent(jar: CookieJar, config: Config, choices: () => string | null = () => null): ConsentState {
   const current = config.revision <= Number(jar.get(REVISION_COOKIE));
-  const state = startupConsent({ status: current ? jar.get(STATUS_COOKIE) : null, categories: jar.get(CATEGORIES_COOKIE), choices }, config);
+  const state = startupConsent(
+    { status: current ? jar.get(STATUS_COOKIE) : null, categories: jar.get(CATEGORIES_COOKIE), choices },
+    config,
+  );
   return { ...state, services: known(config, current ? (jar.get(SERVICES_COOKIE) ?? '').split('.') : []) };
 }
 
