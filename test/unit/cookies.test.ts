@@ -1,0 +1,79 @@
+/**
+ * @vitest-environment-options {"url": "https://www.example.com/seite"}
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { defaultConfig } from '../../src/config';
+import { cookiesToClear, serviceOf } from '../../src/consent/services';
+import { documentCookieJar } from '../../src/platform/cookies';
+
+// The DOM's own cookie jar (jsdom's and happy-dom's, which follow RFC 6265 for Domain) is the
+// judge of whether a cookie is gone: the expected names are hand-written from docs/protocol.md.
+const names = () => documentCookieJar(document).names().filter(Boolean).sort();
+afterEach(() => {
+  for (const name of names()) {
+    document.cookie = `${name}=; max-age=0; path=/`;
+    document.cookie = `${name}=; max-age=0; path=/; domain=example.com`;
+  }
+});
+
+describe('cookie clearing (docs/protocol.md#clearing)', () => {
+  it('expires a cookie set on the host and one set for the parent domain, as Google Analytics sets _ga', () => {
+    document.cookie = '_ga=GA1.1.1; path=/; domain=example.com';
+    document.cookie = '_gid=GA1.1.2; path=/';
+    document.cookie = 'keep=1; path=/';
+    expect(names()).toEqual(['_ga', '_gid', 'keep']);
+    const jar = documentCookieJar(document);
+    jar.remove('_ga');
+    jar.remove('_gid');
+    expect(names()).toEqual(['keep']);
+  });
+
+  it('chooses by the patterns of what is off: exact names and prefixes with *, never category 1 or the consent cookies', () => {
+    const config = defaultConfig();
+    config.categories[2].cookies = ['pref_*'];
+    config.categories[1].cookies = ['session_id'];
+    config.categories[3].cookies = ['cookieconsent_*', 'hj*'];
+    const all = [
+      '_ga',
+      '_ga_ABC123',
+      '_gid',
+      '_gat_UA1',
+      '_fbp',
+      '_pk_id.1.abcd',
+      'mtm_consent',
+      'pref_theme',
+      'hjSession',
+      'session_id',
+      'cookieconsent_status',
+      'pagepulse_services',
+      'keep',
+      '_gax',
+    ];
+    const state = (on: number[], services: string[] = []) => ({
+      status: 'allow' as const,
+      chosen: true,
+      services,
+      categories: { 1: true, 2: on.includes(2), 3: on.includes(3), 4: on.includes(4) },
+    });
+    expect(cookiesToClear(all, config, state([2, 4])).sort()).toEqual(
+      ['_ga', '_ga_ABC123', '_gid', '_gat_UA1', '_pk_id.1.abcd', 'mtm_consent', 'hjSession'].sort(),
+    );
+    expect(cookiesToClear(all, config, state([2, 3]))).toEqual(['_fbp']);
+    // Google Analytics allowed on its own: its cookies stay while Matomo's go
+    expect(cookiesToClear(all, config, state([2], ['google-analytics', 'meta-pixel'])).sort()).toEqual(
+      ['_pk_id.1.abcd', 'mtm_consent', 'hjSession'].sort(),
+    );
+    expect(cookiesToClear(all, config, state([]))).toContain('pref_theme');
+  });
+
+  it('finds the service of an element by data-service, else by host or a subdomain of a service host', () => {
+    const config = defaultConfig();
+    expect(serviceOf(config, 'vimeo', 'www.youtube.com')).toBe('vimeo');
+    expect(serviceOf(config, 'unknown', 'www.youtube-nocookie.com')).toBe('youtube');
+    expect(serviceOf(config, null, 'player.vimeo.com')).toBe('vimeo');
+    expect(serviceOf(config, null, 'connect.facebook.net')).toBe('meta-pixel');
+    expect(serviceOf(config, null, 'notyoutube.com')).toBeNull();
+    expect(serviceOf(config, null, 'www.google.com')).toBeNull();
+    expect(serviceOf(config, 'toString', null)).toBeNull();
+  });
+});
