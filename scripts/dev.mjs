@@ -54,7 +54,7 @@ for (const [mode, configFile] of [
 // 2. the collector and demo site, restarted when its code changes
 const collector = spawn(
   process.execPath,
-  [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'watch', '--clear-screen=false', 'demo/server/main.ts'],
+  [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'watch', '--clear-screen=false', 'collector/server/main.ts'],
   {
     cwd: ROOT,
     stdio: 'inherit',

@@ -76,7 +76,9 @@ if (want('build') || want('browser') || engines.length) {
   step('build (QA: heatmap overlay)', 'npx', ['vite', 'build', '-c', 'vite.heatmap.config.ts', '--logLevel', 'warn']);
   step('build (QA: lite debug box)', 'npx', ['vite', 'build', '--mode', 'lite-debug', '--logLevel', 'warn']);
   // the admin area (dist/admin/): the collector and browser suites sign in to it; not size-gated
-  step('build (admin)', 'npx', ['vite', 'build', '-c', 'vite.admin.config.ts', '--logLevel', 'warn']);
+  step('build (admin)', 'npx', ['vite', 'build', '-c', 'collector/vite.admin.config.ts', '--logLevel', 'warn']);
+  // the collector compiled for production (`npm run collector`); the suites import its sources
+  step('build (collector)', 'npx', ['vite', 'build', '-c', 'collector/vite.server.config.ts', '--logLevel', 'warn']);
   step('size budget', 'node', ['scripts/size-gate.mjs']);
 }
 if (want('unit')) vitest('unit (jsdom, happy-dom) and collector', ['unit-jsdom', 'unit-happy-dom', 'server']);

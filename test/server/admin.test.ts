@@ -1,9 +1,9 @@
 import Database from 'better-sqlite3';
 import { readdirSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FAILURE_WINDOW_MS, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, verifyPassword } from '../../demo/server/admin/auth';
-import { csvCell } from '../../demo/server/admin/csv';
-import { visitorId } from '../../demo/server/session';
+import { FAILURE_WINDOW_MS, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, verifyPassword } from '../../collector/server/admin/auth';
+import { csvCell } from '../../collector/server/admin/csv';
+import { visitorId } from '../../collector/server/session';
 import {
   ADMIN_PASSWORD,
   FORM_TYPE,
@@ -239,7 +239,7 @@ describe('sign-in', () => {
     const dir = h.dbPath;
     await h.close();
     removeDir(dir);
-    const { createCollector } = await import('../../demo/server/app');
+    const { createCollector } = await import('../../collector/server/app');
     const { mkdtempSync } = await import('node:fs');
     const { join } = await import('node:path');
     const { tmpdir } = await import('node:os');

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { SESSION_COOKIE } from '../../demo/server/session';
+import { SESSION_COOKIE } from '../../collector/server/session';
 import { FORM_TYPE, STREAM, rawRequest, removeDir, signIn, startCollector, type Harness } from '../support/collector';
 
 const PAGE = 'http://lichtwerk.test/';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS, loadOptions } from '../../demo/server/settings';
+import { DEFAULT_SETTINGS, loadOptions } from '../../collector/server/settings';
 
 const ROOT = '/repo';
 const noFile = (): string => {

@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../../demo/server/app';
-import { bookmarklet } from '../../demo/server/bookmarklet';
+import { REPO_ROOT } from '../../collector/server/app';
+import { bookmarklet } from '../../collector/server/bookmarklet';
 import { rawRequest, removeDir, startCollector, type Harness } from '../support/collector';
 
 /** Marks the file that must never be served, so a leak is visible in any answer. */

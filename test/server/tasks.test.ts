@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS } from '../../demo/server/settings';
+import { DEFAULT_SETTINGS } from '../../collector/server/settings';
 import { STREAM, removeDir, signIn, startCollector, type Harness } from '../support/collector';
 
 const PAGE = 'http://lichtwerk.test/';

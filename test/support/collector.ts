@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createCollector, type CollectorOptions } from '../../demo/server/app';
+import { createCollector, type CollectorOptions } from '../../collector/server/app';
 import { encodeForm, type FormValue } from '../../src/platform/encode';
 
 /** The analytics component's endpoint, as the bundle calls it. */

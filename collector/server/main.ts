@@ -1,4 +1,4 @@
-// `npx tsx demo/server/main.ts`: the reference collector and the demo site, configured by the
+// `npm run collector` (compiled, dist/collector/main.js) or `tsx collector/server/main.ts`: the reference collector and the demo site, configured by the
 // environment (see settings.ts), stopped cleanly by Ctrl-C or SIGTERM.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

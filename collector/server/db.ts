@@ -143,7 +143,7 @@ export interface Store {
   deleteFormConsent(visitor: Visitor, form: FormRef, at: number): number;
   /** Newest first, all kinds. */
   latestConsents(limit: number): ConsentRow[];
-  /** The open database, for the admin area's own queries (demo/server/admin/queries.ts). */
+  /** The open database, for the admin area's own queries (collector/server/admin/queries.ts). */
   db: Database.Database;
   close(): void;
 }

@@ -9,7 +9,7 @@ export interface Mount {
   prefix: string;
   /** Absolute folder. */
   dir: string;
-  /** Top-level entries never served (the collector's own source sits inside `demo/`). */
+  /** Top-level entries never served (the admin app's page and the compiled collector inside `dist/`). */
   hidden?: readonly string[];
 }
 

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createAdmin } from './admin/routes';
 import { openStore } from './db';
@@ -10,8 +11,18 @@ import { sessionOf } from './session';
 import { DEFAULT_SETTINGS, type Settings } from './settings';
 import { serveStatic, type Mount } from './static';
 
-/** The repository root, two folders above this file. */
-export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+/**
+ * The repository root: the nearest folder above this file with a package.json (the sources sit in
+ * `collector/server/`, the compiled server in `dist/collector/`).
+ */
+export const REPO_ROOT = findRoot(dirname(fileURLToPath(import.meta.url)));
+
+function findRoot(dir: string): string {
+  for (let at = dir; ; at = dirname(at)) {
+    if (existsSync(join(at, 'package.json'))) return at;
+    if (dirname(at) === at) return dir;
+  }
+}
 
 /**
  * CORS for the public read endpoint only (aggregate click counts): the QA heatmap overlay may run on
@@ -69,8 +80,9 @@ export function createCollector(options: CollectorOptions = {}): Collector {
   adminReady.catch(() => {}); // reported by listen()
   const mounts: Mount[] = [
     // the admin app's page is served only to a signed-in admin, by the admin routes
-    { prefix: '/dist/', dir: join(root, 'dist'), hidden: ['admin'] },
-    { prefix: '/', dir: join(root, 'demo'), hidden: ['server'] },
+    // (and the compiled collector is code of the server, not of the site)
+    { prefix: '/dist/', dir: join(root, 'dist'), hidden: ['admin', 'collector'] },
+    { prefix: '/', dir: join(root, 'demo') },
   ];
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

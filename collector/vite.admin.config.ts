@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
 /**
- * The admin area (`vite build -c vite.admin.config.ts`): an ordinary ES-module app from admin/,
+ * The admin area (`vite build -c collector/vite.admin.config.ts`): an ordinary ES-module app from collector/admin/,
  * written to dist/admin/ and served under /admin/ by the collector, behind its sign-in. Separate
  * from vite.config.ts so nothing of it can reach the visitor bundle (one IIFE, size-gated).
  */
@@ -11,7 +11,7 @@ export default defineConfig({
   base: '/admin/',
   define: { 'process.env.NODE_ENV': JSON.stringify('production') },
   build: {
-    outDir: fileURLToPath(new URL('./dist/admin', import.meta.url)),
+    outDir: fileURLToPath(new URL('../dist/admin', import.meta.url)),
     emptyOutDir: true,
     target: 'es2022',
     sourcemap: false,

@@ -34,7 +34,7 @@ export async function postForm<T>(path: string, fields: Record<string, string>):
   );
 }
 
-/** The JSON shapes of /admin/api (demo/server/admin/routes.ts). */
+/** The JSON shapes of /admin/api (collector/server/admin/routes.ts). */
 export interface Online {
   online: number;
   pages: Array<{ page: string; visitors: number }>;
