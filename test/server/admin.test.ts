@@ -173,9 +173,11 @@ describe('sign-in', () => {
     const right = await login(ADMIN_PASSWORD);
     expect(right.status).toBe(303);
     expect(right.headers.get('location')).toBe('/admin/');
-    const cookie = right.headers.get('set-cookie')!;
+    const [cookie, device] = right.headers.getSetCookie();
     expect(cookie).toMatch(/^pagepulse_admin=[\w-]{43}; Path=\/admin; HttpOnly; SameSite=Strict; Max-Age=28800$/);
-    const app = await fetch(`${h.url}/admin/`, { headers: { cookie: cookie.split(';')[0]! } });
+    // the browser's device token (it signed in here): its own sign-in limit from now on
+    expect(device).toMatch(/^pagepulse_device=[\w-]{43}; Path=\/admin; HttpOnly; SameSite=Strict; Max-Age=7776000$/);
+    const app = await fetch(`${h.url}/admin/`, { headers: { cookie: cookie!.split(';')[0]! } });
     expect(app.status).toBe(200);
     expect(app.headers.get('content-security-policy')).toContain("script-src 'self'");
     expect(await app.text()).toMatch(/<script type="module" crossorigin src="\/admin\/assets\/index-[\w-]+\.js"><\/script>/);
@@ -196,6 +198,31 @@ describe('sign-in', () => {
     expect(limited.headers.get('set-cookie')).toBeNull();
     h.clock.now += FAILURE_WINDOW_MS;
     expect((await login(ADMIN_PASSWORD)).status).toBe(303);
+  });
+
+  it('200 parallel wrong passwords from one address: at most 5 are checked, the rest get 429, and a page answers within 200 ms meanwhile', async () => {
+    const burst = Array.from({ length: 200 }, (_, i) => login(`geraten-${i}`));
+    const started = performance.now();
+    const page = await fetch(`${h.url}/`);
+    const pageMs = performance.now() - started;
+    expect(page.status).toBe(200);
+    const statuses = (await Promise.all(burst)).map((r) => r.status);
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(5);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(195);
+    expect(statuses.filter((s) => s !== 401 && s !== 429)).toEqual([]);
+    expect(pageMs).toBeLessThan(200);
+  });
+
+  it('a browser that signed in before is not locked out by failures of others at its address', async () => {
+    const first = await login(ADMIN_PASSWORD);
+    const device = first.headers.getSetCookie().find((c) => c.startsWith('pagepulse_device='))!.split(';')[0]!;
+    for (let i = 0; i < 5; i++) expect((await login(`falsch-${i}`)).status).toBe(401);
+    expect((await login(ADMIN_PASSWORD)).status).toBe(429); // a new browser at that address waits
+    const known = await login(ADMIN_PASSWORD, { cookie: device });
+    expect(known.status).toBe(303);
+    // wrong passwords with the device token are limited on their own
+    for (let i = 0; i < 5; i++) expect((await login(`falsch-${i}`, { cookie: device })).status).toBe(401);
+    expect((await login(ADMIN_PASSWORD, { cookie: device })).status).toBe(429);
   });
 
   it('refuses state-changing requests from another origin (or without one)', async () => {

@@ -4,6 +4,13 @@ import type Database from 'better-sqlite3';
 
 /** The admin session cookie; scoped to /admin so the visitor endpoints never see it. */
 export const ADMIN_COOKIE = 'pagepulse_admin';
+/**
+ * A browser that signed in before carries this (a random token; only its SHA-256 is stored): its
+ * sign-ins are limited on their own, so others behind the same address (a NAT, a proxy) cannot
+ * lock it out by failing there. A new browser shares its address's limit.
+ */
+export const DEVICE_COOKIE = 'pagepulse_device';
+export const DEVICE_MS = 90 * 24 * 60 * 60 * 1000;
 /** A session ends this long after sign-in, however busy: a stolen cookie is worth a working day at most. */
 export const SESSION_ABSOLUTE_MS = 8 * 60 * 60 * 1000;
 /** ...and this long after its last request: a forgotten open tab signs itself out. */
@@ -22,6 +29,7 @@ const TOKEN_BYTES = 32;
 
 const ADMIN_SCHEMA = `
 CREATE TABLE IF NOT EXISTS admin_settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS admin_devices (token_hash TEXT PRIMARY KEY, created_at INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS admin_sessions (
   token_hash TEXT PRIMARY KEY,
   created_at INTEGER NOT NULL,
@@ -70,6 +78,10 @@ export interface AdminAuth {
   /** Whether the token names a live session (and touches it). */
   valid(token: string | null, now: number): boolean;
   close(token: string | null): void;
+  /** Whether a device token names a browser that signed in before (within DEVICE_MS). */
+  knownDevice(token: string | null, now: number): boolean;
+  /** Remember a browser that signed in; returns the token for its device cookie. */
+  addDevice(now: number): string;
   setting(key: string): string | null;
   setSetting(key: string, value: string): void;
 }
@@ -88,6 +100,11 @@ export function createAdminAuth(db: Database.Database): AdminAuth {
   const touchSession = db.prepare('UPDATE admin_sessions SET last_seen = ? WHERE token_hash = ?');
   const deleteSession = db.prepare('DELETE FROM admin_sessions WHERE token_hash = ?');
   const deleteExpired = db.prepare('DELETE FROM admin_sessions WHERE created_at < ? OR last_seen < ?');
+  const insertDevice = db.prepare('INSERT INTO admin_devices (token_hash, created_at) VALUES (?, ?)');
+  const findDevice = db.prepare<[string, number], { created_at: number }>(
+    'SELECT created_at FROM admin_devices WHERE token_hash = ? AND created_at >= ?',
+  );
+  const deleteOldDevices = db.prepare('DELETE FROM admin_devices WHERE created_at < ?');
 
   const auth: AdminAuth = {
     async init(fromEnv) {
@@ -130,40 +147,90 @@ export function createAdminAuth(db: Database.Database): AdminAuth {
     close(token) {
       if (token) deleteSession.run(tokenHash(token));
     },
+    knownDevice: (token, now) => token !== null && findDevice.get(tokenHash(token), now - DEVICE_MS) !== undefined,
+    addDevice(now) {
+      deleteOldDevices.run(now - DEVICE_MS);
+      const token = randomBytes(TOKEN_BYTES).toString('base64url');
+      insertDevice.run(tokenHash(token), now);
+      return token;
+    },
     setting: (key) => getSetting.get(key)?.value ?? null,
     setSetting: (key, value) => void putSetting.run(key, value),
   };
   return auth;
 }
 
-/** Failed sign-ins per client address in a sliding window; memory only (a restart forgives). */
+/** Addresses (or devices) the limiter remembers at most; past it the oldest entries are dropped. */
+const MAX_LIMITER_KEYS = 10_000;
+
+/**
+ * Sign-in attempts per key (a client address, or a known device) in a sliding window, memory only
+ * (a restart forgives). A slot is TAKEN before the password is hashed, so parallel guesses count:
+ * `take` answers 0 and records the attempt, or the milliseconds until a slot frees; a correct
+ * password gives its slot back (`succeed`). Bounded: at most MAX_LIMITER_KEYS keys.
+ */
 export function createFailureLimiter(max = MAX_FAILURES, windowMs = FAILURE_WINDOW_MS) {
-  const failures = new Map<string, number[]>();
-  const recent = (address: string, now: number): number[] => {
-    const list = (failures.get(address) ?? []).filter((at) => now - at < windowMs);
-    if (list.length) failures.set(address, list);
-    else failures.delete(address);
+  const attempts = new Map<string, number[]>();
+  const recent = (key: string, now: number): number[] => {
+    const list = (attempts.get(key) ?? []).filter((at) => now - at < windowMs);
+    attempts.delete(key); // re-inserted below: the map's order is the order of last use
+    if (list.length) attempts.set(key, list);
     return list;
   };
   return {
-    /** Whether this address has used up its attempts; when so, the milliseconds until the next one. */
-    blocked(address: string, now: number): number {
-      const list = recent(address, now);
-      return list.length >= max ? windowMs - (now - list[0]!) : 0;
+    take(key: string, now: number): number {
+      const list = recent(key, now);
+      if (list.length >= max) return windowMs - (now - list[0]!);
+      attempts.set(key, [...list, now]);
+      if (attempts.size > MAX_LIMITER_KEYS) attempts.delete(attempts.keys().next().value!);
+      return 0;
     },
-    fail(address: string, now: number): void {
-      failures.set(address, [...recent(address, now), now]);
+    succeed(key: string, now: number): void {
+      const list = recent(key, now);
+      list.pop();
+      if (list.length) attempts.set(key, list);
+    },
+    get size(): number {
+      return attempts.size;
     },
   };
 }
 
-/** The admin cookie's token, if the request carries one. */
-export function adminToken(req: IncomingMessage): string | null {
+/**
+ * At most `concurrency` password hashes at once and `queue` waiting: a burst of sign-ins (scrypt
+ * takes ~60 ms and 32 MiB each) cannot stall the collector's other requests; `run` answers null
+ * when the queue is full (the caller answers 429 at once).
+ */
+export function createHashGate(concurrency = 2, queue = 8) {
+  let running = 0;
+  const waiting: Array<() => void> = [];
+  return async function run<T>(work: () => Promise<T>): Promise<T | null> {
+    if (running >= concurrency) {
+      if (waiting.length >= queue) return null;
+      await new Promise<void>((resolve) => waiting.push(resolve));
+    }
+    running++;
+    try {
+      return await work();
+    } finally {
+      running--;
+      waiting.shift()?.();
+    }
+  };
+}
+
+/** The admin cookie's token (or another cookie's value), if the request carries one. */
+export function adminToken(req: IncomingMessage, name = ADMIN_COOKIE): string | null {
   for (const part of (req.headers.cookie ?? '').split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === ADMIN_COOKIE) return part.slice(eq + 1).trim() || null;
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim() || null;
   }
   return null;
+}
+
+/** The Set-Cookie of a browser's device token (see DEVICE_COOKIE). */
+export function deviceCookie(token: string, secure: boolean): string {
+  return `${DEVICE_COOKIE}=${token}; Path=/admin; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}; Max-Age=${DEVICE_MS / 1000}`;
 }
 
 /** Whether the request came over TLS, directly or (as the proxy says) to the proxy. */

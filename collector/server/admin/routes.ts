@@ -1,12 +1,23 @@
 import { readFile } from 'node:fs/promises';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { Store } from '../db';
 import { HttpError, isFormEncoded, parseForm, readBody, send, sendJson } from '../http';
 import { PRESENCE_INTERVALS, PRESENCE_MIN_MS } from '../routes';
 import type { Settings } from '../settings';
 import { serveStatic, type Mount } from '../static';
-import { adminToken, clientAddress, createAdminAuth, createFailureLimiter, isHttps, sameOrigin, sessionCookie } from './auth';
+import {
+  DEVICE_COOKIE,
+  adminToken,
+  clientAddress,
+  createAdminAuth,
+  createFailureLimiter,
+  createHashGate,
+  deviceCookie,
+  isHttps,
+  sameOrigin,
+  sessionCookie,
+} from './auth';
 import { consentsCsv } from './csv';
 import { LOGIN_CSS, loginPage, type LoginNotice } from './login-page';
 import { DAY_MS, createAdminQueries, type ConsentFilter } from './queries';
@@ -58,6 +69,7 @@ export function createAdmin({ store, settings, now, root, trustProxy }: AdminDep
   const auth = createAdminAuth(store.db);
   const queries = createAdminQueries(store.db);
   const limiter = createFailureLimiter();
+  const hashGate = createHashGate();
   const appDir = join(root, 'dist', 'admin');
   const assets: Mount[] = [{ prefix: '/admin/assets/', dir: join(appDir, 'assets') }];
   let retentionTimer: NodeJS.Timeout | null = null;
@@ -70,7 +82,7 @@ export function createAdmin({ store, settings, now, root, trustProxy }: AdminDep
 
   const html = (res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void =>
     send(res, status, 'text/html; charset=utf-8', body, { ...ADMIN_HEADERS, ...headers });
-  const redirect = (res: ServerResponse, location: string, headers: Record<string, string> = {}): void =>
+  const redirect = (res: ServerResponse, location: string, headers: OutgoingHttpHeaders = {}): void =>
     void res.writeHead(303, { ...ADMIN_HEADERS, location, ...headers }).end();
   const json = (res: ServerResponse, body: unknown, status = 200): void => sendJson(res, status, body, ADMIN_HEADERS);
 
@@ -80,17 +92,34 @@ export function createAdmin({ store, settings, now, root, trustProxy }: AdminDep
     return parseForm(body);
   }
 
+  /**
+   * Sign-in: a limiter slot is taken before anything else (so parallel guesses count), for the
+   * browser's device token when it signed in before, else for the client address; the password is
+   * hashed through the gate (two at a time); a right password gives its slot back.
+   */
   async function login(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const address = clientAddress(req, trustProxy);
-    const wait = limiter.blocked(address, now());
-    if (wait > 0) return html(res, 429, loginPage('limited'), { 'retry-after': String(Math.ceil(wait / 1000)) });
-    if (!sameOrigin(req, trustProxy)) return html(res, 403, loginPage('origin'));
-    const password = (await form(req)).get('password') ?? '';
-    if (!(await auth.check(password))) {
-      limiter.fail(address, now());
-      return html(res, 401, loginPage('wrong'));
+    const device = adminToken(req, DEVICE_COOKIE);
+    const known = auth.knownDevice(device, now());
+    const key = known ? `device ${device}` : `address ${clientAddress(req, trustProxy)}`;
+    const limited = (wait: number) => html(res, 429, loginPage('limited'), { 'retry-after': String(Math.ceil(wait / 1000)) });
+    const wait = limiter.take(key, now());
+    if (wait > 0) return limited(wait);
+    if (!sameOrigin(req, trustProxy)) {
+      limiter.succeed(key, now()); // not a guess
+      return html(res, 403, loginPage('origin'));
     }
-    redirect(res, '/admin/', { 'set-cookie': sessionCookie(auth.open(now()), isHttps(req, trustProxy)) });
+    const password = (await form(req)).get('password') ?? '';
+    const right = await hashGate(() => auth.check(password));
+    if (right === null) {
+      limiter.succeed(key, now()); // not checked: the gate was full
+      return limited(1000);
+    }
+    if (!right) return html(res, 401, loginPage('wrong'));
+    limiter.succeed(key, now());
+    const secure = isHttps(req, trustProxy);
+    const cookies = [sessionCookie(auth.open(now()), secure)];
+    if (!known) cookies.push(deviceCookie(auth.addDevice(now()), secure));
+    redirect(res, '/admin/', { 'set-cookie': cookies });
   }
 
   function consentFilter(params: URLSearchParams, maxRows: number, defaultRows: number): ConsentFilter {
