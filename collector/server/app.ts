@@ -7,6 +7,9 @@ import { createAdmin } from './admin/routes';
 import { openStore } from './db';
 import { HttpError, isFormEncoded, parseForm, readBody, send, sendJson } from './http';
 import { READS, TASK_KEYS, findTask, type Reply, type RouteContext } from './routes';
+import { clientAddress, isHttps } from './admin/auth';
+import { storedAddress } from './client-ip';
+import { VISITOR_RATE, createTokenBuckets } from './rate-limit';
 import { sessionOf } from './session';
 import { DEFAULT_SETTINGS, type Settings } from './settings';
 import { serveStatic, type Mount } from './static';
@@ -52,6 +55,10 @@ export interface CollectorOptions {
   adminPassword?: string | null;
   /** Behind a reverse proxy: trust its X-Forwarded-For/-Proto/-Host (client address, https, origin check). */
   trustProxy?: boolean;
+  /** PAGEPULSE_FULL_IP=1: store client addresses whole instead of shortened (client-ip.ts). */
+  fullIp?: boolean;
+  /** Visitor writes per client address (rate-limit.ts); the default never meets a real visitor. */
+  visitorRate?: { burst: number; perSecond: number };
 }
 
 /** A running (or ready to run) collector. */
@@ -75,7 +82,10 @@ export function createCollector(options: CollectorOptions = {}): Collector {
   const now = options.now ?? Date.now;
   const onError = options.onError ?? ((error: unknown) => console.error('[collector]', error));
   const store = openStore(options.dbPath ?? ':memory:');
-  const admin = createAdmin({ store, settings, now, root, trustProxy: options.trustProxy ?? false });
+  const trustProxy = options.trustProxy ?? false;
+  const rate = options.visitorRate ?? VISITOR_RATE;
+  const writes = createTokenBuckets(rate.burst, rate.perSecond);
+  const admin = createAdmin({ store, settings, now, root, trustProxy });
   const adminReady = admin.init(options.adminPassword ?? null);
   adminReady.catch(() => {}); // reported by listen()
   const mounts: Mount[] = [
@@ -91,13 +101,24 @@ export function createCollector(options: CollectorOptions = {}): Collector {
     res.setHeader('x-content-type-options', 'nosniff');
     // the admin area has its own session and never issues (or records) a visitor one
     if (await admin.handle(req, res, url)) return;
-    const session = sessionOf(req);
+    const address = clientAddress(req, trustProxy);
+    // visitor writes past the address's rate: 429 before the body is read or anything is stored
+    if (url.pathname === '/index.php' && req.method === 'POST') {
+      // wall-clock time, not the injectable clock: a rate is requests per real second
+      const wait = writes.take(address, Date.now());
+      if (wait > 0) throw new HttpError(429, 'too many requests', { 'retry-after': String(Math.ceil(wait / 1000)) });
+    }
+    const session = sessionOf(req, isHttps(req, trustProxy));
     if (session.setCookie) res.setHeader('set-cookie', session.setCookie);
     const ctx = (params: URLSearchParams): RouteContext => ({
       store,
       settings,
       now: now(),
-      visitor: { session: session.id, userAgent: req.headers['user-agent'] ?? '', ip: req.socket.remoteAddress ?? '' },
+      visitor: {
+        session: session.id,
+        userAgent: req.headers['user-agent'] ?? '',
+        ip: storedAddress(address, options.fullIp ?? false),
+      },
       host: req.headers.host ?? 'localhost',
       params,
     });

@@ -1,4 +1,6 @@
 import Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
+import { chmodSync, closeSync, openSync } from 'node:fs';
 
 /** How often presence heartbeats are pruned, at most. */
 const PRUNE_EVERY_MS = 60_000;
@@ -135,7 +137,8 @@ export interface Store {
    * how many rows went.
    */
   prunePresence(before: number, at: number): number;
-  recordClick(visitor: Visitor, page: string, selector: string, at: number): void;
+  /** Store a click; false (nothing stored) past the visitor's share of the page. */
+  recordClick(visitor: Visitor, page: string, selector: string, at: number): boolean;
   clicksOn(page: string, limit: number): ClickSummary[];
   recordCookieConsent(visitor: Visitor, category: number | null, granted: boolean, at: number): void;
   storeFormConsent(visitor: Visitor, form: FormRef, fields: Record<string, string>, at: number): void;
@@ -148,12 +151,25 @@ export interface Store {
   close(): void;
 }
 
-/** Open (or create) the collector's database; a file gets WAL so QA can read it while we write. */
+/** Clicks one visitor session may store per page, and distinct selectors among them. */
+export const MAX_CLICKS_PER_SESSION = 300;
+export const MAX_SELECTORS_PER_SESSION = 40;
+
+/**
+ * Open (or create) the collector's database; a file gets WAL so QA can read it while we write. The
+ * file holds the consent log: it is created readable by the collector's user only (0600; SQLite
+ * gives its -wal and -shm files the same mode), and an older file is narrowed to that.
+ */
 export function openStore(path: string): Store {
+  if (path !== ':memory:') {
+    closeSync(openSync(path, 'a', 0o600));
+    chmodSync(path, 0o600);
+  }
   const db = new Database(path);
   if (path !== ':memory:') db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');
   db.exec(SCHEMA);
+  hashStoredSessions(db);
 
   const upsertSession = db.prepare(`
     INSERT INTO sessions (id, first_seen, last_seen, user_agent, device_width, device_height)
@@ -170,9 +186,14 @@ export function openStore(path: string): Store {
   const countOnline = db.prepare<[number], { n: number }>('SELECT COUNT(*) AS n FROM sessions WHERE last_seen >= ?');
   const countTotal = db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM sessions');
   const insertClick = db.prepare('INSERT INTO clicks (session_id, page, selector, at) VALUES (?, ?, ?, ?)');
+  const sessionClicks = db.prepare<[string, string, string], { clicks: number; selectors: number; known: number }>(`
+    SELECT COUNT(*) AS clicks, COUNT(DISTINCT selector) AS selectors, COALESCE(SUM(selector = ?), 0) AS known
+    FROM clicks WHERE session_id = ? AND page = ?`);
+  // ranked by how many visitors clicked a selector, then how often: one visitor's many selectors
+  // (at most MAX_SELECTORS_PER_SESSION of them) cannot push out what several visitors clicked
   const selectClicks = db.prepare<[string, number], ClickSummary>(`
     SELECT selector, COUNT(*) AS count, MAX(at) AS last FROM clicks WHERE page = ?
-    GROUP BY selector ORDER BY count DESC, last DESC LIMIT ?`);
+    GROUP BY selector ORDER BY COUNT(DISTINCT session_id) DESC, count DESC, last DESC LIMIT ?`);
   const insertCookieConsent = db.prepare(
     'INSERT INTO cookie_consents (session_id, category, granted, user_agent, ip, at) VALUES (?, ?, ?, ?, ?, ?)',
   );
@@ -237,7 +258,14 @@ export function openStore(path: string): Store {
       prunedAt = at;
       return deletePresence.run(before).changes;
     },
-    recordClick: (visitor, page, selector, at) => void insertClick.run(visitor.session, page, selector, at),
+    recordClick(visitor, page, selector, at) {
+      const mine = sessionClicks.get(selector, visitor.session, page)!;
+      // one visitor's share of a page: enough for any real visit, not enough to flood the heatmap
+      if (mine.clicks >= MAX_CLICKS_PER_SESSION) return false;
+      if (!mine.known && mine.selectors >= MAX_SELECTORS_PER_SESSION) return false;
+      insertClick.run(visitor.session, page, selector, at);
+      return true;
+    },
     clicksOn: (page, limit) => selectClicks.all(page, limit),
     recordCookieConsent: (visitor, category, granted, at) =>
       void insertCookieConsent.run(visitor.session, category, granted ? 1 : 0, visitor.userAgent, visitor.ip, at),
@@ -271,4 +299,23 @@ export function openStore(path: string): Store {
     db,
     close: () => db.close(),
   };
+}
+
+/**
+ * Sessions are stored as the SHA-256 of the visitor's cookie (session.ts), so a copy of the
+ * database cannot be replayed as a visitor. A database written before that held the raw values
+ * (26 to 128 characters, never 64 hex): they are hashed in place, once, in one transaction.
+ */
+function hashStoredSessions(db: Database.Database): void {
+  const raw = db.prepare("SELECT 1 FROM sessions WHERE length(id) <> 64 OR id GLOB '*[^0-9a-f]*' LIMIT 1").get();
+  if (!raw) return;
+  db.function('pp_sha256', { deterministic: true }, (value: unknown) => createHash('sha256').update(String(value)).digest('hex'));
+  const old = "length(session_id) <> 64 OR session_id GLOB '*[^0-9a-f]*'";
+  db.transaction(() => {
+    db.pragma('foreign_keys = OFF');
+    for (const table of ['heartbeats', 'clicks', 'cookie_consents', 'form_consents'])
+      db.exec(`UPDATE ${table} SET session_id = pp_sha256(session_id) WHERE ${old}`);
+    db.exec("UPDATE sessions SET id = pp_sha256(id) WHERE length(id) <> 64 OR id GLOB '*[^0-9a-f]*'");
+  })();
+  db.pragma('foreign_keys = ON');
 }

@@ -17,12 +17,15 @@ try {
   process.exit(2);
 }
 
-if (options.dbPath !== ':memory:') mkdirSync(dirname(options.dbPath), { recursive: true });
+// the database's folder, when we create it, only for the collector's user (the file is 0600: db.ts)
+if (options.dbPath !== ':memory:') mkdirSync(dirname(options.dbPath), { recursive: true, mode: 0o700 });
 const collector = createCollector({
   dbPath: options.dbPath,
   settings: options.settings,
   adminPassword: options.adminPassword,
   trustProxy: options.trustProxy,
+  fullIp: options.fullIp,
+  visitorRate: options.visitorRate,
 });
 const { url, generatedPassword } = await collector.listen(options.port, options.host).catch((error: Error) => {
   console.error(`pagepulse collector: cannot listen on ${options.host}:${options.port}: ${error.message}`);

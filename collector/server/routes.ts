@@ -18,6 +18,8 @@ export const PRESENCE_RETENTION_MS = 60 * 60 * 1000;
 const MAX_FIELD_CHARS = 8192;
 /** Most selectors /api/clicks lists for a page: more is noise for a heatmap overlay. */
 const MAX_CLICK_SELECTORS = 500;
+/** Largest /api/clicks answer: under the bundle's 256 KiB answer limit (src/platform/request.ts). */
+const MAX_CLICKS_ANSWER_CHARS = 192 * 1024;
 /** com_ajax's keep-alive answer, verbatim. */
 const KEEPALIVE_ANSWER = { success: true, message: null, messages: null, data: [] };
 
@@ -89,6 +91,7 @@ const TASKS: Record<string, Task> = {
     run({ store, now, visitor, params }) {
       // `heatmapclick`: the original client and PagePulse now; `heatmap`: PagePulse's older call
       if (!CLICK_RESOURCES.includes(required(params, 'resource'))) throw new HttpError(400, 'unsupported resource');
+      // past the visitor's share of the page the click is dropped, answered the same
       store.recordClick(visitor, pageKey(required(params, 'nowpage')), required(params, 'clicked_element'), now);
       return { json: { storing: [] } };
     },
@@ -153,7 +156,16 @@ export const TASK_KEYS: readonly string[] = Object.keys(TASKS);
 export const READS: Record<string, (ctx: RouteContext) => Reply> = {
   '/api/clicks': ({ store, params }) => {
     const page = pageKey(required(params, 'page'));
-    const clicks = store.clicksOn(page, MAX_CLICK_SELECTORS).map(({ selector, count }) => ({ selector, count }));
+    // never more than the bundle reads (it refuses answers over 256 KiB): whole entries up to 192 KiB,
+    // an entry that does not fit any more is left out and the shorter ones after it still go in
+    const clicks: Array<{ selector: string; count: number }> = [];
+    let size = 0;
+    for (const { selector, count } of store.clicksOn(page, MAX_CLICK_SELECTORS)) {
+      const entry = JSON.stringify(selector).length + 24;
+      if (size + entry > MAX_CLICKS_ANSWER_CHARS) continue;
+      size += entry;
+      clicks.push({ selector, count });
+    }
     return { json: { page, clicks } };
   },
 };

@@ -13,18 +13,34 @@ const SESSION_VALUE = /^[a-z0-9]{26,128}$/i;
 /** 128 random bits, as hex: unguessable, and longer than PHP's 26-character session ids. */
 const SESSION_BYTES = 16;
 
-/** The visitor's session id and, when it had none (or a forged one), the Set-Cookie that issues it. */
-export function sessionOf(req: IncomingMessage): { id: string; setCookie: string | null } {
+/**
+ * The visitor's session as stored (the SHA-256 of the cookie's value, hex: a copy of the database
+ * cannot be replayed as a visitor) and, when it had none (or a forged one), the Set-Cookie that
+ * issues it; `Secure` when the request came over https.
+ */
+export function sessionOf(req: IncomingMessage, secure = false): { id: string; setCookie: string | null } {
   const current = readCookie(req.headers.cookie ?? '', SESSION_COOKIE);
-  if (current && SESSION_VALUE.test(current)) return { id: current, setCookie: null };
-  const id = randomBytes(SESSION_BYTES).toString('hex');
+  if (current && SESSION_VALUE.test(current)) return { id: sha256(current), setCookie: null };
+  const value = randomBytes(SESSION_BYTES).toString('hex');
   // no Max-Age: a browser-session cookie, like Joomla's
-  return { id, setCookie: `${SESSION_COOKIE}=${id}; Path=/; HttpOnly; SameSite=Lax` };
+  return {
+    id: sha256(value),
+    setCookie: `${SESSION_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`,
+  };
 }
 
-/** A short, stable pseudonym of a session: the read API must never reveal a cookie value. */
-export function visitorId(session: string): string {
-  return createHash('sha256').update(session).digest('hex').slice(0, 12);
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** A visitor's pseudonym from their cookie value: the first 12 hex characters of its SHA-256. */
+export function visitorId(cookieValue: string): string {
+  return pseudonymOf(sha256(cookieValue));
+}
+
+/** The pseudonym of a stored session (already the SHA-256): its first 12 hex characters. */
+export function pseudonymOf(stored: string): string {
+  return stored.slice(0, 12);
 }
 
 function readCookie(header: string, name: string): string | null {

@@ -1,4 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
+import { VISITOR_RATE } from './rate-limit';
 
 /** What the collector tells the bundle in every `configparams` (wire names, protocol section 3). */
 export interface Settings {
@@ -34,6 +35,10 @@ export interface ServerOptions {
   adminPassword: string | null;
   /** PAGEPULSE_TRUST_PROXY=1: the collector runs behind a reverse proxy that sets X-Forwarded-*. */
   trustProxy: boolean;
+  /** PAGEPULSE_FULL_IP=1: client addresses stored whole (the site owner's decision), else shortened. */
+  fullIp: boolean;
+  /** PAGEPULSE_VISITOR_RATE / _BURST: visitor writes per client address (rate-limit.ts). */
+  visitorRate: { burst: number; perSecond: number };
 }
 
 /** Where data goes by default: git-ignored, next to the repository's other generated files. */
@@ -82,6 +87,9 @@ const FIELDS = [
   { key: 'heatmap_max_valid_width', env: 'PAGEPULSE_HEATMAP_MAX_WIDTH', parse: number(1, 100_000, true) },
   { key: 'heatmap_max_valid_height', env: 'PAGEPULSE_HEATMAP_MAX_HEIGHT', parse: number(1, 100_000, true) },
   { key: 'trust_proxy', env: 'PAGEPULSE_TRUST_PROXY', parse: flag },
+  { key: 'full_ip', env: 'PAGEPULSE_FULL_IP', parse: flag },
+  { key: 'visitor_rate', env: 'PAGEPULSE_VISITOR_RATE', parse: number(0.1, 100_000) },
+  { key: 'visitor_burst', env: 'PAGEPULSE_VISITOR_BURST', parse: number(1, 1_000_000, true) },
 ] as const;
 
 /** The environment variables the collector reads, for the start-up help. */
@@ -95,7 +103,16 @@ export function loadOptions(env: NodeJS.ProcessEnv, readText: (path: string) => 
   const file: Record<string, unknown> = env.PAGEPULSE_CONFIG
     ? (JSON.parse(readText(env.PAGEPULSE_CONFIG)) as Record<string, unknown>)
     : {};
-  const values: Record<string, unknown> = { host: '127.0.0.1', port: 5173, db: null, trust_proxy: 0, ...DEFAULT_SETTINGS };
+  const values: Record<string, unknown> = {
+    host: '127.0.0.1',
+    port: 5173,
+    db: null,
+    trust_proxy: 0,
+    full_ip: 0,
+    visitor_rate: VISITOR_RATE.perSecond,
+    visitor_burst: VISITOR_RATE.burst,
+    ...DEFAULT_SETTINGS,
+  };
   for (const { key, env: name, parse } of FIELDS) {
     if (file[key] !== undefined) values[key] = parse(file[key], `${key} in ${env.PAGEPULSE_CONFIG}`);
     if (env[name] !== undefined && env[name] !== '') values[key] = parse(env[name], name);
@@ -108,6 +125,8 @@ export function loadOptions(env: NodeJS.ProcessEnv, readText: (path: string) => 
     dbPath: db === ':memory:' ? db : db ? (isAbsolute(db) ? db : resolve(db)) : resolve(root, DEFAULT_DB),
     adminPassword: env.PAGEPULSE_ADMIN_PASSWORD ? env.PAGEPULSE_ADMIN_PASSWORD : null,
     trustProxy: values.trust_proxy === 1,
+    fullIp: values.full_ip === 1,
+    visitorRate: { burst: values.visitor_burst as number, perSecond: values.visitor_rate as number },
     settings: {
       daemonrefresh: values.daemonrefresh as number,
       enable_debug: values.enable_debug as 0 | 1,

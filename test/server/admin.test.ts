@@ -187,7 +187,11 @@ describe('sign-in', () => {
     expect((await login(ADMIN_PASSWORD, { 'x-forwarded-proto': 'https' })).headers.get('set-cookie')).not.toContain('Secure');
     await h.close();
     h = await startCollector({ trustProxy: true });
-    expect((await login(ADMIN_PASSWORD, { 'x-forwarded-proto': 'https' })).headers.get('set-cookie')).toContain('; Secure');
+    // the browser talks https to the proxy: that is its Origin
+    const https = { 'x-forwarded-proto': 'https', origin: h.url.replace('http:', 'https:') };
+    expect((await login(ADMIN_PASSWORD, https)).headers.get('set-cookie')).toContain('; Secure');
+    // and an http Origin is another origin then (scheme, host and port are compared)
+    expect((await login(ADMIN_PASSWORD, { 'x-forwarded-proto': 'https' })).status).toBe(403);
   });
 
   it('allows 5 failed attempts a minute per address, then 429 even for the right password', async () => {
@@ -215,7 +219,10 @@ describe('sign-in', () => {
 
   it('a browser that signed in before is not locked out by failures of others at its address', async () => {
     const first = await login(ADMIN_PASSWORD);
-    const device = first.headers.getSetCookie().find((c) => c.startsWith('pagepulse_device='))!.split(';')[0]!;
+    const device = first.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('pagepulse_device='))!
+      .split(';')[0]!;
     for (let i = 0; i < 5; i++) expect((await login(`falsch-${i}`)).status).toBe(401);
     expect((await login(ADMIN_PASSWORD)).status).toBe(429); // a new browser at that address waits
     const known = await login(ADMIN_PASSWORD, { cookie: device });
@@ -227,6 +234,8 @@ describe('sign-in', () => {
 
   it('refuses state-changing requests from another origin (or without one)', async () => {
     expect((await login(ADMIN_PASSWORD, { origin: 'https://evil.example' })).status).toBe(403);
+    // the same host and port over https is another origin than this http server
+    expect((await login(ADMIN_PASSWORD, { origin: h.url.replace('http:', 'https:') })).status).toBe(403);
     const admin = await signIn(h.url);
     for (const origin of ['https://evil.example', 'null']) {
       const res = await fetch(`${h.url}/admin/api/settings`, {

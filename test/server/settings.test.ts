@@ -15,6 +15,8 @@ describe('collector options', () => {
       settings: DEFAULT_SETTINGS,
       adminPassword: null,
       trustProxy: false,
+      fullIp: false,
+      visitorRate: { burst: 120, perSecond: 20 },
     });
   });
 
@@ -37,6 +39,8 @@ describe('collector options', () => {
       dbPath: ':memory:',
       adminPassword: null,
       trustProxy: false,
+      fullIp: false,
+      visitorRate: { burst: 120, perSecond: 20 },
       settings: {
         daemonrefresh: 5,
         enable_debug: 1,

@@ -264,9 +264,10 @@ export function clientAddress(req: IncomingMessage, trustProxy: boolean): string
 }
 
 /**
- * Whether a state-changing request comes from our own pages: its Origin must name our host (a
- * form post or fetch from another site carries that site's origin). Browsers send Origin on every
- * POST; a request without it is refused too, unless Sec-Fetch-Site says it is same-origin.
+ * Whether a state-changing request comes from our own pages: its Origin must name our scheme, host
+ * and port (a form post or fetch from another site carries that site's origin; `https://host` is
+ * another origin than `http://host`). Browsers send Origin on every POST; a request without it is
+ * refused too, unless Sec-Fetch-Site says it is same-origin.
  */
 export function sameOrigin(req: IncomingMessage, trustProxy: boolean): boolean {
   const host =
@@ -278,7 +279,8 @@ export function sameOrigin(req: IncomingMessage, trustProxy: boolean): boolean {
   const origin = req.headers.origin;
   if (!origin) return req.headers['sec-fetch-site'] === 'same-origin';
   try {
-    return origin !== 'null' && new URL(origin).host === host;
+    const parsed = new URL(origin);
+    return origin !== 'null' && parsed.host === host && parsed.protocol === (isHttps(req, trustProxy) ? 'https:' : 'http:');
   } catch {
     return false;
   }

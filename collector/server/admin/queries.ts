@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { visitorId } from '../session';
+import { pseudonymOf } from '../session';
 import { dailyConsentShares, type CategoryRecord, type DayShares } from './stats';
 
 /** One UTC day in milliseconds: the admin area counts days in UTC, as the log's timestamps are. */
@@ -32,7 +32,7 @@ export interface ConsentFilter {
 /** The admin area's reads and deletions on the collector's database. */
 export function createAdminQueries(db: Database.Database) {
   // the pseudonym is computed, not stored, so a search by it runs the same hash as the listing
-  db.function('pp_pseudonym', { deterministic: true }, (session: unknown) => visitorId(String(session)));
+  db.function('pp_pseudonym', { deterministic: true }, (session: unknown) => pseudonymOf(String(session)));
 
   const onlineCount = db.prepare<[number], { n: number }>('SELECT COUNT(*) AS n FROM sessions WHERE last_seen >= ?');
   const onlinePages = db.prepare<[number], { page: string; visitors: number }>(
@@ -142,7 +142,7 @@ export function createAdminQueries(db: Database.Database) {
         kind: row.kind as ConsentEntry['kind'],
         id: row.id,
         at: row.at,
-        visitor: visitorId(row.session),
+        visitor: pseudonymOf(row.session),
         category: row.category,
         granted: row.granted === null ? null : row.granted === 1,
         userAgent: row.user_agent,

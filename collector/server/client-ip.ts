@@ -1,0 +1,33 @@
+import { isIP } from 'node:net';
+
+/**
+ * A client address as the collector stores it: shortened by default, IPv4 to its /24
+ * (`203.0.113.77` -> `203.0.113.0`) and IPv6 to its /48 (`2001:db8:1234::`), as Matomo and
+ * Plausible anonymise; an IPv4-mapped IPv6 address (`::ffff:203.0.113.77`, what node reports on a
+ * dual-stack socket) counts as IPv4. With `full` (PAGEPULSE_FULL_IP=1, the site owner's decision,
+ * for example when a consent record must name the full address) it is kept whole. Anything that
+ * is not an address is stored as an empty string.
+ */
+export function storedAddress(address: string, full: boolean): string {
+  const plain = address.startsWith('::ffff:') && isIP(address.slice(7)) === 4 ? address.slice(7) : address;
+  const kind = isIP(plain);
+  if (kind === 0) return '';
+  if (full) return plain;
+  if (kind === 4) return plain.replace(/\.\d+$/, '.0');
+  return `${expand(plain).slice(0, 3).join(':')}::`;
+}
+
+/** The eight groups of an IPv6 address, `::` expanded (an embedded IPv4 tail as two groups). */
+function expand(address: string): string[] {
+  let text = address.split('%')[0]!;
+  const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  if (v4) {
+    const [a, b, c, d] = v4[1]!.split('.').map(Number) as [number, number, number, number];
+    text = text.slice(0, -v4[1]!.length) + `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.split('::') as [string, string | undefined];
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
+  return groups.map((group) => (parseInt(group, 16) || 0).toString(16));
+}
