@@ -62,7 +62,9 @@ export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<
       }
       chunks.push(chunk);
     });
-    req.on('error', reject);
+    // the client closed the connection mid-body: an ordinary event, answered (if still possible)
+    // as a 400 and never reported as a failure of ours (no stack trace in the log)
+    req.on('error', () => reject(new HttpError(400, 'request aborted')));
     req.on('end', () => {
       if (over) return;
       try {

@@ -207,7 +207,7 @@ describe('admin area in Chromium, with data made by driving the demo site', () =
 
   it('saves the retention setting, switches to English, and signs out', async () => {
     await openView('settings', 'Aufbewahrung');
-    await page.getByLabel('Tage aufbewahren').fill('90');
+    await page.getByLabel('Formular-Einwilligungen und Anwesenheitsdaten (Tage)').fill('90');
     await page.getByRole('button', { name: 'Speichern' }).click();
     await expect.poll(() => page.locator('[role="status"]').textContent()).toMatch(/^Gespeichert\./);
     expect(await axeViolations(page)).toEqual([]);

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { readdirSync } from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FAILURE_WINDOW_MS, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, verifyPassword } from '../../collector/server/admin/auth';
 import { csvCell } from '../../collector/server/admin/csv';
 import { visitorId } from '../../collector/server/session';
@@ -248,7 +248,11 @@ describe('sign-in', () => {
     const noOrigin = await rawRequest(h.url, { method: 'POST', path: '/admin/logout', headers: { cookie: admin.cookie } });
     expect(noOrigin.status).toBe(403);
     expect((await admin.get('/admin/api/settings')).status).toBe(200);
-    expect(await (await admin.get('/admin/api/settings')).json()).toEqual({ retentionDays: 0 });
+    expect(await (await admin.get('/admin/api/settings')).json()).toEqual({
+      retentionDays: 0,
+      clickRetentionDays: 400,
+      consentRetentionDays: 1095,
+    });
   });
 
   it('ends a session at logout, after 2 h idle and 8 h after sign-in', async () => {
@@ -406,15 +410,57 @@ describe('admin data', () => {
     await h.visitor().beat(PAGE, true);
     const admin = await signIn(h.url);
     const saved = await admin.post('/admin/api/settings', { retentionDays: '30' });
-    expect(await saved.json()).toEqual({ retentionDays: 30, deleted: { formConsents: 1, heartbeats: 1, sessions: 1 } });
+    expect(await saved.json()).toEqual({
+      retentionDays: 30,
+      clickRetentionDays: 400,
+      consentRetentionDays: 1095,
+      deleted: { formConsents: 1, heartbeats: 1, sessions: 1, clicks: 0, cookieConsents: 0 },
+    });
     const kinds = ((await (await admin.get('/admin/api/consents')).json()) as { consents: Array<{ kind: string }> }).consents.map(
       (c) => c.kind,
     );
     expect(kinds).toEqual(['category', 'generic']);
-    expect(await (await admin.get('/admin/api/settings')).json()).toEqual({ retentionDays: 30 });
+    expect(await (await admin.get('/admin/api/settings')).json()).toMatchObject({ retentionDays: 30 });
     expect((await admin.post('/admin/api/settings', { retentionDays: '-1' })).status).toBe(400);
+    expect((await admin.post('/admin/api/settings', { clickRetentionDays: '99999' })).status).toBe(400);
     // kept across a restart
     h = await h.reopen();
-    expect(await (await (await signIn(h.url)).get('/admin/api/settings')).json()).toEqual({ retentionDays: 30 });
+    expect(await (await (await signIn(h.url)).get('/admin/api/settings')).json()).toMatchObject({ retentionDays: 30 });
+  });
+
+  it('the hourly run deletes clicks and cookie-consent records older than their settings; younger ones stay', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      await h.close();
+      removeDir(h.dbPath);
+      h = await startCollector(); // its hourly timer is a fake one now
+      const admin = await signIn(h.url);
+      expect((await admin.post('/admin/api/settings', { clickRetentionDays: '10', consentRetentionDays: '20' })).status).toBe(
+        200,
+      );
+      await storeErika(); // a click and two cookie-consent records, day 0
+      const day = 24 * 60 * 60 * 1000;
+      h.clock.now += 15 * day;
+      session = ''; // another visitor, day 15
+      await storeErika();
+      const db = () => new Database(h.dbPath, { readonly: true });
+      const count = (table: string) => {
+        const d = db();
+        try {
+          return (d.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+        } finally {
+          d.close();
+        }
+      };
+      expect([count('clicks'), count('cookie_consents')]).toEqual([2, 4]);
+      h.clock.now += 6 * day; // day 21: day 0's records are 21 days old, day 15's 6 days
+      vi.advanceTimersByTime(60 * 60 * 1000);
+      expect([count('clicks'), count('cookie_consents')]).toEqual([1, 2]);
+      h.clock.now += 10 * day; // day 31: day 15's click (16 days) goes, its consents (16 < 20 days) stay
+      vi.advanceTimersByTime(60 * 60 * 1000);
+      expect([count('clicks'), count('cookie_consents')]).toEqual([0, 2]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

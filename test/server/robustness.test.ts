@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { connect } from 'node:net';
 import { SESSION_COOKIE } from '../../collector/server/session';
 import { FORM_TYPE, STREAM, rawRequest, removeDir, signIn, startCollector, type Harness } from '../support/collector';
 
@@ -73,7 +74,7 @@ describe('bodies', () => {
 
 describe('failures inside a handler', () => {
   it('answers 500, reports the error, and keeps serving', async () => {
-    let fail = true;
+    let fail = false;
     const now = (): number => {
       if (fail) {
         fail = false;
@@ -82,6 +83,7 @@ describe('failures inside a handler', () => {
       return Date.now();
     };
     h = await startCollector({ now });
+    fail = true; // the next request's handler meets a broken clock
     const res = await fetch(h.url + KEEPALIVE);
     expect(res.status).toBe(500);
     expect(await res.json()).toEqual({ error: 'internal error' });
@@ -139,5 +141,23 @@ describe('persistence', () => {
     const fresh = h.visitor();
     fresh.cookie = anna.cookie;
     expect((await fresh.beat(PAGE))['data-bind']).toMatchObject({ users_total: '2' });
+  });
+});
+
+describe('an aborted upload', () => {
+  it('is not reported as a failure of the collector (no stack trace), and the next request is answered', async () => {
+    h = await startCollector();
+    const { hostname, port } = new URL(h.url);
+    await new Promise<void>((resolve) => {
+      const socket = connect(Number(port), hostname, () => {
+        socket.write(
+          `POST ${STREAM} HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: ${FORM_TYPE}\r\nContent-Length: 5000\r\n\r\ntask=stream.display&nowpage=`,
+        );
+        setTimeout(() => socket.destroy(), 50); // gone mid-body
+      });
+      socket.on('close', () => resolve());
+    });
+    await stillAnswers();
+    expect(h.errors).toEqual([]);
   });
 });

@@ -2,18 +2,33 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { getJson, postForm } from '../api';
 import type { Messages } from '../i18n';
 
-interface Saved {
+/** The three retention settings, in days (0 = kept). */
+interface Days {
   retentionDays: number;
-  deleted: { formConsents: number; heartbeats: number; sessions: number } | null;
+  clickRetentionDays: number;
+  consentRetentionDays: number;
 }
+interface Saved extends Days {
+  deleted: Record<'formConsents' | 'heartbeats' | 'sessions' | 'clicks' | 'cookieConsents', number>;
+}
+const FIELDS = ['retentionDays', 'clickRetentionDays', 'consentRetentionDays'] as const;
 
-/** The retention setting: form consents and presence data are deleted after N days (0 = never). */
+/** The retention settings: form consents and presence data, clicks, cookie consents, each after N days (0 = never). */
 export function Retention({ t }: { t: Messages }) {
-  const [days, setDays] = useState('');
+  const [days, setDays] = useState<Record<(typeof FIELDS)[number], string>>({
+    retentionDays: '',
+    clickRetentionDays: '',
+    consentRetentionDays: '',
+  });
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   useEffect(() => {
-    getJson<{ retentionDays: number }>('settings').then(
-      (s) => setDays(String(s.retentionDays)),
+    getJson<Days>('settings').then(
+      (s) =>
+        setDays({
+          retentionDays: String(s.retentionDays),
+          clickRetentionDays: String(s.clickRetentionDays),
+          consentRetentionDays: String(s.consentRetentionDays),
+        }),
       (error: Error) => setMessage({ ok: false, text: `${t.failed} ${error.message}` }),
     );
     // no `t` in the deps: it changes with the language only, and the value loads once
@@ -21,10 +36,11 @@ export function Retention({ t }: { t: Messages }) {
   // not async: a form handler's returned promise would be dropped by React; the chain handles both ends
   const save = (event: FormEvent): void => {
     event.preventDefault();
-    postForm<Saved>('settings', { retentionDays: days }).then(
+    postForm<Saved>('settings', days).then(
       (saved) => {
-        const d = saved.deleted;
-        setMessage({ ok: true, text: d ? t.saved(d.formConsents + d.heartbeats + d.sessions) : t.savedOff });
+        const deleted = Object.values(saved.deleted).reduce((a, b) => a + b, 0);
+        const off = FIELDS.every((field) => saved[field] === 0);
+        setMessage({ ok: true, text: off ? t.savedOff : t.saved(deleted) });
       },
       (error: Error) => setMessage({ ok: false, text: `${t.failed} ${error.message}` }),
     );
@@ -34,10 +50,20 @@ export function Retention({ t }: { t: Messages }) {
       <h2 id="retention-title">{t.retentionTitle}</h2>
       <p className="hint">{t.retentionHint}</p>
       <form className="filters" onSubmit={save}>
-        <label>
-          {t.retentionDays}
-          <input type="number" min={0} max={3650} step={1} required value={days} onChange={(e) => setDays(e.target.value)} />
-        </label>
+        {FIELDS.map((field) => (
+          <label key={field}>
+            {t[field]}
+            <input
+              type="number"
+              min={0}
+              max={3650}
+              step={1}
+              required
+              value={days[field]}
+              onChange={(e) => setDays((d) => ({ ...d, [field]: e.target.value }))}
+            />
+          </label>
+        ))}
         <div className="buttons">
           <button type="submit">{t.save}</button>
         </div>

@@ -97,6 +97,8 @@ export function createAdminQueries(db: Database.Database) {
   });
 
   const expireForms = db.prepare('DELETE FROM form_consents WHERE at < ?');
+  const expireClicks = db.prepare('DELETE FROM clicks WHERE at < ?');
+  const expireCookieConsents = db.prepare('DELETE FROM cookie_consents WHERE at < ?');
   const expireBeats = db.prepare('DELETE FROM heartbeats WHERE at < ?');
   const expireSessions = db.prepare('DELETE FROM sessions WHERE last_seen < ? AND id NOT IN (SELECT session_id FROM heartbeats)');
   const expire = db.transaction((before: number) => ({
@@ -157,6 +159,10 @@ export function createAdminQueries(db: Database.Database) {
     erase: (pseudonym: string) => erase(pseudonym),
     /** Delete form consents and presence data (heartbeats, then sessions left without any) older than `before`. */
     expire: (before: number) => expire(before),
+    /** Delete clicks older than `before` (the heatmap's retention). */
+    expireClicks: (before: number) => expireClicks.run(before).changes,
+    /** Delete cookie-consent records (session, user agent, address: the proof of consent) older than `before`. */
+    expireCookieConsents: (before: number) => expireCookieConsents.run(before).changes,
   };
 }
 

@@ -45,6 +45,12 @@ const CLICKS_PER_PAGE = 10;
 const DEFAULT_LOG_ROWS = 200;
 const MAX_LOG_ROWS = 2000;
 const MAX_EXPORT_ROWS = 1_000_000;
+/**
+ * What is kept how long by default, in days (0 = kept): clicks 400 days (a year of heatmaps and a
+ * season to compare with); cookie-consent records 3 years (the proof of consent: the limitation
+ * period for claims under German civil law runs three years from the end of the year).
+ */
+const KEPT = { click_retention_days: 400, consent_retention_days: 3 * 365 } as const;
 /** Longest retention accepted: ten years. 0 turns automatic deletion off. */
 const MAX_RETENTION_DAYS = 3650;
 /** How often the retention rule runs while the collector is up. */
@@ -62,10 +68,12 @@ export interface AdminDeps {
   root: string;
   /** Trust X-Forwarded-For/-Proto/-Host (only behind a reverse proxy that sets them). */
   trustProxy: boolean;
+  /** Where a failed background run (retention) is reported. */
+  onError: (error: unknown) => void;
 }
 
 /** The admin area: sign-in, the built React app and its JSON API, the CSV export. */
-export function createAdmin({ store, settings, now, root, trustProxy }: AdminDeps) {
+export function createAdmin({ store, settings, now, root, trustProxy, onError }: AdminDeps) {
   const auth = createAdminAuth(store.db);
   const queries = createAdminQueries(store.db);
   const limiter = createFailureLimiter();
@@ -75,10 +83,23 @@ export function createAdmin({ store, settings, now, root, trustProxy }: AdminDep
   let retentionTimer: NodeJS.Timeout | null = null;
 
   const retentionDays = (): number => Number(auth.setting('retention_days') ?? 0);
-  const applyRetention = (): ReturnType<typeof queries.expire> | null => {
+  const keptDays = (key: keyof typeof KEPT): number => Number(auth.setting(key) ?? KEPT[key]);
+  const applyRetention = () => {
     const days = retentionDays();
-    return days > 0 ? queries.expire(now() - days * DAY_MS) : null;
+    const at = now();
+    const clickDays = keptDays('click_retention_days');
+    const consentDays = keptDays('consent_retention_days');
+    return {
+      ...(days > 0 ? queries.expire(at - days * DAY_MS) : { formConsents: 0, heartbeats: 0, sessions: 0 }),
+      clicks: clickDays > 0 ? queries.expireClicks(at - clickDays * DAY_MS) : 0,
+      cookieConsents: consentDays > 0 ? queries.expireCookieConsents(at - consentDays * DAY_MS) : 0,
+    };
   };
+  const settingsNow = () => ({
+    retentionDays: retentionDays(),
+    clickRetentionDays: keptDays('click_retention_days'),
+    consentRetentionDays: keptDays('consent_retention_days'),
+  });
 
   const html = (res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void =>
     send(res, status, 'text/html; charset=utf-8', body, { ...ADMIN_HEADERS, ...headers });
@@ -160,7 +181,7 @@ export function createAdmin({ store, settings, now, root, trustProxy }: AdminDep
         deletedAt: row.deletedAt === null ? null : new Date(row.deletedAt).toISOString(),
       })),
     }),
-    '/admin/api/settings': () => ({ retentionDays: retentionDays() }),
+    '/admin/api/settings': () => settingsNow(),
   };
 
   /** State-changing calls of the signed-in app (form-encoded POST), by path. */
@@ -171,12 +192,23 @@ export function createAdmin({ store, settings, now, root, trustProxy }: AdminDep
       return queries.erase(visitor);
     },
     '/admin/api/settings': (params) => {
-      const text = params.get('retentionDays')?.trim() ?? '';
-      const days = /^\d{1,5}$/.test(text) ? Number(text) : Number.NaN;
-      if (!(days >= 0 && days <= MAX_RETENTION_DAYS))
-        throw new HttpError(400, `retentionDays must be 0 to ${MAX_RETENTION_DAYS}`, ADMIN_HEADERS);
-      auth.setSetting('retention_days', String(days));
-      return { retentionDays: days, deleted: applyRetention() };
+      // each field optional; a given one must be 0 (keep) to MAX_RETENTION_DAYS
+      const fields = [
+        ['retentionDays', 'retention_days'],
+        ['clickRetentionDays', 'click_retention_days'],
+        ['consentRetentionDays', 'consent_retention_days'],
+      ] as const;
+      const given = fields.filter(([name]) => params.has(name));
+      if (given.length === 0) throw new HttpError(400, 'retentionDays must be 0 to ' + MAX_RETENTION_DAYS, ADMIN_HEADERS);
+      const values = given.map(([name, key]) => {
+        const text = params.get(name)!.trim();
+        const days = /^\d{1,5}$/.test(text) ? Number(text) : Number.NaN;
+        if (!(days >= 0 && days <= MAX_RETENTION_DAYS))
+          throw new HttpError(400, `${name} must be 0 to ${MAX_RETENTION_DAYS}`, ADMIN_HEADERS);
+        return [key, days] as const;
+      });
+      for (const [key, days] of values) auth.setSetting(key, String(days));
+      return { ...settingsNow(), deleted: applyRetention() };
     },
   };
 
@@ -197,8 +229,16 @@ export function createAdmin({ store, settings, now, root, trustProxy }: AdminDep
     /** Set the password up (returns a generated one to print once) and start the retention rule. */
     async init(passwordFromEnv: string | null): Promise<{ generated: string | null }> {
       const result = await auth.init(passwordFromEnv);
-      applyRetention();
-      retentionTimer = setInterval(applyRetention, RETENTION_EVERY_MS);
+      // a failing run (a locked or full database) is reported and tried again at the next one
+      const run = (): void => {
+        try {
+          applyRetention();
+        } catch (error) {
+          onError(error);
+        }
+      };
+      run();
+      retentionTimer = setInterval(run, RETENTION_EVERY_MS);
       retentionTimer.unref();
       return result;
     },
