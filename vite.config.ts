@@ -386,7 +386,7 @@ export default defineConfig(({ mode }) => {
           // V8's explicit compile hint (Chrome 136+): compile every function while the script streams
           // in, on a background thread, instead of each one on the main thread at its first call; a
           // first visit's banner path calls most of the bundle. Other engines read a comment.
-          // After minification, so terser keeps it; README "Start-up order" has the figures.
+          // After minification, so terser keeps it; docs/decisions.md "Start-up order" has the figures.
           postBanner: '//# allFunctionsCalledOnLoad',
         },
       },

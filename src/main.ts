@@ -161,7 +161,7 @@ function boot(marker: Record<symbol, unknown>): void {
   lifetime.add(() => notifier.dispose());
   // before the DOM is ready: Consent Mode default and the blocking observer must precede other tags
   const early = config.consent ? startConsentEarly(ctx) : null;
-  // a first visit shows the banner first (README "Start-up order"): with a <body> to show it in (a
+  // a first visit shows the banner first (docs/decisions.md "Start-up order"): with a <body> to show it in (a
   // tag in the body, a bookmarklet), the consent widget starts now, while the script runs, and the
   // banner is in the page before the parser goes on; a tag in <head> starts it at DOMContentLoaded
   const bannerNow = early !== null && doc.body !== null && !ctx.consent.get().chosen && !acceptsByCountry(config.country);

@@ -17,7 +17,7 @@ export function mountReactSurface(doc: Document, name: string, css: string, tree
       ? [createRoot(surface.container), () => {}]
       : withDocumentListeners(doc, () => createRoot(surface.container));
   // the first render now, not in a scheduled task: a first visit's banner is in the page before
-  // the parser goes on (README "Start-up order"); later updates are scheduled as usual
+  // the parser goes on (docs/decisions.md "Start-up order"); later updates are scheduled as usual
   flushSync(() => root.render(tree));
   return () => {
     root.unmount();

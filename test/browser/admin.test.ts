@@ -5,7 +5,7 @@ import { collectPageErrors, launch } from '../support/browser';
 import { ADMIN_PASSWORD, removeDir, startCollector, type Harness } from '../support/collector';
 import { serveBundleUnderTest } from '../support/demo';
 
-/** Set to a folder to save a screenshot of each admin view at both widths (README: "Admin area"). */
+/** Set to a folder to save a screenshot of each admin view at both widths (docs/collector.md "Admin area"). */
 const SHOTS = process.env.PAGEPULSE_ADMIN_SHOTS;
 const WIDTHS = { desktop: { width: 1280, height: 900 }, mobile: { width: 390, height: 844 } };
 const AXE = readFileSync('node_modules/axe-core/axe.min.js', 'utf8');

@@ -394,7 +394,7 @@ describe('consent log queue', () => {
     down = false;
     const before = server.requests.length;
     await page.goto(`${server.origin}/queue.html`);
-    // each record arrives (the README's promise: none lost, at worst a duplicate: a keepalive POST
+    // each record arrives (docs/decisions.md's promise: none lost, at worst a duplicate: a keepalive POST
     // on a reset connection may be retried by the browser itself, and a slow re-send can overlap)
     await expect
       .poll(() => [...new Set(logs(before))])
