@@ -1,14 +1,53 @@
 // The project's own ESLint rules (used by eslint.config.js): the layer table of docs/architecture.md
 // and "only main.ts touches the page at start-up". Local rules instead of a plugin: both need the
 // importing file's place in src/, which a path regex on the import string cannot see reliably.
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
 
-/** The module an import lands in: the first folder under src/, or the file name for a root file. */
+/** The module an import lands in: the first folder under src/, or the file name for a root file (`env.d.ts`: `env`). */
 function moduleOf(file, srcDir) {
   const rel = relative(srcDir, file);
   if (rel.startsWith('..') || rel === '') return null;
   const [first, ...rest] = rel.split(sep);
-  return rest.length > 0 ? first : first.replace(/\.(tsx?|mjs|js)$/, '');
+  return rest.length > 0 ? first : first.replace(/(\.d)?\.(tsx?|mjs|js)$/, '');
+}
+
+/** The source file an import path names (`./store` -> `./store.ts`), or null. */
+function fileOf(path) {
+  for (const candidate of [path, `${path}.ts`, `${path}.tsx`, `${path}/index.ts`, `${path}/index.tsx`])
+    if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
+  return null;
+}
+
+/** Every relative import of a file, type-only ones included (they make a cycle too), as files. */
+const importsCache = new Map();
+function importsOf(file) {
+  let found = importsCache.get(file);
+  if (found) return found;
+  const text = readFileSync(file, 'utf8');
+  const pattern =
+    /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*['"](\.[^'"]+)['"]|import\s*\(\s*['"](\.[^'"]+)['"]\s*\)|^import\s*['"](\.[^'"]+)['"]/gm;
+  found = [];
+  for (const match of text.matchAll(pattern)) {
+    const source = (match[1] ?? match[2] ?? match[3]).replace(/\?.*$/, '');
+    const target = fileOf(resolve(dirname(file), source));
+    if (target) found.push(target);
+  }
+  importsCache.set(file, found);
+  return found;
+}
+
+/** A path of imports inside one module from `start` back to `goal`, or null. */
+function cyclePath(start, goal, module, src, seen = new Set()) {
+  if (start === goal) return [goal];
+  if (seen.has(start)) return null;
+  seen.add(start);
+  for (const next of importsOf(start)) {
+    if (moduleOf(next, src) !== module) continue;
+    const rest = cyclePath(next, goal, module, src, seen);
+    if (rest) return [start, ...rest];
+  }
+  return null;
 }
 
 /** The file or folder an import string names, or null for a package import. */
@@ -29,6 +68,9 @@ const layers = {
     messages: {
       layer: "'{{from}}' may not import '{{to}}' (docs/architecture.md#import-rules): {{source}}",
       deep: "import '{{to}}' through its index, not its internals: {{source}}",
+      unknown:
+        "'{{from}}' has no row in the layer table (LAYERS in eslint.config.js, docs/architecture.md#import-rules): add one before it imports anything",
+      cycle: 'import cycle inside {{from}}/ (type-only imports count): {{path}}',
     },
   },
   create(context) {
@@ -36,14 +78,24 @@ const layers = {
     const file = context.filename;
     const from = moduleOf(file, src);
     if (from === null) return {};
+    const allowed = allow[from];
     const check = (node, source) => {
       if (typeof source !== 'string') return;
       const path = target(source, file);
       if (path === null) return;
       const to = moduleOf(path, src);
-      if (to === null || to === from) return;
-      const allowed = allow[from];
-      if (allowed && allowed !== '*' && !allowed.includes(to)) {
+      if (to === null) return;
+      if (to === from) {
+        // inside one module: no cycle, type-only imports included
+        const next = fileOf(path);
+        const cycle = next && cyclePath(next, file, from, src);
+        if (cycle) {
+          const name = (f) => relative(src, f).split(sep).join('/');
+          context.report({ node, messageId: 'cycle', data: { from, path: [file, ...cycle].map(name).join(' -> ') } });
+        }
+        return;
+      }
+      if (allowed !== '*' && !allowed.includes(to)) {
         context.report({ node, messageId: 'layer', data: { from, to, source } });
         return;
       }
@@ -58,6 +110,10 @@ const layers = {
       }
     };
     return {
+      // fails closed: a module the table does not know is an error, whatever it imports
+      Program: (node) => {
+        if (!allowed) context.report({ node, messageId: 'unknown', data: { from } });
+      },
       ImportDeclaration: (node) => check(node, node.source.value),
       ExportNamedDeclaration: (node) => node.source && check(node, node.source.value),
       ExportAllDeclaration: (node) => check(node, node.source.value),

@@ -1,5 +1,5 @@
 import { CATEGORY_IDS, type Config } from '../config';
-import type { ConsentState } from './store';
+import type { ConsentState } from '../context';
 
 /** The consent cookies are Notwendig: never cleared, whatever a site's pattern says. */
 const OWN_COOKIES = /^(cookieconsent_|pagepulse_)/;

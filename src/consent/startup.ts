@@ -1,6 +1,6 @@
 import { CATEGORY_IDS, type CategoryId, type Config } from '../config';
 import { isRecord } from '../platform/record';
-import type { Categories, ConsentState, ConsentStatus } from './store';
+import type { Categories, ConsentState, ConsentStatus } from '../context';
 
 /** com_gdpr's localStorage key of a visitor's category toggles: `{"3": 0, "4": 1}`, 0 = enabled. */
 export const CHOICES_KEY = 'gdprCategoriesChoices';
