@@ -22,17 +22,23 @@ const fast = {
 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function open(path: string) {
+/**
+ * A page with the bundle, debug on, counting the answers the tracker has read (`pagepulse:heartbeat`).
+ * `requestTimeout`: short (700 ms) where "slower than the timeout" must fire quickly; a test whose
+ * fault is elsewhere gives the calls that must succeed a long one, so a busy machine cannot turn
+ * them into timeouts first.
+ */
+async function open(path: string, requestTimeout = 700) {
   const context = await browser.newContext();
   await grantConsent(context, server.origin);
   const page = await context.newPage();
   const errors = collectPageErrors(page);
-  // a short request timeout so "slower than the timeout" is quick to test
   server.page(
     path,
     fixturePage({ head: HOST_SCRIPT, body: '<button id="b">Knopf</button>', attrs: { 'data-debug': '1' } }).replace(
       '<script src="/dist',
-      '<script>window.PagePulseConfig = { requestTimeout: 700 }</script><script src="/dist',
+      `<script>window.PagePulseConfig = { requestTimeout: ${requestTimeout} }; window.__answers = 0;
+document.addEventListener('pagepulse:heartbeat', () => window.__answers++);</script><script src="/dist`,
     ),
   );
   await page.goto(`${server.origin}${path}`);
@@ -77,11 +83,12 @@ describe('faulty server: heatmap click (stream.saveEntity)', () => {
         body: { ...fast.body, configparams: { ...fast.body.configparams, daemonrefresh: 5 } },
       }));
       server.on('stream.saveEntity', () => fault.reply);
-      const { context, page, errors } = await open(path);
-      await server.waitFor('stream.display', 1);
-      await sleep(150);
+      const slow = typeof fault.reply === 'object' && Boolean(fault.reply.delayMs);
+      const { context, page, errors } = await open(path, slow ? 700 : 10_000);
+      // the click recorder runs once the tracker has read its first answer: wait for that event
+      await page.waitForFunction(() => (window as unknown as { __answers: number }).__answers > 0);
       await page.click('#b');
-      await expect.poll(() => shadowText(page, 'pagepulse-debug'), { timeout: 8000 }).toMatch(/Heatmap \(Client\)|Unerwartete/);
+      await expect.poll(() => shadowText(page, 'pagepulse-debug'), { timeout: 8000 }).toMatch(/Heatmap \(Client\)/);
       const ticks = await page.evaluate(() => (window as unknown as { __ticks: number }).__ticks);
       await sleep(300);
       expect(await page.evaluate(() => (window as unknown as { __ticks: number }).__ticks)).toBeGreaterThan(ticks + 2);
