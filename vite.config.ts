@@ -26,9 +26,10 @@ function zodOwnKeys(): Plugin {
 }
 
 /**
- * react-dom/client needs only the shared internals object of the `react-dom` entry; the entry's
- * public API (portals, flushSync, resource hints: 3.5 KB raw) is code nothing here calls. Resolve
- * react-dom/client's `require("react-dom")` to src/ui/react-dom-internals.ts instead. The build
+ * react-dom/client needs only the shared internals object of the `react-dom` entry, and our views
+ * only its `flushSync` (src/ui/react-root.tsx); the rest of the entry's public API (portals,
+ * resource hints: 3.5 KB raw) is code nothing here calls. Resolve react-dom/client's
+ * `require("react-dom")` and the views' `react-dom` to src/ui/react-dom-internals.ts instead. The build
  * fails when react-dom's internals object no longer has the shape the stand-in copies.
  */
 function reactDomInternals(): Plugin {

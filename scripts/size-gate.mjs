@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 /**
- * Fixed budgets (gzip -9 bytes), decided in issue 15: the React build (the default tag) at most
+ * Fixed budgets (gzip -9 bytes), see docs/decisions.md#size: the React build (the default tag) at most
  * 90 KB, the lite build (preact, for sites that count every kilobyte) at most 30 KB.
  */
 export const BUDGETS = { 'dist/pagepulse.iife.js': 90 * 1024, 'dist/pagepulse.lite.iife.js': 30 * 1024 };

@@ -10,7 +10,7 @@ const MAX_COPY_DEPTH = 32;
 /** `window.PagePulse` (docs/protocol.md#public-api). */
 export interface PagePulseApi {
   readonly version: string;
-  /** 'react' or 'lite' (preact/compat). */
+  /** 'react' or 'lite' (preact's core and hooks behind our React-named shims, src/ui/lite/). */
   readonly build: string;
   consent: {
     /** The current choice: `{ status, categories: {1: true, 2: true, 3: false, 4: false}, chosen, services }`. */

@@ -15,7 +15,7 @@ const AB = process.env.BENCH_AB === '1';
 /** BENCH_FIRST_ONLY=lite,react measures only these (while developing; the table needs all). */
 const ONLY = process.env.BENCH_FIRST_ONLY?.split(',');
 export type FirstVisits = Record<(typeof FIRST_VARIANTS)[number], { script: number; frame: number | null }>;
-/** The goals of issue 15 per round: pages of one round share the machine's state at that moment. */
+/** The start-up goals (docs/decisions.md) per round: pages of one round share the machine's state at that moment. */
 export interface PairedGoals {
   /** (lite - bare) / (cookieconsent - bare), ScriptDuration; goal <= 1.2. */
   liteRatio: Paired;
@@ -114,7 +114,7 @@ export async function firstVisits(browser: Browser, plausible: string): Promise<
   return out;
 }
 
-/** The markdown table of a first-visit run, with the goal ratios of issue 15. */
+/** The markdown table of a first-visit run, with the goal ratios (docs/decisions.md). */
 export function firstVisitRows(first: FirstVisitResult): string[] {
   const bare = first.bare.script;
   const over = (v: keyof FirstVisits): number => first[v].script - bare;

@@ -1,6 +1,6 @@
 // Bench-only: a bare React 19 widget of the same size as our consent banner (same elements, same
 // styles, in a shadow root), mounted the way a plain React widget is: createRoot + render when the
-// script runs. The React build's overhead is measured over this (issue 15, goal 2).
+// script runs. The React build's overhead is measured over this (docs/decisions.md, start-up order).
 import { useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import baseCss from '../../src/ui/base.css?inline';

@@ -145,7 +145,7 @@ const DEFAULT_DOMAINS: Record<CategoryId, string[]> = {
   ],
 };
 
-/** Defaults: site-spec section 9 constants and protocol section 2. */
+/** Defaults: the constants of docs/protocol.md#constants and #configuration. */
 export function defaultConfig(): Config {
   const categories = {} as Record<CategoryId, CategoryConfig>;
   for (const id of CATEGORY_IDS) {

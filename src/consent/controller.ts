@@ -14,7 +14,7 @@ import type { Categories, ConsentStatus, ConsentStore } from './store';
 
 export type { CategoryDetails } from './descriptions';
 
-/** Wait after an automatic acceptance by country before the reload (site-spec section 9). */
+/** Wait after an automatic acceptance by country before the reload (docs/protocol.md#constants). */
 const COUNTRY_RELOAD_MS = 1000;
 /** Longest wait for the log calls before the reload; keepalive carries them on, and the queue keeps them. */
 const LOG_WAIT_MS = 1500;
@@ -22,7 +22,7 @@ const LOG_WAIT_MS = 1500;
 const DENY_FLAG = 'pagepulse.denied';
 /** Longest wait for an idle moment before the deferred start-up work runs anyway. */
 const IDLE_WAIT_MS = 1000;
-/** Centred popup for the privacy page (site-spec section 9: 700x800). */
+/** Centred popup for the privacy page, 700x800 (docs/protocol.md#constants). */
 const POPUP = { width: 700, height: 800 };
 
 /** What the consent view shows: the banner (open), its checkboxes (draft) and the dialog (details). */

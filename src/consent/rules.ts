@@ -6,7 +6,7 @@ const ASK_COUNTRIES = new Set(
   'AT BE BG HR CY CZ DK EE FI FR DE GR HU IE IT LV LT LU MT NL PL PT RO SK SI ES SE IS LI NO GB CH'.split(' '),
 );
 
-/** Whether a visitor from `country` is accepted without asking (site-spec: accept by country). */
+/** Whether a visitor from `country` is accepted without asking (docs/protocol.md#constants: accept by country). */
 export function acceptsByCountry(country: string | null): boolean {
   return country !== null && !ASK_COUNTRIES.has(country.toUpperCase());
 }

@@ -2,7 +2,7 @@ import type { RequestError } from '../platform/request';
 import type { ServerItem, StreamAnswer } from './answer';
 import { retryDelay } from './backoff';
 
-/** Interval until the server says otherwise (site-spec section 9). */
+/** Interval until the server says otherwise (docs/protocol.md#constants). */
 export const DEFAULT_REFRESH_MS = 2000;
 /** Shortest interval a server may ask for; below it a bad setting would spin the page. */
 export const MIN_REFRESH_MS = 10;
@@ -72,7 +72,7 @@ export const initialHeartbeat: HeartbeatState = {
   failures: 0,
 };
 
-/** The pure heartbeat state machine of protocol section 3 / site-spec section 4. */
+/** The pure heartbeat state machine of docs/protocol.md#heartbeat-loop. */
 export function transition(state: HeartbeatState, event: HeartbeatEvent): Transition {
   switch (event.type) {
     case 'start':

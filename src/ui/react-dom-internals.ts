@@ -1,6 +1,7 @@
 // The React build's stand-in for the `react-dom` entry (vite.config.ts resolves react-dom/client's
-// `require("react-dom")` here). react-dom/client reads only the shared internals from it; the
-// entry's other exports (createPortal, flushSync, preload...) are code our views never call. Same
+// `require("react-dom")` here). react-dom/client reads only the shared internals from it and our
+// views only `flushSync` (below, react-dom's own 10 lines); the entry's other exports (createPortal,
+// preload...) are code our views never call. Same
 // object as react-dom.production.js builds; the build fails if that file's shape changes.
 
 function noop(): void {}

@@ -5,7 +5,7 @@ import { fixturePage, type TestServer } from '../support/server';
 import { useBrowserAndServer } from '../support/suite';
 
 /**
- * Issue 16: a site that already runs com_gdpr. Its system plugin prints globals into the page;
+ * A site that already runs com_gdpr (docs/protocol.md#consent-at-start-up). Its system plugin prints globals into the page;
  * a returning visitor has only com_gdpr's `cookieconsent_status` (and maybe its localStorage toggles).
  */
 let browser: Browser;

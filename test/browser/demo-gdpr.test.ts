@@ -4,7 +4,7 @@ import { collectPageErrors, launch } from '../support/browser';
 import { removeDir, startCollector, type Harness } from '../support/collector';
 import { serveBundleUnderTest } from '../support/demo';
 
-/** demo/gdpr.html prints com_gdpr's globals as a Joomla site's system plugin would (issue 16). */
+/** demo/gdpr.html prints com_gdpr's globals as a Joomla site's system plugin would (docs/protocol.md#consent-at-start-up). */
 let browser: Browser;
 let collector: Harness;
 

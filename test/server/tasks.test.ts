@@ -169,7 +169,7 @@ describe('stream.saveEntity (heatmap click) and /api/clicks', () => {
     ]);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ storing: [] });
-    // PagePulse's own call since issue 11 is the same bytes; a second visitor lands on the same selector
+    // PagePulse's own call is now the same bytes (docs/protocol.md#heatmap-click); a second visitor lands on the same selector
     await h.visitor().post(SAVE, [
       ['resource', 'heatmapclick'],
       ['clicked_element', original],

@@ -13,7 +13,7 @@ export interface Fault {
 const HTML_ERROR =
   '<!doctype html><html><head><title>Error</title></head><body><h1>Fehler</h1><script>window.__pwned = 1</script></body></html>';
 
-/** Every fault of issue 6, for every call. The slow one needs a request timeout below 1 s. */
+/** The reliability matrix (docs/decisions.md#reliability), for every call. The slow one needs a request timeout below 1 s. */
 export const FAULTS: Fault[] = [
   { name: 'HTTP 404', reply: { status: 404, body: 'Not Found' }, shows: /HTTP 404/, retried: false },
   {

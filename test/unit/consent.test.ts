@@ -175,7 +175,7 @@ describe('consent store', () => {
       3: true,
       4: false,
     });
-    // a com_gdpr "allow" alone is not "all" (issue 16): the defaults, see test/unit/startup.test.ts
+    // a com_gdpr "allow" alone is not "all" (docs/protocol.md#consent-at-start-up): the defaults, see test/unit/startup.test.ts
     expect(readConsent(jar({ cookieconsent_status: 'allow' }), config).categories).toEqual({
       1: true,
       2: true,

@@ -1,5 +1,5 @@
 import type { Messages } from '../i18n';
-import type { Loaded } from '../usePoll';
+import type { Loaded } from '../useData';
 
 /** Loading and error states of a view; renders `children(data)` once loaded. */
 export function Status<T>({ loaded, t, children }: { loaded: Loaded<T>; t: Messages; children: (data: T) => React.ReactNode }) {

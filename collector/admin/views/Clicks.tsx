@@ -2,7 +2,7 @@ import { getJson, type ClickPages } from '../api';
 import { Status } from '../components/Status';
 import { Table } from '../components/Table';
 import type { Messages } from '../i18n';
-import { useData } from '../usePoll';
+import { useData } from '../useData';
 
 /**
  * The page's address with `#pagepulse-heatmap`, which makes the bundle draw its stored clicks (a

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { getJson, postForm, type ConsentEntry } from '../api';
 import { Status } from '../components/Status';
 import type { Lang, Messages } from '../i18n';
-import { useData } from '../usePoll';
+import { useData } from '../useData';
 
 interface Filter {
   from: string;

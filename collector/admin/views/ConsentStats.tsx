@@ -1,7 +1,7 @@
 import { getJson, type ConsentStats } from '../api';
 import { Status } from '../components/Status';
 import type { Lang, Messages } from '../i18n';
-import { useData } from '../usePoll';
+import { useData } from '../useData';
 
 const CATEGORIES = ['1', '2', '3', '4'] as const;
 

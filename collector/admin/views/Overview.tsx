@@ -3,7 +3,7 @@ import { BarChart } from '../components/BarChart';
 import { Status } from '../components/Status';
 import { Table } from '../components/Table';
 import type { Lang, Messages } from '../i18n';
-import { useData } from '../usePoll';
+import { useData } from '../useData';
 
 /** How often "online now" refreshes: a little slower than the default 2 s heartbeat. */
 const ONLINE_REFRESH_MS = 5000;
