@@ -35,11 +35,11 @@ export function documentCookieJar(doc: Document): CookieJar {
     },
     names: () => doc.cookie.split('; ').map((cookie) => cookie.split('=')[0]!),
     remove(name) {
-      // host-only, then each domain from the host up (`www.example.com`, `example.com`, `com`): the
+      // expired (max-age=-1: "now" is not yet past in some cookie jars), host-only, then each domain from the host up (`www.example.com`, `example.com`, `com`): the
       // browser ignores the ones a cookie cannot have (a public suffix, another label of an IP)
-      doc.cookie = `${name}=;max-age=0;path=/`;
+      doc.cookie = `${name}=;max-age=-1;path=/`;
       for (let domain = doc.location.hostname; domain; domain = domain.slice(domain.indexOf('.') + 1 || domain.length))
-        doc.cookie = `${name}=;max-age=0;path=/;domain=${domain}`;
+        doc.cookie = `${name}=;max-age=-1;path=/;domain=${domain}`;
     },
   };
 }
