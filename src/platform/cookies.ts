@@ -35,8 +35,9 @@ export function documentCookieJar(doc: Document): CookieJar {
     },
     names: () => doc.cookie.split('; ').map((cookie) => cookie.split('=')[0]!),
     remove(name) {
-      // expired (max-age=-1: "now" is not yet past in some cookie jars), host-only, then each domain from the host up (`www.example.com`, `example.com`, `com`): the
-      // browser ignores the ones a cookie cannot have (a public suffix, another label of an IP)
+      // expired (max-age=-1: some cookie jars keep a cookie whose expiry is "now"), host-only, then
+      // for each domain from the host up (`www.example.com`, `example.com`, `com`): the browser
+      // ignores the ones a cookie cannot have (a public suffix, another label of an IP)
       doc.cookie = `${name}=;max-age=-1;path=/`;
       for (let domain = doc.location.hostname; domain; domain = domain.slice(domain.indexOf('.') + 1 || domain.length))
         doc.cookie = `${name}=;max-age=-1;path=/;domain=${domain}`;
