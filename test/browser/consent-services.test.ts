@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { ALLOW_ALL, DECLINED_MARKETING, TRACKING } from '../support/consent-cookies';
 import { collectPageErrors } from '../support/browser';
 import { fixturePage, type TestServer } from '../support/server';
 import { useBrowserAndServer } from '../support/suite';
@@ -50,14 +51,6 @@ async function reloadedBy(page: Page, act: () => Promise<unknown>): Promise<void
   await expect.poll(() => timeOrigin(page).catch(() => before), { timeout: 10_000 }).not.toBe(before);
   await page.waitForLoadState('load');
 }
-
-const ALLOW_ALL = { cookieconsent_status: 'allow', cookieconsent_categories: '1.2.3.4' };
-const TRACKING = {
-  _ga: 'GA1.1.42.1700000000',
-  _ga_ABC123: 'GS1.1.1700000000',
-  _gid: 'GA1.1.7.1700000000',
-  _fbp: 'fb.1.1700000000.9',
-};
 
 describe('cookies cleared when consent goes', () => {
   it('set({3: false}) clears _ga, _ga_ABC123 and _gid before the reload; set({4: false}) then clears _fbp; keep=1 stays', async () => {
@@ -163,7 +156,6 @@ describe('services: "load once" and "always allow" on the placeholder', () => {
 <iframe data-category="4" data-src="${YOUTUBE_2}" title="Hochzeitsfilm"></iframe>
 <iframe data-category="4" data-src="${VIMEO}" title="Vimeo-Film"></iframe>`;
   const srcs = (page: Page) => page.locator('iframe').evaluateAll((frames) => frames.map((f) => f.getAttribute('src')));
-  const DECLINED_MARKETING = { cookieconsent_status: 'allow', cookieconsent_categories: '1.2' };
 
   it('names YouTube; "Einmal laden" loads that element only, stores and logs nothing, and is gone after a reload', async () => {
     const { context, page, errors } = await visit('/yt-once.html', fixturePage({ body: EMBEDS }), DECLINED_MARKETING);

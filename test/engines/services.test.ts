@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ALLOW_ALL, DECLINED_MARKETING, TRACKING } from '../support/consent-cookies';
 import { BUNDLES, useEngine, type EnginePage } from '../support/engines';
 import { clickAndWatch, consentLogs, serve, timeOrigin } from '../support/engines/scenario';
 
@@ -21,14 +22,6 @@ const suite = useEngine((server) => {
   );
 });
 
-const ALLOW_ALL = { cookieconsent_status: 'allow', cookieconsent_categories: '1.2.3.4' };
-const TRACKING = {
-  _ga: 'GA1.1.42.1700000000',
-  _ga_ABC123: 'GS1.1.1700000000',
-  _gid: 'GA1.1.7.1700000000',
-  _fbp: 'fb.1.1700000000.9',
-};
-const DECLINED_MARKETING = { cookieconsent_status: 'allow', cookieconsent_categories: '1.2' };
 const EMBEDS = `<iframe data-category="4" data-service="youtube" data-src="/embed.html?yt1" title="Film 1"></iframe>
 <iframe data-category="4" data-service="youtube" data-src="/embed.html?yt2" title="Film 2"></iframe>
 <iframe data-category="4" data-service="vimeo" data-src="/embed.html?vimeo" title="Film 3"></iframe>`;
