@@ -64,6 +64,27 @@ export default defineConfig([
     },
   },
   {
+    // `react-dom` resolves to a stand-in in the React build (build/react-dom-internals.ts, which fails
+    // the build for any other importer): a third importer would get the real entry and a second
+    // internals object. The lite build aliases it to src/ui/lite/.
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/ui/react-root.tsx', 'src/ui/lite/*'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'react-dom',
+              message:
+                'Only src/ui/react-root.tsx and src/ui/lite/ may import react-dom (build/react-dom-internals.ts says why).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // the entry files are where the page is read, once, at evaluation
     files: ['src/main.ts', 'src/heatmap.ts', 'src/debug.ts'],
     rules: { 'pagepulse/no-top-level-page': 'off' },

@@ -15,6 +15,8 @@ export default defineConfig({
     projects: [
       unit('jsdom'),
       unit('happy-dom'),
+      // the build's dependency edits (build/): small entries built in memory with them, then run
+      { test: { name: 'build', environment: 'node', include: ['test/build/**/*.test.ts'], testTimeout: 30_000 } },
       { test: { name: 'server', environment: 'node', include: ['test/server/**/*.test.ts'], testTimeout: 20_000 } },
       {
         test: {

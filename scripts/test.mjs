@@ -81,7 +81,8 @@ if (want('build') || want('browser') || engines.length) {
   step('build (collector)', 'npx', ['vite', 'build', '-c', 'collector/vite.server.config.ts', '--logLevel', 'warn']);
   step('size budget', 'node', ['scripts/size-gate.mjs']);
 }
-if (want('unit')) vitest('unit (jsdom, happy-dom) and collector', ['unit-jsdom', 'unit-happy-dom', 'server']);
+if (want('unit'))
+  vitest('unit (jsdom, happy-dom), build edits and collector', ['unit-jsdom', 'unit-happy-dom', 'build', 'server']);
 if (want('browser'))
   for (const bundle of BUNDLES) vitest(`browser (${bundle})`, ['browser'], { PAGEPULSE_BUNDLE: bundle }, 'chromium');
 // one engine at a time: two browsers at once thrash the two cores and skew the timed scenarios

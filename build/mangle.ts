@@ -1,0 +1,62 @@
+// What it holds: the lite build's terser property-mangling lists (vite.config.ts builds the
+// `mangle.properties.regex` from them). Why: renaming properties that only the bundle reads cuts
+// their long names out of the output. Every name here must be read nowhere outside the bundle (not
+// in `window.PagePulse`, an event detail, a config key, a request or the QA files) and must not be
+// a DOM, preact or zod property; a wrong entry breaks the lite bundle at run time, which the
+// browser suites (run against dist/pagepulse.lite.iife.js) catch.
+import { readFileSync } from 'node:fs';
+
+/**
+ * The message keys of src/i18n (the German table, whose keys en.ts shares) that the lite build may
+ * rename: each is read only as `t.key` inside the bundle, never by name from outside. Left out:
+ * the keys that are also the name of some other property (`close`, `error`, `placeholder` are DOM
+ * or result fields), `category1`..`4`, read as `t[\`category${id}\`]`, and the debug box's keys. Renaming the rest cuts
+ * the long names out of both tables and every use.
+ */
+export function messageKeys(): string[] {
+  const source = readFileSync(new URL('../src/i18n/de.ts', import.meta.url), 'utf8');
+  const keys = [...source.matchAll(/^ {2}([A-Za-z0-9]+):/gm)].map((m) => m[1]!);
+  if (keys.length < 40) throw new Error('src/i18n/de.ts: message table not found; re-check messageKeys()');
+  // the debug box's two keys are read by pagepulse.debug.lite.js, a file minified on its own
+  const kept = ['close', 'error', 'placeholder', 'debugRegion', 'closeDebug'];
+  return keys.filter((key) => !kept.includes(key) && !/^category\d$/.test(key));
+}
+
+/**
+ * Property names of the bundle's own internal objects (the consent controller's actions and view
+ * port, the blocker's and store's methods, the heartbeat machine's state and effects, the notify
+ * store's timers, the lifetime and debug store, the banner texts): read nowhere outside the bundle
+ * (not in `window.PagePulse`, an event detail, a config key, a request or the QA files), and no DOM,
+ * preact or zod property has these names. The lite build renames them too.
+ */
+export const INTERNAL = [
+  'actions',
+  'blocker',
+  'release',
+  'service',
+  'effects',
+  'refreshMs',
+  'failures',
+  'setTimer',
+  'clicksStarted',
+  'windowsVersion',
+  'textish',
+  'startedAt',
+  'settingsDesc',
+  'setEnabled',
+  'remaining',
+  'reasons',
+  'disposed',
+  'pageUrl',
+  'allowService',
+  'toggleService',
+  'openSettings',
+  'revokeButton',
+  'mountView',
+  'showDetails',
+  'closeDetails',
+  'categoryName',
+  'openPrivacy',
+  'acceptAll',
+  'reloading',
+];
