@@ -1,4 +1,4 @@
-// The React build's stand-in for the `react-dom` entry (vite.config.ts resolves react-dom/client's
+// The React build's stand-in for the `react-dom` entry (build/react-dom-internals.ts resolves react-dom/client's
 // `require("react-dom")` here). react-dom/client reads only the shared internals from it and our
 // views only `flushSync` (below, react-dom's own 10 lines); the entry's other exports (createPortal,
 // preload...) are code our views never call. Same
