@@ -18,9 +18,10 @@ try {
 }
 
 // the database's folder, when we create it, only for the collector's user (the file is 0600: db.ts)
-if (options.dbPath !== ':memory:') mkdirSync(dirname(options.dbPath), { recursive: true, mode: 0o700 });
+if (!options.databaseUrl && options.dbPath !== ':memory:') mkdirSync(dirname(options.dbPath), { recursive: true, mode: 0o700 });
 const collector = createCollector({
   dbPath: options.dbPath,
+  databaseUrl: options.databaseUrl,
   settings: options.settings,
   adminPassword: options.adminPassword,
   trustProxy: options.trustProxy,
@@ -28,12 +29,19 @@ const collector = createCollector({
   visitorRate: options.visitorRate,
 });
 const { url, generatedPassword } = await collector.listen(options.port, options.host).catch((error: Error) => {
-  console.error(`pagepulse collector: cannot listen on ${options.host}:${options.port}: ${error.message}`);
+  console.error(`pagepulse collector: cannot start on ${options.host}:${options.port}: ${error.message}`);
   process.exit(1);
 });
 
+/** `host:port/database` of a PostgreSQL URL, without its user and password. */
+function databaseName(databaseUrl: string): string {
+  const parsed = new URL(databaseUrl);
+  return `${parsed.host}${parsed.pathname}`;
+}
+
 console.log(`PagePulse collector and demo site: ${url}/`);
-console.log(`database: ${options.dbPath}`);
+// the URL's password is never printed
+console.log(`database: ${options.databaseUrl ? `PostgreSQL ${databaseName(options.databaseUrl)}` : options.dbPath}`);
 console.log(`configparams: ${JSON.stringify(options.settings)}`);
 if (!existsSync(join(REPO_ROOT, 'dist', 'pagepulse.iife.js')))
   console.warn('dist/pagepulse.iife.js is missing: run `npm run build` first');

@@ -28,8 +28,14 @@ export const DEFAULT_SETTINGS: Settings = {
 export interface ServerOptions {
   host: string;
   port: number;
-  /** SQLite file (absolute) or `:memory:`. */
+  /** SQLite file (absolute) or `:memory:`; unused when `databaseUrl` is set. */
   dbPath: string;
+  /**
+   * PAGEPULSE_DATABASE_URL (`postgres://user:password@host:port/database`, environment only: it
+   * usually holds a password): the collector stores everything in that PostgreSQL database instead
+   * of SQLite, and several collector processes may share it. Null: SQLite.
+   */
+  databaseUrl: string | null;
   settings: Settings;
   /** PAGEPULSE_ADMIN_PASSWORD (environment only: a config file is easier to leak), or null. */
   adminPassword: string | null;
@@ -93,7 +99,26 @@ const FIELDS = [
 ] as const;
 
 /** The environment variables the collector reads, for the start-up help. */
-export const ENV_NAMES: readonly string[] = ['PAGEPULSE_CONFIG', 'PAGEPULSE_ADMIN_PASSWORD', ...FIELDS.map((field) => field.env)];
+export const ENV_NAMES: readonly string[] = [
+  'PAGEPULSE_CONFIG',
+  'PAGEPULSE_ADMIN_PASSWORD',
+  'PAGEPULSE_DATABASE_URL',
+  ...FIELDS.map((field) => field.env),
+];
+
+/** A PostgreSQL connection URL, or null when none is set; anything else throws with the variable's name. */
+function databaseUrl(raw: string | undefined): string | null {
+  if (raw === undefined || raw.trim() === '') return null;
+  let url: URL | null = null;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    // reported below, without echoing a value that may hold a password
+  }
+  if (!url || (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:'))
+    throw new Error('PAGEPULSE_DATABASE_URL must be a postgres://user:password@host:port/database URL');
+  return raw.trim();
+}
 
 /**
  * Options from defaults < the JSON file named by PAGEPULSE_CONFIG < environment variables.
@@ -123,6 +148,7 @@ export function loadOptions(env: NodeJS.ProcessEnv, readText: (path: string) => 
     port: values.port as number,
     // a path given by the user is relative to where they are; the default lives in the repository
     dbPath: db === ':memory:' ? db : db ? (isAbsolute(db) ? db : resolve(db)) : resolve(root, DEFAULT_DB),
+    databaseUrl: databaseUrl(env.PAGEPULSE_DATABASE_URL),
     adminPassword: env.PAGEPULSE_ADMIN_PASSWORD ? env.PAGEPULSE_ADMIN_PASSWORD : null,
     trustProxy: values.trust_proxy === 1,
     fullIp: values.full_ip === 1,

@@ -12,6 +12,7 @@ describe('collector options', () => {
       host: '127.0.0.1',
       port: 5173,
       dbPath: '/repo/.data/pagepulse.sqlite',
+      databaseUrl: null,
       settings: DEFAULT_SETTINGS,
       adminPassword: null,
       trustProxy: false,
@@ -37,6 +38,7 @@ describe('collector options', () => {
       host: '127.0.0.1',
       port: 5199,
       dbPath: ':memory:',
+      databaseUrl: null,
       adminPassword: null,
       trustProxy: false,
       fullIp: false,
@@ -56,5 +58,14 @@ describe('collector options', () => {
     expect(() => loadOptions({ PAGEPULSE_DAEMONREFRESH: '0' }, noFile, ROOT)).toThrow(/PAGEPULSE_DAEMONREFRESH/);
     expect(() => loadOptions({ PAGEPULSE_DEBUG: 'maybe' }, noFile, ROOT)).toThrow(/PAGEPULSE_DEBUG/);
     expect(() => loadOptions({ PAGEPULSE_HEATMAP_MAX_WIDTH: '35.5' }, noFile, ROOT)).toThrow(/PAGEPULSE_HEATMAP_MAX_WIDTH/);
+  });
+
+  it('PAGEPULSE_DATABASE_URL: a postgres:// URL selects PostgreSQL; another scheme is refused without echoing it', () => {
+    const url = 'postgres://pagepulse:s3cret@db.internal:5432/pagepulse';
+    expect(loadOptions({ PAGEPULSE_DATABASE_URL: url }, noFile, ROOT).databaseUrl).toBe(url);
+    expect(loadOptions({ PAGEPULSE_DATABASE_URL: 'postgresql://db/pp' }, noFile, ROOT).databaseUrl).toBe('postgresql://db/pp');
+    expect(() => loadOptions({ PAGEPULSE_DATABASE_URL: 'mysql://root:hunter2@db/pp' }, noFile, ROOT)).toThrow(
+      /^PAGEPULSE_DATABASE_URL must be a postgres:\/\/user:password@host:port\/database URL$/,
+    );
   });
 });
