@@ -232,7 +232,7 @@ export function createAdmin({ store, settings, now, root, trustProxy, onError }:
       const run = (): Promise<void> =>
         (retentionRun = retentionRun.then(() => applyRetention(false)).then(() => undefined, onError));
       await run();
-      retentionTimer = setInterval(() => run().catch(onError), RETENTION_EVERY_MS);
+      retentionTimer = setInterval(() => void run().catch(onError), RETENTION_EVERY_MS);
       retentionTimer.unref();
       return result;
     },
