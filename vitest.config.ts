@@ -10,12 +10,26 @@ const unit = (environment: 'jsdom' | 'happy-dom') => ({
   },
 });
 
+const postgres = process.env.PAGEPULSE_TEST_ENGINE === 'postgres';
+
 export default defineConfig({
   test: {
     projects: [
       unit('jsdom'),
       unit('happy-dom'),
-      { test: { name: 'server', environment: 'node', include: ['test/server/**/*.test.ts'], testTimeout: 20_000 } },
+      {
+        test: {
+          name: 'server',
+          environment: 'node',
+          include: ['test/server/**/*.test.ts'],
+          testTimeout: 20_000,
+          // PAGEPULSE_TEST_ENGINE=postgres: the same suite on a throwaway PostgreSQL (test/support/postgres.ts),
+          // plus the test of several collector processes on one database
+          ...(postgres
+            ? { globalSetup: ['test/support/postgres-setup.ts'], hookTimeout: 30_000 }
+            : { exclude: ['test/server/multiprocess.test.ts'] }),
+        },
+      },
       {
         test: {
           name: 'browser',
