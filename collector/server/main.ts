@@ -1,5 +1,7 @@
 // `npm run collector` (compiled, dist/collector/main.js) or `tsx collector/server/main.ts`: the reference collector and the demo site, configured by the
-// environment (see settings.ts), stopped cleanly by Ctrl-C or SIGTERM.
+// environment (see settings.ts), stopped cleanly by Ctrl-C or SIGTERM. With PAGEPULSE_WORKERS=N (PostgreSQL
+// only) this process starts N collector processes on one port (node's cluster module) and stops them.
+import cluster from 'node:cluster';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { REPO_ROOT, createCollector } from './app';
@@ -15,6 +17,39 @@ try {
 } catch (error) {
   console.error(`pagepulse collector: ${(error as Error).message}\nsettings come from: ${ENV_NAMES.join(', ')}`);
   process.exit(2);
+}
+
+if (options.workers > 1 && cluster.isPrimary) {
+  await runWorkers(options.workers);
+  // the primary only starts and stops the workers
+  await new Promise(() => {});
+}
+
+/**
+ * Fork `count` workers, one after another: the first applies the migrations and (without
+ * PAGEPULSE_ADMIN_PASSWORD) creates the admin password and prints it once, the others find both done.
+ * A signal stops them all; a worker that dies otherwise stops the rest (the service manager restarts us).
+ */
+async function runWorkers(count: number): Promise<void> {
+  let stopping = false;
+  const stopAll = (code: number) => {
+    stopping = true;
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
+    setTimeout(() => process.exit(code), SHUTDOWN_GRACE_MS).unref();
+  };
+  cluster.on('exit', (worker, code) => {
+    if (!stopping) {
+      console.error(`pagepulse collector: worker ${worker.process.pid} exited (${code}): stopping the others`);
+      stopAll(1);
+    }
+    if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(stopping && code === 0 ? 0 : 1);
+  });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => stopAll(0));
+  for (let i = 0; i < count; i++) {
+    const worker = cluster.fork();
+    await new Promise<void>((resolve) => worker.once('listening', () => resolve()));
+  }
+  console.log(`${count} collector processes (PAGEPULSE_WORKERS) share the port`);
 }
 
 // the database's folder, when we create it, only for the collector's user (the file is 0600: db.ts)

@@ -45,6 +45,8 @@ export interface ServerOptions {
   fullIp: boolean;
   /** PAGEPULSE_VISITOR_RATE / _BURST: visitor writes per client address (rate-limit.ts). */
   visitorRate: { burst: number; perSecond: number };
+  /** PAGEPULSE_WORKERS: collector processes on one port (node's cluster module); more than 1 needs PostgreSQL. */
+  workers: number;
 }
 
 /** Where data goes by default: git-ignored, next to the repository's other generated files. */
@@ -96,6 +98,7 @@ const FIELDS = [
   { key: 'full_ip', env: 'PAGEPULSE_FULL_IP', parse: flag },
   { key: 'visitor_rate', env: 'PAGEPULSE_VISITOR_RATE', parse: number(0.1, 100_000) },
   { key: 'visitor_burst', env: 'PAGEPULSE_VISITOR_BURST', parse: number(1, 1_000_000, true) },
+  { key: 'workers', env: 'PAGEPULSE_WORKERS', parse: number(1, 64, true) },
 ] as const;
 
 /** The environment variables the collector reads, for the start-up help. */
@@ -136,6 +139,7 @@ export function loadOptions(env: NodeJS.ProcessEnv, readText: (path: string) => 
     full_ip: 0,
     visitor_rate: VISITOR_RATE.perSecond,
     visitor_burst: VISITOR_RATE.burst,
+    workers: 1,
     ...DEFAULT_SETTINGS,
   };
   for (const { key, env: name, parse } of FIELDS) {
@@ -143,12 +147,17 @@ export function loadOptions(env: NodeJS.ProcessEnv, readText: (path: string) => 
     if (env[name] !== undefined && env[name] !== '') values[key] = parse(env[name], name);
   }
   const db = values.db as string | null;
+  const url = databaseUrl(env.PAGEPULSE_DATABASE_URL);
+  // several processes on one SQLite file would each keep their own limits and retention runs
+  if ((values.workers as number) > 1 && !url)
+    throw new Error('PAGEPULSE_WORKERS above 1 needs PAGEPULSE_DATABASE_URL (PostgreSQL)');
   return {
     host: values.host as string,
     port: values.port as number,
     // a path given by the user is relative to where they are; the default lives in the repository
     dbPath: db === ':memory:' ? db : db ? (isAbsolute(db) ? db : resolve(db)) : resolve(root, DEFAULT_DB),
-    databaseUrl: databaseUrl(env.PAGEPULSE_DATABASE_URL),
+    databaseUrl: url,
+    workers: values.workers as number,
     adminPassword: env.PAGEPULSE_ADMIN_PASSWORD ? env.PAGEPULSE_ADMIN_PASSWORD : null,
     trustProxy: values.trust_proxy === 1,
     fullIp: values.full_ip === 1,

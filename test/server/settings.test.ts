@@ -13,6 +13,7 @@ describe('collector options', () => {
       port: 5173,
       dbPath: '/repo/.data/pagepulse.sqlite',
       databaseUrl: null,
+      workers: 1,
       settings: DEFAULT_SETTINGS,
       adminPassword: null,
       trustProxy: false,
@@ -39,6 +40,7 @@ describe('collector options', () => {
       port: 5199,
       dbPath: ':memory:',
       databaseUrl: null,
+      workers: 1,
       adminPassword: null,
       trustProxy: false,
       fullIp: false,
@@ -67,5 +69,14 @@ describe('collector options', () => {
     expect(() => loadOptions({ PAGEPULSE_DATABASE_URL: 'mysql://root:hunter2@db/pp' }, noFile, ROOT)).toThrow(
       /^PAGEPULSE_DATABASE_URL must be a postgres:\/\/user:password@host:port\/database URL$/,
     );
+  });
+
+  it('PAGEPULSE_WORKERS: several processes only on PostgreSQL', () => {
+    const url = 'postgres://pagepulse@127.0.0.1/pagepulse';
+    expect(loadOptions({ PAGEPULSE_WORKERS: '2', PAGEPULSE_DATABASE_URL: url }, noFile, ROOT).workers).toBe(2);
+    expect(() => loadOptions({ PAGEPULSE_WORKERS: '2' }, noFile, ROOT)).toThrow(
+      /PAGEPULSE_WORKERS above 1 needs PAGEPULSE_DATABASE_URL/,
+    );
+    expect(() => loadOptions({ PAGEPULSE_WORKERS: '0', PAGEPULSE_DATABASE_URL: url }, noFile, ROOT)).toThrow(/PAGEPULSE_WORKERS/);
   });
 });
