@@ -381,10 +381,11 @@ function hashStoredSessions(db: Database.Database): void {
   db.function('pp_sha256', { deterministic: true }, (value: unknown) => createHash('sha256').update(String(value)).digest('hex'));
   const old = "length(session_id) <> 64 OR session_id GLOB '*[^0-9a-f]*'";
   db.transaction(() => {
-    db.pragma('foreign_keys = OFF');
+    // heartbeats point at sessions: checked at COMMIT, when both sides carry the hash (`foreign_keys
+    // = OFF` would be a no-op inside a transaction, and the first UPDATE failed)
+    db.pragma('defer_foreign_keys = ON');
     for (const table of ['heartbeats', 'clicks', 'cookie_consents', 'form_consents'])
       db.exec(`UPDATE ${table} SET session_id = pp_sha256(session_id) WHERE ${old}`);
     db.exec("UPDATE sessions SET id = pp_sha256(id) WHERE length(id) <> 64 OR id GLOB '*[^0-9a-f]*'");
   })();
-  db.pragma('foreign_keys = ON');
 }

@@ -180,10 +180,11 @@ export interface Migration {
  * row in `schema_migrations`. On PostgreSQL processes starting together wait for each other (a lock).
  */
 export async function migrate(sql: Sql, migrations: readonly Migration[], now: number): Promise<void> {
-  await sql.exec(
-    'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)',
-  );
   await sql.transaction(async (tx) => {
+    // inside the lock: two PostgreSQL processes creating the same table at once can collide
+    await tx.exec(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)',
+    );
     const done = new Set((await tx.all<{ version: number }>('SELECT version FROM schema_migrations')).map((r) => r.version));
     for (const migration of migrations) {
       if (done.has(migration.version)) continue;
