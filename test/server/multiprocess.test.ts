@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ADMIN_PASSWORD, STREAM, FORM_TYPE, newPostgresDatabase, signIn } from '../support/collector';
 
 // Two collector processes (`tsx collector/server/main.ts`, as in production but uncompiled) on one
@@ -58,8 +59,9 @@ const login = (base: string, password: string) =>
 
 let a: Child;
 let b: Child;
+let databaseUrl: string;
 beforeAll(async () => {
-  const databaseUrl = await newPostgresDatabase();
+  databaseUrl = await newPostgresDatabase();
   // started together: the second waits for the first's migrations (a lock), neither fails
   [a, b] = await Promise.all([startProcess(databaseUrl), startProcess(databaseUrl)]);
   expect(a.url).not.toBe(b.url);
@@ -96,6 +98,38 @@ describe('two collector processes on one PostgreSQL database', () => {
     });
     expect(out.status).toBe(303);
     expect((await admin.get('/admin/api/online')).status).toBe(401);
+  });
+
+  it('the retention run is one process at a time: saving the settings waits while another session holds its lock', async () => {
+    const admin = await signIn(a.url);
+    const other = new pg.Client({ connectionString: databaseUrl });
+    await other.connect();
+    try {
+      // the lock's key as the collector names it (collector/server/sql.ts LOCK_KEY)
+      await other.query("SELECT pg_advisory_lock(hashtextextended('pagepulse:retention', 0))");
+      let answered = false;
+      const saving = admin.post('/admin/api/settings', { retentionDays: '30' }).then((res) => {
+        answered = true;
+        return res;
+      });
+      // the collector's transaction waits for the lock: visible in pg_locks as an advisory lock not granted
+      await vi.waitFor(
+        async () => {
+          const waiting = await other.query(
+            "SELECT COUNT(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted",
+          );
+          expect(waiting.rows[0].n).toBe(1);
+        },
+        { timeout: 5000 },
+      );
+      expect(answered).toBe(false);
+      await other.query("SELECT pg_advisory_unlock(hashtextextended('pagepulse:retention', 0))");
+      const res = await saving;
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ retentionDays: 30, deleted: { formConsents: 0 } });
+    } finally {
+      await other.end();
+    }
   });
 
   it('five failed sign-ins spread over both processes: the sixth gets 429 on either, even with the right password', async () => {
