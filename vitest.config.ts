@@ -10,6 +10,8 @@ const unit = (environment: 'jsdom' | 'happy-dom') => ({
   },
 });
 
+const postgres = process.env.PAGEPULSE_TEST_ENGINE === 'postgres';
+
 export default defineConfig({
   test: {
     projects: [
@@ -17,7 +19,19 @@ export default defineConfig({
       unit('happy-dom'),
       // the build's dependency edits (build/): small entries built in memory with them, then run
       { test: { name: 'build', environment: 'node', include: ['test/build/**/*.test.ts'], testTimeout: 30_000 } },
-      { test: { name: 'server', environment: 'node', include: ['test/server/**/*.test.ts'], testTimeout: 20_000 } },
+      {
+        test: {
+          name: 'server',
+          environment: 'node',
+          include: ['test/server/**/*.test.ts'],
+          testTimeout: 20_000,
+          // PAGEPULSE_TEST_ENGINE=postgres: the same suite on a throwaway PostgreSQL (test/support/postgres.ts),
+          // plus the test of several collector processes on one database
+          ...(postgres
+            ? { globalSetup: ['test/support/postgres-setup.ts'], hookTimeout: 30_000 }
+            : { exclude: ['test/server/multiprocess.test.ts'] }),
+        },
+      },
       {
         test: {
           name: 'browser',

@@ -1,5 +1,6 @@
-// Make sure Debian's browsers for the browser and engine suites are there; install what is
-// missing when we are root, else say exactly what to run. Nothing is downloaded from elsewhere.
+// Make sure Debian's browsers for the browser and engine suites (and PostgreSQL for the collector
+// suite's second pass) are there; install what is missing when we are root, else say exactly what
+// to run. Nothing is downloaded from elsewhere.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 
@@ -11,6 +12,11 @@ function miniBrowser() {
     }
   }
   return false;
+}
+/** Debian's PostgreSQL server: /usr/lib/postgresql/<version>/bin/initdb (the test harness runs it). */
+function postgresServer() {
+  const base = '/usr/lib/postgresql';
+  return existsSync(base) && readdirSync(base).some((version) => existsSync(`${base}/${version}/bin/initdb`));
 }
 const onPath = (command) => spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
 
@@ -37,6 +43,12 @@ export const ENGINE_PACKAGES = {
     present: () => existsSync(process.env.WEBKIT_DRIVER_PATH ?? '/usr/bin/WebKitWebDriver') && miniBrowser() && onPath('Xvfb'),
     version: () => 'WebKitGTK (WebKitWebDriver, MiniBrowser) and Xvfb',
   },
+  // not a browser: the collector suite's PostgreSQL pass (test/support/postgres.ts) starts its own cluster
+  postgres: {
+    packages: ['postgresql'],
+    present: postgresServer,
+    version: () => `PostgreSQL ${readdirSync('/usr/lib/postgresql').join(', ')}`,
+  },
 };
 
 /** Install the Debian packages of the engines that are missing (as root), else exit with the command to run. */
@@ -47,11 +59,11 @@ export function ensureBrowsers(engines = Object.keys(ENGINE_PACKAGES)) {
   const root = typeof process.getuid === 'function' && process.getuid() === 0;
   if (!root) {
     console.error(
-      `Missing browsers for the ${missing.join(', ')} suite(s). Install Debian's packages first:\n  sudo apt-get update && sudo apt-get install -y ${packages.join(' ')}`,
+      `Missing packages for the ${missing.join(', ')} suite(s). Install Debian's packages first:\n  sudo apt-get update && sudo apt-get install -y ${packages.join(' ')}`,
     );
     process.exit(1);
   }
-  console.log(`Missing browsers for the ${missing.join(', ')} suite(s): installing Debian's ${packages.join(' ')}...`);
+  console.log(`Missing packages for the ${missing.join(', ')} suite(s): installing Debian's ${packages.join(' ')}...`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   for (const args of [
     ['update', '-qq'],
@@ -65,7 +77,7 @@ export function ensureBrowsers(engines = Object.keys(ENGINE_PACKAGES)) {
   }
   for (const engine of missing) {
     if (!ENGINE_PACKAGES[engine].present()) {
-      console.error(`apt-get installed ${ENGINE_PACKAGES[engine].packages.join(' ')} but the ${engine} browser is still missing`);
+      console.error(`apt-get installed ${ENGINE_PACKAGES[engine].packages.join(' ')} but ${engine} is still missing`);
       process.exit(1);
     }
     console.log(ENGINE_PACKAGES[engine].version());

@@ -1,8 +1,10 @@
-// `npm test`: type check, both builds and the admin app, unit suites (jsdom + happy-dom), collector suite, the
-// Chromium browser suite against EACH built bundle, the shared engine scenarios (both bundles) in
-// Chromium, Firefox and WebKit one after another, then a closing line per engine
-// (`firefox: N passed, N failed`) and one summary line `tests: N passed, N failed`.
-// Parts: `node scripts/test.mjs types|lint|build|unit|browser|engines|chromium|firefox|webkit ...`.
+// `npm test`: type check, both builds and the admin app, unit suites (jsdom + happy-dom), the collector suite
+// twice (SQLite, then a throwaway PostgreSQL), the Chromium browser suite against EACH built bundle, the
+// shared engine scenarios (both bundles) in Chromium, Firefox and WebKit one after another, then a
+// closing line per collector engine and per browser engine (`collector (postgres): N passed, N failed`,
+// `firefox: N passed, N failed`) and one summary line `tests: N passed, N failed`.
+// Parts: `node scripts/test.mjs types|lint|build|unit|collector|browser|engines|chromium|firefox|webkit ...`
+// (`unit` runs the collector suite too; `collector` only it, on both engines).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -63,7 +65,8 @@ if (!existsSync('node_modules/.bin/vitest') || !existsSync('node_modules/.bin/vi
 const only = process.argv.slice(2);
 const want = (what) => only.length === 0 || only.includes(what);
 const engines = ENGINES.filter((engine) => want('engines') || want(engine));
-ensureBrowsers([...new Set([...(want('browser') ? ['chromium'] : []), ...engines])]);
+const collector = want('unit') || want('collector');
+ensureBrowsers([...new Set([...(want('browser') ? ['chromium'] : []), ...engines, ...(collector ? ['postgres'] : [])])]);
 
 if (want('types')) step('type check', 'npx', ['tsc', '--noEmit', '-p', '.']);
 // ESLint (layers, promises, no page access at import) and prettier --check: docs/architecture.md
@@ -81,8 +84,13 @@ if (want('build') || want('browser') || engines.length) {
   step('build (collector)', 'npx', ['vite', 'build', '-c', 'collector/vite.server.config.ts', '--logLevel', 'warn']);
   step('size budget', 'node', ['scripts/size-gate.mjs']);
 }
-if (want('unit'))
-  vitest('unit (jsdom, happy-dom), build edits and collector', ['unit-jsdom', 'unit-happy-dom', 'build', 'server']);
+if (want('unit')) vitest('unit (jsdom, happy-dom) and build edits', ['unit-jsdom', 'unit-happy-dom', 'build']);
+// the collector suite on each storage engine: SQLite (the default) and PostgreSQL (its harness
+// starts and stops a cluster; the multi-process test runs only there)
+if (collector) {
+  vitest('collector (sqlite)', ['server'], {}, 'collector (sqlite)');
+  vitest('collector (postgres)', ['server'], { PAGEPULSE_TEST_ENGINE: 'postgres' }, 'collector (postgres)');
+}
 if (want('browser'))
   for (const bundle of BUNDLES) vitest(`browser (${bundle})`, ['browser'], { PAGEPULSE_BUNDLE: bundle }, 'chromium');
 // one engine at a time: two browsers at once thrash the two cores and skew the timed scenarios

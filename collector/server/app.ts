@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createAdmin } from './admin/routes';
-import { openStore } from './db';
+import { createStore } from './db';
 import { HttpError, isFormEncoded, parseForm, readBody, send, sendJson } from './http';
 import { READS, TASK_KEYS, findTask, type Reply, type RouteContext } from './routes';
 import { clientAddress, isHttps } from './admin/auth';
@@ -43,6 +43,8 @@ const READ_CORS = {
 export interface CollectorOptions {
   /** SQLite file, or `:memory:` (the default). */
   dbPath?: string;
+  /** A PostgreSQL URL (PAGEPULSE_DATABASE_URL): used instead of SQLite when given. */
+  databaseUrl?: string | null;
   /** Repository root: its `demo/` is served at `/`, its `dist/` at `/dist/`. */
   root?: string;
   /** Overrides of the `configparams` sent to the bundle. */
@@ -75,18 +77,18 @@ export interface Collector {
   routes: readonly string[];
 }
 
-/** The reference collector: the Joomla components' endpoints over SQLite, plus the demo site. */
+/** The reference collector: the Joomla components' endpoints over SQLite or PostgreSQL, plus the demo site. */
 export function createCollector(options: CollectorOptions = {}): Collector {
   const root = resolve(options.root ?? REPO_ROOT);
   const settings: Settings = { ...DEFAULT_SETTINGS, ...options.settings };
   const now = options.now ?? Date.now;
   const onError = options.onError ?? ((error: unknown) => console.error('[collector]', error));
-  const store = openStore(options.dbPath ?? ':memory:');
+  const store = createStore(options.databaseUrl ? { postgres: options.databaseUrl } : { sqlite: options.dbPath ?? ':memory:' });
   const trustProxy = options.trustProxy ?? false;
   const rate = options.visitorRate ?? VISITOR_RATE;
   const writes = createTokenBuckets(rate.burst, rate.perSecond);
   const admin = createAdmin({ store, settings, now, root, trustProxy, onError });
-  const adminReady = admin.init(options.adminPassword ?? null);
+  const adminReady = store.migrate(now()).then(() => admin.init(options.adminPassword ?? null));
   adminReady.catch(() => {}); // reported by listen()
   const mounts: Mount[] = [
     // the admin app's page is served only to a signed-in admin, by the admin routes
@@ -128,13 +130,13 @@ export function createCollector(options: CollectorOptions = {}): Collector {
       const task = findTask(params);
       if (!task) throw new HttpError(400, 'unknown task');
       if (req.method !== task.method) throw new HttpError(405, 'method not allowed', { allow: task.method });
-      return reply(res, task.run(ctx(params)));
+      return reply(res, await task.run(ctx(params)));
     }
     const read = Object.hasOwn(READS, url.pathname) ? READS[url.pathname] : undefined;
     if (read) {
       if (req.method === 'OPTIONS') return void res.writeHead(204, READ_CORS).end();
       if (req.method !== 'GET') throw new HttpError(405, 'method not allowed', { allow: 'GET, OPTIONS', ...READ_CORS });
-      return reply(res, read(ctx(url.searchParams)), READ_CORS);
+      return reply(res, await read(ctx(url.searchParams)), READ_CORS);
     }
     return serveStatic(req, res, url.pathname, url.search, mounts);
   }
@@ -177,15 +179,14 @@ export function createCollector(options: CollectorOptions = {}): Collector {
         });
       });
     },
-    close() {
-      return new Promise((resolveClose) => {
-        admin.stop();
-        server.close(() => {
-          store.close();
-          resolveClose();
-        });
+    async close() {
+      await adminReady.catch(() => {});
+      await admin.stop();
+      await new Promise<void>((resolveClose) => {
+        server.close(() => resolveClose());
         server.closeAllConnections();
       });
+      await store.close();
     },
   };
 }

@@ -1,5 +1,7 @@
 // `npm run collector` (compiled, dist/collector/main.js) or `tsx collector/server/main.ts`: the reference collector and the demo site, configured by the
-// environment (see settings.ts), stopped cleanly by Ctrl-C or SIGTERM.
+// environment (see settings.ts), stopped cleanly by Ctrl-C or SIGTERM. With PAGEPULSE_WORKERS=N (PostgreSQL
+// only) this process starts N collector processes on one port (node's cluster module) and stops them.
+import cluster from 'node:cluster';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { REPO_ROOT, createCollector } from './app';
@@ -17,10 +19,44 @@ try {
   process.exit(2);
 }
 
+if (options.workers > 1 && cluster.isPrimary) {
+  await runWorkers(options.workers);
+  // the primary only starts and stops the workers
+  await new Promise(() => {});
+}
+
+/**
+ * Fork `count` workers, one after another: the first applies the migrations and (without
+ * PAGEPULSE_ADMIN_PASSWORD) creates the admin password and prints it once, the others find both done.
+ * A signal stops them all; a worker that dies otherwise stops the rest (the service manager restarts us).
+ */
+async function runWorkers(count: number): Promise<void> {
+  let stopping = false;
+  const stopAll = (code: number) => {
+    stopping = true;
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
+    setTimeout(() => process.exit(code), SHUTDOWN_GRACE_MS).unref();
+  };
+  cluster.on('exit', (worker, code) => {
+    if (!stopping) {
+      console.error(`pagepulse collector: worker ${worker.process.pid} exited (${code}): stopping the others`);
+      stopAll(1);
+    }
+    if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(stopping && code === 0 ? 0 : 1);
+  });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => stopAll(0));
+  for (let i = 0; i < count; i++) {
+    const worker = cluster.fork();
+    await new Promise<void>((resolve) => worker.once('listening', () => resolve()));
+  }
+  console.log(`${count} collector processes (PAGEPULSE_WORKERS) share the port`);
+}
+
 // the database's folder, when we create it, only for the collector's user (the file is 0600: db.ts)
-if (options.dbPath !== ':memory:') mkdirSync(dirname(options.dbPath), { recursive: true, mode: 0o700 });
+if (!options.databaseUrl && options.dbPath !== ':memory:') mkdirSync(dirname(options.dbPath), { recursive: true, mode: 0o700 });
 const collector = createCollector({
   dbPath: options.dbPath,
+  databaseUrl: options.databaseUrl,
   settings: options.settings,
   adminPassword: options.adminPassword,
   trustProxy: options.trustProxy,
@@ -28,12 +64,19 @@ const collector = createCollector({
   visitorRate: options.visitorRate,
 });
 const { url, generatedPassword } = await collector.listen(options.port, options.host).catch((error: Error) => {
-  console.error(`pagepulse collector: cannot listen on ${options.host}:${options.port}: ${error.message}`);
+  console.error(`pagepulse collector: cannot start on ${options.host}:${options.port}: ${error.message}`);
   process.exit(1);
 });
 
+/** `host:port/database` of a PostgreSQL URL, without its user and password. */
+function databaseName(databaseUrl: string): string {
+  const parsed = new URL(databaseUrl);
+  return `${parsed.host}${parsed.pathname}`;
+}
+
 console.log(`PagePulse collector and demo site: ${url}/`);
-console.log(`database: ${options.dbPath}`);
+// the URL's password is never printed
+console.log(`database: ${options.databaseUrl ? `PostgreSQL ${databaseName(options.databaseUrl)}` : options.dbPath}`);
 console.log(`configparams: ${JSON.stringify(options.settings)}`);
 if (!existsSync(join(REPO_ROOT, 'dist', 'pagepulse.iife.js')))
   console.warn('dist/pagepulse.iife.js is missing: run `npm run build` first');

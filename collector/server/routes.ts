@@ -42,7 +42,7 @@ export type Reply = { status?: number; json: unknown } | { status?: number; html
 /** A task of `/index.php`, found by `option` and `task`. */
 export interface Task {
   method: 'GET' | 'POST';
-  run(ctx: RouteContext): Reply;
+  run(ctx: RouteContext): Reply | Promise<Reply>;
 }
 
 const OK: Reply = { json: { success: true } };
@@ -54,9 +54,9 @@ const CLICK_RESOURCES: readonly string[] = ['heatmapclick', 'heatmap'];
 const TASKS: Record<string, Task> = {
   'com_jrealtimeanalytics/stream.display': {
     method: 'POST',
-    run({ store, settings, now, visitor, params }) {
+    async run({ store, settings, now, visitor, params }) {
       const page = pageKey(required(params, 'nowpage'));
-      store.recordHeartbeat(
+      await store.recordHeartbeat(
         visitor,
         {
           page,
@@ -69,8 +69,8 @@ const TASKS: Record<string, Task> = {
         now,
       );
       const windowMs = Math.max(PRESENCE_INTERVALS * settings.daemonrefresh * 1000, PRESENCE_MIN_MS);
-      const presence = store.presence(page, now - windowMs);
-      store.prunePresence(now - Math.max(windowMs, PRESENCE_RETENTION_MS), now);
+      const presence = await store.presence(page, now - windowMs);
+      await store.prunePresence(now - Math.max(windowMs, PRESENCE_RETENTION_MS), now);
       return {
         json: {
           configparams: settings,
@@ -88,43 +88,43 @@ const TASKS: Record<string, Task> = {
   },
   'com_jrealtimeanalytics/stream.saveEntity': {
     method: 'POST',
-    run({ store, now, visitor, params }) {
+    async run({ store, now, visitor, params }) {
       // `heatmapclick`: the original client and PagePulse now; `heatmap`: PagePulse's older call
       if (!CLICK_RESOURCES.includes(required(params, 'resource'))) throw new HttpError(400, 'unsupported resource');
       // past the visitor's share of the page the click is dropped, answered the same
-      store.recordClick(visitor, pageKey(required(params, 'nowpage')), required(params, 'clicked_element'), now);
+      await store.recordClick(visitor, pageKey(required(params, 'nowpage')), required(params, 'clicked_element'), now);
       return { json: { storing: [] } };
     },
   },
   'com_gdpr/user.processGenericCookieCategories': {
     method: 'POST',
-    run({ store, now, visitor, params }) {
+    async run({ store, now, visitor, params }) {
       const value = oneOf(params, 'gdpr_generic_cookie_consent', ['0', '1']);
-      store.recordCookieConsent(visitor, null, value === '1', now);
+      await store.recordCookieConsent(visitor, null, value === '1', now);
       return OK;
     },
   },
   'com_gdpr/user.processCookieCategory': {
     method: 'POST',
-    run({ store, now, visitor, params }) {
+    async run({ store, now, visitor, params }) {
       const category = Number(oneOf(params, 'gdpr_cookie_category', CATEGORY_NUMBERS.map(String)));
       // com_gdpr's state is "disabled": 0 means the category is on
       const disabled = oneOf(params, 'gdpr_cookie_category_state', ['0', '1']) === '1';
-      store.recordCookieConsent(visitor, category, !disabled, now);
+      await store.recordCookieConsent(visitor, category, !disabled, now);
       return OK;
     },
   },
   'com_gdpr/user.storeConsent': {
     method: 'POST',
-    run({ store, now, visitor, params }) {
-      store.storeFormConsent(visitor, formRef(params), formFields(params), now);
+    async run({ store, now, visitor, params }) {
+      await store.storeFormConsent(visitor, formRef(params), formFields(params), now);
       return OK;
     },
   },
   'com_gdpr/user.deleteConsent': {
     method: 'POST',
-    run({ store, now, visitor, params }) {
-      return { json: { success: true, deleted: store.deleteFormConsent(visitor, formRef(params), now) } };
+    async run({ store, now, visitor, params }) {
+      return { json: { success: true, deleted: await store.deleteFormConsent(visitor, formRef(params), now) } };
     },
   },
   'com_gdpr/user.getCookieCategoryDescription': {
@@ -153,14 +153,14 @@ export const TASK_KEYS: readonly string[] = Object.keys(TASKS);
  * may run on another origin via the bookmarklet. Aggregate counts per selector, nothing per visitor
  * and no time of a single click; everything personal is behind the admin sign-in (admin/routes.ts).
  */
-export const READS: Record<string, (ctx: RouteContext) => Reply> = {
-  '/api/clicks': ({ store, params }) => {
+export const READS: Record<string, (ctx: RouteContext) => Promise<Reply>> = {
+  '/api/clicks': async ({ store, params }) => {
     const page = pageKey(required(params, 'page'));
     // never more than the bundle reads (it refuses answers over 256 KiB): whole entries up to 192 KiB,
     // an entry that does not fit any more is left out and the shorter ones after it still go in
     const clicks: Array<{ selector: string; count: number }> = [];
     let size = 0;
-    for (const { selector, count } of store.clicksOn(page, MAX_CLICK_SELECTORS)) {
+    for (const { selector, count } of await store.clicksOn(page, MAX_CLICK_SELECTORS)) {
       const entry = JSON.stringify(selector).length + 24;
       if (size + entry > MAX_CLICKS_ANSWER_CHARS) continue;
       size += entry;

@@ -28,8 +28,14 @@ export const DEFAULT_SETTINGS: Settings = {
 export interface ServerOptions {
   host: string;
   port: number;
-  /** SQLite file (absolute) or `:memory:`. */
+  /** SQLite file (absolute) or `:memory:`; unused when `databaseUrl` is set. */
   dbPath: string;
+  /**
+   * PAGEPULSE_DATABASE_URL (`postgres://user:password@host:port/database`, environment only: it
+   * usually holds a password): the collector stores everything in that PostgreSQL database instead
+   * of SQLite, and several collector processes may share it. Null: SQLite.
+   */
+  databaseUrl: string | null;
   settings: Settings;
   /** PAGEPULSE_ADMIN_PASSWORD (environment only: a config file is easier to leak), or null. */
   adminPassword: string | null;
@@ -39,6 +45,8 @@ export interface ServerOptions {
   fullIp: boolean;
   /** PAGEPULSE_VISITOR_RATE / _BURST: visitor writes per client address (rate-limit.ts). */
   visitorRate: { burst: number; perSecond: number };
+  /** PAGEPULSE_WORKERS: collector processes on one port (node's cluster module); more than 1 needs PostgreSQL. */
+  workers: number;
 }
 
 /** Where data goes by default: git-ignored, next to the repository's other generated files. */
@@ -90,10 +98,30 @@ const FIELDS = [
   { key: 'full_ip', env: 'PAGEPULSE_FULL_IP', parse: flag },
   { key: 'visitor_rate', env: 'PAGEPULSE_VISITOR_RATE', parse: number(0.1, 100_000) },
   { key: 'visitor_burst', env: 'PAGEPULSE_VISITOR_BURST', parse: number(1, 1_000_000, true) },
+  { key: 'workers', env: 'PAGEPULSE_WORKERS', parse: number(1, 64, true) },
 ] as const;
 
 /** The environment variables the collector reads, for the start-up help. */
-export const ENV_NAMES: readonly string[] = ['PAGEPULSE_CONFIG', 'PAGEPULSE_ADMIN_PASSWORD', ...FIELDS.map((field) => field.env)];
+export const ENV_NAMES: readonly string[] = [
+  'PAGEPULSE_CONFIG',
+  'PAGEPULSE_ADMIN_PASSWORD',
+  'PAGEPULSE_DATABASE_URL',
+  ...FIELDS.map((field) => field.env),
+];
+
+/** A PostgreSQL connection URL, or null when none is set; anything else throws with the variable's name. */
+function databaseUrl(raw: string | undefined): string | null {
+  if (raw === undefined || raw.trim() === '') return null;
+  let url: URL | null = null;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    // reported below, without echoing a value that may hold a password
+  }
+  if (!url || (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:'))
+    throw new Error('PAGEPULSE_DATABASE_URL must be a postgres://user:password@host:port/database URL');
+  return raw.trim();
+}
 
 /**
  * Options from defaults < the JSON file named by PAGEPULSE_CONFIG < environment variables.
@@ -111,6 +139,7 @@ export function loadOptions(env: NodeJS.ProcessEnv, readText: (path: string) => 
     full_ip: 0,
     visitor_rate: VISITOR_RATE.perSecond,
     visitor_burst: VISITOR_RATE.burst,
+    workers: 1,
     ...DEFAULT_SETTINGS,
   };
   for (const { key, env: name, parse } of FIELDS) {
@@ -118,11 +147,17 @@ export function loadOptions(env: NodeJS.ProcessEnv, readText: (path: string) => 
     if (env[name] !== undefined && env[name] !== '') values[key] = parse(env[name], name);
   }
   const db = values.db as string | null;
+  const url = databaseUrl(env.PAGEPULSE_DATABASE_URL);
+  // several processes on one SQLite file would each keep their own limits and retention runs
+  if ((values.workers as number) > 1 && !url)
+    throw new Error('PAGEPULSE_WORKERS above 1 needs PAGEPULSE_DATABASE_URL (PostgreSQL)');
   return {
     host: values.host as string,
     port: values.port as number,
     // a path given by the user is relative to where they are; the default lives in the repository
     dbPath: db === ':memory:' ? db : db ? (isAbsolute(db) ? db : resolve(db)) : resolve(root, DEFAULT_DB),
+    databaseUrl: url,
+    workers: values.workers as number,
     adminPassword: env.PAGEPULSE_ADMIN_PASSWORD ? env.PAGEPULSE_ADMIN_PASSWORD : null,
     trustProxy: values.trust_proxy === 1,
     fullIp: values.full_ip === 1,

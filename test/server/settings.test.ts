@@ -12,6 +12,8 @@ describe('collector options', () => {
       host: '127.0.0.1',
       port: 5173,
       dbPath: '/repo/.data/pagepulse.sqlite',
+      databaseUrl: null,
+      workers: 1,
       settings: DEFAULT_SETTINGS,
       adminPassword: null,
       trustProxy: false,
@@ -37,6 +39,8 @@ describe('collector options', () => {
       host: '127.0.0.1',
       port: 5199,
       dbPath: ':memory:',
+      databaseUrl: null,
+      workers: 1,
       adminPassword: null,
       trustProxy: false,
       fullIp: false,
@@ -56,5 +60,23 @@ describe('collector options', () => {
     expect(() => loadOptions({ PAGEPULSE_DAEMONREFRESH: '0' }, noFile, ROOT)).toThrow(/PAGEPULSE_DAEMONREFRESH/);
     expect(() => loadOptions({ PAGEPULSE_DEBUG: 'maybe' }, noFile, ROOT)).toThrow(/PAGEPULSE_DEBUG/);
     expect(() => loadOptions({ PAGEPULSE_HEATMAP_MAX_WIDTH: '35.5' }, noFile, ROOT)).toThrow(/PAGEPULSE_HEATMAP_MAX_WIDTH/);
+  });
+
+  it('PAGEPULSE_DATABASE_URL: a postgres:// URL selects PostgreSQL; another scheme is refused without echoing it', () => {
+    const url = 'postgres://pagepulse:s3cret@db.internal:5432/pagepulse';
+    expect(loadOptions({ PAGEPULSE_DATABASE_URL: url }, noFile, ROOT).databaseUrl).toBe(url);
+    expect(loadOptions({ PAGEPULSE_DATABASE_URL: 'postgresql://db/pp' }, noFile, ROOT).databaseUrl).toBe('postgresql://db/pp');
+    expect(() => loadOptions({ PAGEPULSE_DATABASE_URL: 'mysql://root:hunter2@db/pp' }, noFile, ROOT)).toThrow(
+      /^PAGEPULSE_DATABASE_URL must be a postgres:\/\/user:password@host:port\/database URL$/,
+    );
+  });
+
+  it('PAGEPULSE_WORKERS: several processes only on PostgreSQL', () => {
+    const url = 'postgres://pagepulse@127.0.0.1/pagepulse';
+    expect(loadOptions({ PAGEPULSE_WORKERS: '2', PAGEPULSE_DATABASE_URL: url }, noFile, ROOT).workers).toBe(2);
+    expect(() => loadOptions({ PAGEPULSE_WORKERS: '2' }, noFile, ROOT)).toThrow(
+      /PAGEPULSE_WORKERS above 1 needs PAGEPULSE_DATABASE_URL/,
+    );
+    expect(() => loadOptions({ PAGEPULSE_WORKERS: '0', PAGEPULSE_DATABASE_URL: url }, noFile, ROOT)).toThrow(/PAGEPULSE_WORKERS/);
   });
 });

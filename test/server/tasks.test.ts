@@ -1,4 +1,3 @@
-import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../collector/server/settings';
 import { STREAM, removeDir, signIn, startCollector, type Harness } from '../support/collector';
@@ -63,28 +62,21 @@ describe('stream.display (heartbeat)', () => {
     await anna.beat(PAGE, true);
     await anna.beat(PAGE);
     await anna.beat(PAGE);
-    const rows = () => {
-      const db = new Database(h.dbPath, { readonly: true });
-      try {
-        return db.prepare('SELECT initialize, COUNT(*) AS n FROM heartbeats GROUP BY initialize ORDER BY initialize').all();
-      } finally {
-        db.close();
-      }
-    };
-    expect(rows()).toEqual([
+    const rows = () => h.query('SELECT initialize, COUNT(*) AS n FROM heartbeats GROUP BY initialize ORDER BY initialize');
+    expect(await rows()).toEqual([
       { initialize: 0, n: 2 },
       { initialize: 1, n: 1 },
     ]);
     h.clock.now += 59 * 60_000;
     await anna.beat(PAGE); // not an hour old yet: nothing goes
-    expect(rows()).toEqual([
+    expect(await rows()).toEqual([
       { initialize: 0, n: 3 },
       { initialize: 1, n: 1 },
     ]);
     h.clock.now += 2 * 60_000;
     expect((await anna.beat(PAGE))['data-bind']).toMatchObject({ users_onpage: '1', users_total: '1' });
     // the two beats of the first minute went; the page view and the recent beats stay
-    expect(rows()).toEqual([
+    expect(await rows()).toEqual([
       { initialize: 0, n: 2 },
       { initialize: 1, n: 1 },
     ]);

@@ -1,9 +1,16 @@
+import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inject } from 'vitest';
 import { createCollector, type CollectorOptions } from '../../collector/server/app';
 import { encodeForm, type FormValue } from '../../src/platform/encode';
+import { createDatabase, queryPostgres } from './postgres';
+
+/** The storage engine of the collector suite: SQLite, or PostgreSQL when PAGEPULSE_TEST_ENGINE=postgres. */
+export type Engine = 'sqlite' | 'postgres';
+export const TEST_ENGINE: Engine = process.env.PAGEPULSE_TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
 
 /** The analytics component's endpoint, as the bundle calls it. */
 export const STREAM = '/index.php?option=com_jrealtimeanalytics&format=json';
@@ -54,10 +61,19 @@ export interface Visitor {
   beat(page: string, first?: boolean): Promise<Record<string, unknown>>;
 }
 
-/** A collector on a free port with a temporary SQLite file and a clock the test moves. */
+/**
+ * A collector on a free port with a clock the test moves, on a temporary SQLite file or (in the
+ * suite's PostgreSQL pass) a fresh PostgreSQL database.
+ */
 export interface Harness {
   url: string;
+  engine: Engine;
+  /** The SQLite file; on PostgreSQL a file in the harness's temp folder that is never created. */
   dbPath: string;
+  /** The PostgreSQL database's URL, or null on SQLite. */
+  databaseUrl: string | null;
+  /** Rows of one SQL query on the collector's database, whichever the engine (numbers as numbers). */
+  query(sql: string): Promise<Array<Record<string, unknown>>>;
   clock: { now: number };
   errors: unknown[];
   /** Every route the collector has (Collector.routes). */
@@ -68,26 +84,41 @@ export interface Harness {
   reopen(): Promise<Harness>;
 }
 
-/** Start a collector in-process; `dbPath` defaults to a fresh file in the OS temp folder. */
+/** A new PostgreSQL database in the suite's cluster (test/support/postgres-setup.ts). */
+export function newPostgresDatabase(): Promise<string> {
+  return createDatabase(inject('postgresUrl'));
+}
+
+/**
+ * Start a collector in-process; `dbPath` defaults to a fresh file in the OS temp folder, and in the
+ * PostgreSQL pass `databaseUrl` to a fresh database. `engine: 'sqlite'` pins SQLite (a test of the
+ * SQLite file itself).
+ */
 export async function startCollector(
-  options: CollectorOptions = {},
+  options: CollectorOptions & { engine?: Engine } = {},
   dir = mkdtempSync(join(tmpdir(), 'pagepulse-collector-')),
 ): Promise<Harness> {
+  const { engine = TEST_ENGINE, ...collectorOptions } = options;
   const dbPath = options.dbPath ?? join(dir, 'test.sqlite');
+  const databaseUrl = engine === 'postgres' ? (options.databaseUrl ?? (await newPostgresDatabase())) : null;
   const clock = { now: Date.UTC(2025, 4, 1, 10, 0, 0) };
   const errors: unknown[] = [];
   const collector = createCollector({
     now: () => clock.now,
     onError: (e) => errors.push(e),
     adminPassword: ADMIN_PASSWORD,
-    ...options,
+    ...collectorOptions,
     dbPath,
+    databaseUrl,
   });
   const { url } = await collector.listen(0, '127.0.0.1');
   let closed = false;
   const harness: Harness = {
     url,
+    engine,
     dbPath,
+    databaseUrl,
+    query: (sql) => queryDatabase({ dbPath, databaseUrl }, sql),
     clock,
     errors,
     routes: collector.routes,
@@ -99,12 +130,30 @@ export async function startCollector(
     },
     async reopen() {
       await harness.close();
-      const next = await startCollector({ ...options, dbPath }, dir);
+      const next = await startCollector({ ...options, dbPath, databaseUrl, engine }, dir);
       next.clock.now = clock.now;
       return next;
     },
   };
   return harness;
+}
+
+/** Rows of one query on a collector's database: the PostgreSQL one when a URL is given, else the SQLite file. */
+export function queryDatabase(
+  where: { dbPath: string; databaseUrl?: string | null },
+  sql: string,
+): Promise<Array<Record<string, unknown>>> {
+  return where.databaseUrl ? queryPostgres(where.databaseUrl, sql) : Promise.resolve(querySqlite(where.dbPath, sql));
+}
+
+/** Rows of one query on a SQLite file, opened read-only. */
+export function querySqlite(dbPath: string, sql: string): Array<Record<string, unknown>> {
+  const db = new Database(dbPath, { readonly: true });
+  try {
+    return db.prepare(sql).all() as Array<Record<string, unknown>>;
+  } finally {
+    db.close();
+  }
 }
 
 /** Remove a harness's temp folder (call after close). */

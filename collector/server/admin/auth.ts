@@ -1,6 +1,6 @@
 import { createHash, randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type Database from 'better-sqlite3';
+import type { Sql } from '../sql';
 
 /** The admin session cookie; scoped to /admin so the visitor endpoints never see it. */
 export const ADMIN_COOKIE = 'pagepulse_admin';
@@ -26,16 +26,6 @@ const SALT_BYTES = 16;
 const GENERATED_PASSWORD_BYTES = 18;
 /** Session tokens: 256 random bits; only their SHA-256 is stored, so a database copy opens nothing. */
 const TOKEN_BYTES = 32;
-
-const ADMIN_SCHEMA = `
-CREATE TABLE IF NOT EXISTS admin_settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS admin_devices (token_hash TEXT PRIMARY KEY, created_at INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS admin_sessions (
-  token_hash TEXT PRIMARY KEY,
-  created_at INTEGER NOT NULL,
-  last_seen INTEGER NOT NULL
-);
-`;
 
 function scrypt(password: string, salt: Buffer, options: ScryptOptions & { N: number; r: number; p: number }): Promise<Buffer> {
   return new Promise((resolve, reject) =>
@@ -68,130 +58,148 @@ function tokenHash(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-/** The admin's password hash and sessions, kept in the collector's database. */
+/** The admin's password hash, sessions and known browsers, kept in the collector's database. */
 export interface AdminAuth {
   /** Set up the password: from the environment, or the stored one, or a new random one (returned, to print once). */
   init(fromEnv: string | null): Promise<{ generated: string | null }>;
   check(password: string): Promise<boolean>;
   /** A new session; returns the token for the cookie. */
-  open(now: number): string;
+  open(now: number): Promise<string>;
   /** Whether the token names a live session (and touches it). */
-  valid(token: string | null, now: number): boolean;
-  close(token: string | null): void;
+  valid(token: string | null, now: number): Promise<boolean>;
+  close(token: string | null): Promise<void>;
   /** Whether a device token names a browser that signed in before (within DEVICE_MS). */
-  knownDevice(token: string | null, now: number): boolean;
+  knownDevice(token: string | null, now: number): Promise<boolean>;
   /** Remember a browser that signed in; returns the token for its device cookie. */
-  addDevice(now: number): string;
-  setting(key: string): string | null;
-  setSetting(key: string, value: string): void;
+  addDevice(now: number): Promise<string>;
+  setting(key: string): Promise<string | null>;
+  setSetting(key: string, value: string): Promise<void>;
 }
 
-/** Admin auth on an open database (creates its two tables). */
-export function createAdminAuth(db: Database.Database): AdminAuth {
-  db.exec(ADMIN_SCHEMA);
-  const getSetting = db.prepare<[string], { value: string }>('SELECT value FROM admin_settings WHERE key = ?');
-  const putSetting = db.prepare(
-    'INSERT INTO admin_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
-  );
-  const insertSession = db.prepare('INSERT INTO admin_sessions (token_hash, created_at, last_seen) VALUES (?, ?, ?)');
-  const findSession = db.prepare<[string], { created_at: number; last_seen: number }>(
-    'SELECT created_at, last_seen FROM admin_sessions WHERE token_hash = ?',
-  );
-  const touchSession = db.prepare('UPDATE admin_sessions SET last_seen = ? WHERE token_hash = ?');
-  const deleteSession = db.prepare('DELETE FROM admin_sessions WHERE token_hash = ?');
-  const deleteExpired = db.prepare('DELETE FROM admin_sessions WHERE created_at < ? OR last_seen < ?');
-  const insertDevice = db.prepare('INSERT INTO admin_devices (token_hash, created_at) VALUES (?, ?)');
-  const findDevice = db.prepare<[string, number], { created_at: number }>(
-    'SELECT created_at FROM admin_devices WHERE token_hash = ? AND created_at >= ?',
-  );
-  const deleteOldDevices = db.prepare('DELETE FROM admin_devices WHERE created_at < ?');
-
+/** Admin auth on an open database (its tables come with the schema: db.ts). */
+export function createAdminAuth(sql: Sql): AdminAuth {
   const auth: AdminAuth = {
     async init(fromEnv) {
-      const stored = auth.setting('password_hash');
+      const stored = await auth.setting('password_hash');
       if (fromEnv) {
         // re-hashed only when it changed, so a restart keeps the sessions of an unchanged password
         if (!stored || !(await verifyPassword(fromEnv, stored))) {
-          auth.setSetting('password_hash', await hashPassword(fromEnv));
-          db.prepare('DELETE FROM admin_sessions').run();
+          const hash = await hashPassword(fromEnv);
+          await sql.transaction(async (tx) => {
+            await putSetting(tx, 'password_hash', hash);
+            await tx.run('DELETE FROM admin_sessions');
+          });
         }
         return { generated: null };
       }
       if (stored) return { generated: null };
       const generated = randomBytes(GENERATED_PASSWORD_BYTES).toString('base64url');
-      auth.setSetting('password_hash', await hashPassword(generated));
+      await auth.setSetting('password_hash', await hashPassword(generated));
       return { generated };
     },
     async check(password) {
-      const stored = auth.setting('password_hash');
+      const stored = await auth.setting('password_hash');
       return stored !== null && (await verifyPassword(password, stored));
     },
-    open(now) {
-      deleteExpired.run(now - SESSION_ABSOLUTE_MS, now - SESSION_IDLE_MS);
+    async open(now) {
+      await sql.run('DELETE FROM admin_sessions WHERE created_at < ? OR last_seen < ?', [
+        now - SESSION_ABSOLUTE_MS,
+        now - SESSION_IDLE_MS,
+      ]);
       const token = randomBytes(TOKEN_BYTES).toString('base64url');
-      insertSession.run(tokenHash(token), now, now);
+      await sql.run('INSERT INTO admin_sessions (token_hash, created_at, last_seen) VALUES (?, ?, ?)', [
+        tokenHash(token),
+        now,
+        now,
+      ]);
       return token;
     },
-    valid(token, now) {
+    async valid(token, now) {
       if (!token) return false;
       const hash = tokenHash(token);
-      const row = findSession.get(hash);
+      const row = await sql.get<{ created_at: number; last_seen: number }>(
+        'SELECT created_at, last_seen FROM admin_sessions WHERE token_hash = ?',
+        [hash],
+      );
       if (!row) return false;
       if (now - row.created_at > SESSION_ABSOLUTE_MS || now - row.last_seen > SESSION_IDLE_MS) {
-        deleteSession.run(hash);
+        await sql.run('DELETE FROM admin_sessions WHERE token_hash = ?', [hash]);
         return false;
       }
-      touchSession.run(now, hash);
+      await sql.run('UPDATE admin_sessions SET last_seen = ? WHERE token_hash = ?', [now, hash]);
       return true;
     },
-    close(token) {
-      if (token) deleteSession.run(tokenHash(token));
+    async close(token) {
+      if (token) await sql.run('DELETE FROM admin_sessions WHERE token_hash = ?', [tokenHash(token)]);
     },
-    knownDevice: (token, now) => token !== null && findDevice.get(tokenHash(token), now - DEVICE_MS) !== undefined,
-    addDevice(now) {
-      deleteOldDevices.run(now - DEVICE_MS);
+    knownDevice: async (token, now) =>
+      token !== null &&
+      (await sql.get('SELECT created_at FROM admin_devices WHERE token_hash = ? AND created_at >= ?', [
+        tokenHash(token),
+        now - DEVICE_MS,
+      ])) !== undefined,
+    async addDevice(now) {
+      await sql.run('DELETE FROM admin_devices WHERE created_at < ?', [now - DEVICE_MS]);
       const token = randomBytes(TOKEN_BYTES).toString('base64url');
-      insertDevice.run(tokenHash(token), now);
+      await sql.run('INSERT INTO admin_devices (token_hash, created_at) VALUES (?, ?)', [tokenHash(token), now]);
       return token;
     },
-    setting: (key) => getSetting.get(key)?.value ?? null,
-    setSetting: (key, value) => void putSetting.run(key, value),
+    setting: async (key) =>
+      (await sql.get<{ value: string }>('SELECT value FROM admin_settings WHERE key = ?', [key]))?.value ?? null,
+    setSetting: (key, value) => putSetting(sql, key, value),
   };
   return auth;
 }
 
-/** Addresses (or devices) the limiter remembers at most; past it the oldest entries are dropped. */
-const MAX_LIMITER_KEYS = 10_000;
+async function putSetting(sql: Sql, key: string, value: string): Promise<void> {
+  await sql.run('INSERT INTO admin_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [
+    key,
+    value,
+  ]);
+}
+
+/** The sign-in limiter: `take` a slot before hashing (0, or milliseconds to wait), `succeed` gives it back. */
+export interface FailureLimiter {
+  take(key: string, now: number): Promise<number>;
+  succeed(key: string, now: number): Promise<void>;
+}
 
 /**
- * Sign-in attempts per key (a client address, or a known device) in a sliding window, memory only
- * (a restart forgives). A slot is TAKEN before the password is hashed, so parallel guesses count:
- * `take` answers 0 and records the attempt, or the milliseconds until a slot frees; a correct
- * password gives its slot back (`succeed`). Bounded: at most MAX_LIMITER_KEYS keys.
+ * Sign-in attempts per key (a client address, or a known device) in a sliding window of `windowMs`,
+ * at most `max` in it. A slot is TAKEN before the password is hashed, so parallel guesses count; a
+ * correct password (or a request that was no guess) gives its slot back. Kept in the database
+ * (`admin_attempts`), so that every collector process on one PostgreSQL counts the same guesses
+ * (and a restart no longer forgives them). `take` runs in one
+ * transaction holding a lock on the key (PostgreSQL: an advisory lock, so parallel requests to
+ * several processes count one after another; SQLite: one transaction at a time), deletes the
+ * expired rows of every key (the table stays bounded by the window), counts the key's rows and
+ * inserts one when there is room.
  */
-export function createFailureLimiter(max = MAX_FAILURES, windowMs = FAILURE_WINDOW_MS) {
-  const attempts = new Map<string, number[]>();
-  const recent = (key: string, now: number): number[] => {
-    const list = (attempts.get(key) ?? []).filter((at) => now - at < windowMs);
-    attempts.delete(key); // re-inserted below: the map's order is the order of last use
-    if (list.length) attempts.set(key, list);
-    return list;
-  };
+export function createStoredLimiter(sql: Sql, max = MAX_FAILURES, windowMs = FAILURE_WINDOW_MS): FailureLimiter {
   return {
-    take(key: string, now: number): number {
-      const list = recent(key, now);
-      if (list.length >= max) return windowMs - (now - list[0]!);
-      attempts.set(key, [...list, now]);
-      if (attempts.size > MAX_LIMITER_KEYS) attempts.delete(attempts.keys().next().value!);
-      return 0;
-    },
-    succeed(key: string, now: number): void {
-      const list = recent(key, now);
-      list.pop();
-      if (list.length) attempts.set(key, list);
-    },
-    get size(): number {
-      return attempts.size;
+    // stored as a hash: the table names no address and no device token
+    take: (key, now) =>
+      sql.transaction(
+        async (tx) => {
+          const id = tokenHash(key);
+          await tx.run('DELETE FROM admin_attempts WHERE at <= ?', [now - windowMs]);
+          const row = (await tx.get<{ n: number; oldest: number | null }>(
+            'SELECT COUNT(*) AS n, MIN(at) AS oldest FROM admin_attempts WHERE key = ?',
+            [id],
+          ))!;
+          if (row.n >= max) return windowMs - (now - row.oldest!);
+          await tx.run('INSERT INTO admin_attempts (key, at) VALUES (?, ?)', [id, now]);
+          return 0;
+        },
+        `sign-in ${tokenHash(key)}`,
+      ),
+    async succeed(key, now) {
+      // the key's latest attempt in the window: the one this request took
+      await sql.run(
+        `DELETE FROM admin_attempts WHERE id = (
+           SELECT id FROM admin_attempts WHERE key = ? AND at > ? ORDER BY at DESC, id DESC LIMIT 1)`,
+        [tokenHash(key), now - windowMs],
+      );
     },
   };
 }

@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type { Sql } from '../sql';
 import { pseudonymOf } from '../session';
 import { dailyConsentShares, type CategoryRecord, type DayShares } from './stats';
 
@@ -29,101 +29,84 @@ export interface ConsentFilter {
   limit: number;
 }
 
-/** The admin area's reads and deletions on the collector's database. */
-export function createAdminQueries(db: Database.Database) {
-  // the pseudonym is computed, not stored, so a search by it runs the same hash as the listing
-  db.function('pp_pseudonym', { deterministic: true }, (session: unknown) => pseudonymOf(String(session)));
+/**
+ * The pseudonym in SQL: the first 12 hex characters of the stored session (already the SHA-256 of
+ * the cookie: session.ts pseudonymOf), the same function on both engines.
+ */
+const PSEUDONYM_OF = (column: string) => `substr(${column}, 1, 12)`;
 
-  const onlineCount = db.prepare<[number], { n: number }>('SELECT COUNT(*) AS n FROM sessions WHERE last_seen >= ?');
-  const onlinePages = db.prepare<[number], { page: string; visitors: number }>(
-    'SELECT page, COUNT(DISTINCT session_id) AS visitors FROM heartbeats WHERE at >= ? GROUP BY page ORDER BY visitors DESC, page LIMIT 20',
-  );
-  const views = db.prepare<[number], { day: number; views: number; visitors: number }>(
-    `SELECT at / ${DAY_MS} AS day, COUNT(*) AS views, COUNT(DISTINCT session_id) AS visitors
-     FROM heartbeats WHERE initialize = 1 AND at >= ? GROUP BY day`,
-  );
-  const pages = db.prepare<[number, number], { page: string; views: number; visitors: number }>(
-    `SELECT page, COUNT(*) AS views, COUNT(DISTINCT session_id) AS visitors FROM heartbeats
-     WHERE initialize = 1 AND at >= ? GROUP BY page ORDER BY views DESC, page LIMIT ?`,
-  );
-  const clicks = db.prepare<[], { page: string; selector: string; count: number }>(
-    'SELECT page, selector, COUNT(*) AS count FROM clicks GROUP BY page, selector ORDER BY page, count DESC, selector',
-  );
-  const categoryRecords = db.prepare<[number], { session: string; category: number | null; granted: number; at: number }>(
-    'SELECT session_id AS session, category, granted, at FROM cookie_consents WHERE at < ? ORDER BY at, id',
-  );
-  const consentRows = db.prepare<
-    { from: number; to: number; visitor: string | null; limit: number },
-    {
-      kind: string;
-      id: number;
-      session: string;
-      category: number | null;
-      granted: number | null;
-      url: string | null;
-      form_id: string | null;
-      form_name: string | null;
-      fields: string | null;
-      user_agent: string;
-      at: number;
-      deleted_at: number | null;
-    }
-  >(`
+/** The admin area's reads and deletions on the collector's database (either engine). */
+export function createAdminQueries(sql: Sql) {
+  type ConsentRowDb = {
+    kind: string;
+    id: number;
+    session: string;
+    category: number | null;
+    granted: number | null;
+    url: string | null;
+    form_id: string | null;
+    form_name: string | null;
+    fields: string | null;
+    user_agent: string;
+    at: number;
+    deleted_at: number | null;
+  };
+  // CAST: PostgreSQL must know the parameter's type to compare it with NULL
+  const CONSENT_ROWS = `
     SELECT CASE WHEN category IS NULL THEN 'generic' ELSE 'category' END AS kind, id, session_id AS session, category, granted,
       NULL AS url, NULL AS form_id, NULL AS form_name, NULL AS fields, user_agent, at, NULL AS deleted_at
-    FROM cookie_consents WHERE at >= @from AND at < @to AND (@visitor IS NULL OR pp_pseudonym(session_id) = @visitor)
+    FROM cookie_consents WHERE at >= ? AND at < ? AND (CAST(? AS TEXT) IS NULL OR ${PSEUDONYM_OF('session_id')} = ?)
     UNION ALL
     SELECT 'form', id, session_id, NULL, NULL, url, form_id, form_name, fields, user_agent, at, deleted_at
-    FROM form_consents WHERE at >= @from AND at < @to AND (@visitor IS NULL OR pp_pseudonym(session_id) = @visitor)
-    ORDER BY at DESC, id DESC, kind DESC LIMIT @limit`);
-
-  const sessionsOf = db.prepare<[string, string, string, string], { session: string }>(`
-    SELECT id AS session FROM sessions WHERE pp_pseudonym(id) = ?
-    UNION SELECT session_id FROM cookie_consents WHERE pp_pseudonym(session_id) = ?
-    UNION SELECT session_id FROM form_consents WHERE pp_pseudonym(session_id) = ?
-    UNION SELECT session_id FROM clicks WHERE pp_pseudonym(session_id) = ?`);
-  const eraseTables = ['heartbeats', 'clicks', 'cookie_consents', 'form_consents'].map((table) =>
-    db.prepare(`DELETE FROM ${table} WHERE session_id = ?`),
-  );
-  const eraseSession = db.prepare('DELETE FROM sessions WHERE id = ?');
-  const erase = db.transaction((pseudonym: string) => {
-    let records = 0;
-    const sessions = sessionsOf.all(pseudonym, pseudonym, pseudonym, pseudonym);
-    for (const { session } of sessions) {
-      for (const statement of eraseTables) records += statement.run(session).changes;
-      records += eraseSession.run(session).changes;
-    }
-    return { sessions: sessions.length, records };
-  });
-
-  const expireForms = db.prepare('DELETE FROM form_consents WHERE at < ?');
-  const expireClicks = db.prepare('DELETE FROM clicks WHERE at < ?');
-  const expireCookieConsents = db.prepare('DELETE FROM cookie_consents WHERE at < ?');
-  const expireBeats = db.prepare('DELETE FROM heartbeats WHERE at < ?');
-  const expireSessions = db.prepare('DELETE FROM sessions WHERE last_seen < ? AND id NOT IN (SELECT session_id FROM heartbeats)');
-  const expire = db.transaction((before: number) => ({
-    formConsents: expireForms.run(before).changes,
-    heartbeats: expireBeats.run(before).changes,
-    sessions: expireSessions.run(before).changes,
-  }));
+    FROM form_consents WHERE at >= ? AND at < ? AND (CAST(? AS TEXT) IS NULL OR ${PSEUDONYM_OF('session_id')} = ?)
+    ORDER BY at DESC, id DESC, kind DESC LIMIT ?`;
+  const SESSIONS_OF = `
+    SELECT id AS session FROM sessions WHERE ${PSEUDONYM_OF('id')} = ?
+    UNION SELECT session_id FROM cookie_consents WHERE ${PSEUDONYM_OF('session_id')} = ?
+    UNION SELECT session_id FROM form_consents WHERE ${PSEUDONYM_OF('session_id')} = ?
+    UNION SELECT session_id FROM clicks WHERE ${PSEUDONYM_OF('session_id')} = ?`;
+  const ERASE_TABLES = ['heartbeats', 'clicks', 'cookie_consents', 'form_consents'];
 
   return {
     /** Sessions with a heartbeat since `since`, overall and per page. */
-    online: (since: number) => ({ online: onlineCount.get(since)!.n, pages: onlinePages.all(since) }),
+    async online(since: number) {
+      const [count, pages] = await Promise.all([
+        sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM sessions WHERE last_seen >= ?', [since]),
+        sql.all<{ page: string; visitors: number }>(
+          'SELECT page, COUNT(DISTINCT session_id) AS visitors FROM heartbeats WHERE at >= ? GROUP BY page ORDER BY visitors DESC, page LIMIT 20',
+          [since],
+        ),
+      ]);
+      return { online: count!.n, pages };
+    },
     /** Page views (first heartbeats) and distinct visitors per UTC day, `days` days up to `now`'s day, zeros included. */
-    viewsPerDay(now: number, days: number) {
+    async viewsPerDay(now: number, days: number) {
       const first = Math.floor(now / DAY_MS) - days + 1;
-      const counted = new Map(views.all(first * DAY_MS).map((row) => [row.day, row]));
+      // whole numbers on both engines: integer division
+      const rows = await sql.all<{ day: number; views: number; visitors: number }>(
+        `SELECT at / ${DAY_MS} AS day, COUNT(*) AS views, COUNT(DISTINCT session_id) AS visitors
+         FROM heartbeats WHERE initialize = 1 AND at >= ? GROUP BY at / ${DAY_MS}`,
+        [first * DAY_MS],
+      );
+      const counted = new Map(rows.map((row) => [row.day, row]));
       return Array.from({ length: days }, (_, i) => {
         const row = counted.get(first + i);
         return { day: isoDay((first + i) * DAY_MS), views: row?.views ?? 0, visitors: row?.visitors ?? 0 };
       });
     },
-    topPages: (since: number, limit: number) => pages.all(since, limit),
+    topPages: (since: number, limit: number) =>
+      sql.all<{ page: string; views: number; visitors: number }>(
+        `SELECT page, COUNT(*) AS views, COUNT(DISTINCT session_id) AS visitors FROM heartbeats
+         WHERE initialize = 1 AND at >= ? GROUP BY page ORDER BY views DESC, page LIMIT ?`,
+        [since, limit],
+      ),
     /** The most clicked selectors per page (aggregate counts only), pages with the most clicks first. */
-    clicksByPage(perPage: number, maxPages: number) {
+    async clicksByPage(perPage: number, maxPages: number) {
       const byPage = new Map<string, { page: string; total: number; selectors: Array<{ selector: string; count: number }> }>();
-      for (const row of clicks.all()) {
+      const rows = await sql.all<{ page: string; selector: string; count: number }>(
+        'SELECT page, selector, COUNT(*) AS count FROM clicks GROUP BY page, selector ORDER BY page, count DESC, selector',
+      );
+      for (const row of rows) {
         const entry = byPage.get(row.page) ?? { page: row.page, total: 0, selectors: [] };
         byPage.set(row.page, entry);
         entry.total += row.count;
@@ -132,15 +115,19 @@ export function createAdminQueries(db: Database.Database) {
       return [...byPage.values()].sort((a, b) => b.total - a.total).slice(0, maxPages);
     },
     /** Per UTC day from `now - days`, the share of deciding visitors who allowed each category. */
-    consentStats(now: number, days: number): DayShares[] {
+    async consentStats(now: number, days: number): Promise<DayShares[]> {
       const first = Math.floor(now / DAY_MS) - days + 1;
-      const records: CategoryRecord[] = categoryRecords
-        .all((first + days) * DAY_MS)
-        .map((r) => ({ ...r, granted: r.granted === 1 }));
+      const rows = await sql.all<{ session: string; category: number | null; granted: number; at: number }>(
+        'SELECT session_id AS session, category, granted, at FROM cookie_consents WHERE at < ? ORDER BY at, id',
+        [(first + days) * DAY_MS],
+      );
+      const records: CategoryRecord[] = rows.map((r) => ({ ...r, granted: r.granted === 1 }));
       return dailyConsentShares(records, first * DAY_MS, days, DAY_MS).map((d) => ({ ...d, day: isoDay(Number(d.day)) }));
     },
-    consents(filter: ConsentFilter): ConsentEntry[] {
-      return consentRows.all(filter).map((row) => ({
+    async consents(filter: ConsentFilter): Promise<ConsentEntry[]> {
+      const { from, to, visitor, limit } = filter;
+      const rows = await sql.all<ConsentRowDb>(CONSENT_ROWS, [from, to, visitor, visitor, from, to, visitor, visitor, limit]);
+      return rows.map((row) => ({
         kind: row.kind as ConsentEntry['kind'],
         id: row.id,
         at: row.at,
@@ -156,13 +143,48 @@ export function createAdminQueries(db: Database.Database) {
       }));
     },
     /** Delete every record of the sessions behind a pseudonym (GDPR Art. 17). */
-    erase: (pseudonym: string) => erase(pseudonym),
-    /** Delete form consents and presence data (heartbeats, then sessions left without any) older than `before`. */
-    expire: (before: number) => expire(before),
-    /** Delete clicks older than `before` (the heatmap's retention). */
-    expireClicks: (before: number) => expireClicks.run(before).changes,
-    /** Delete cookie-consent records (session, user agent, address: the proof of consent) older than `before`. */
-    expireCookieConsents: (before: number) => expireCookieConsents.run(before).changes,
+    erase: (pseudonym: string) =>
+      sql.transaction(async (tx) => {
+        let records = 0;
+        const sessions = await tx.all<{ session: string }>(SESSIONS_OF, [pseudonym, pseudonym, pseudonym, pseudonym]);
+        for (const { session } of sessions) {
+          for (const table of ERASE_TABLES) records += await tx.run(`DELETE FROM ${table} WHERE session_id = ?`, [session]);
+          records += await tx.run('DELETE FROM sessions WHERE id = ?', [session]);
+        }
+        return { sessions: sessions.length, records };
+      }),
+    /**
+     * The retention rule in one transaction: form consents and presence data (heartbeats, then
+     * sessions left without any) older than `before` (null: kept), clicks older than `clicksBefore`,
+     * cookie-consent records (the proof of consent) older than `consentsBefore`. On PostgreSQL one
+     * process at a time runs it (an advisory lock): with `wait` it waits for its turn, else it
+     * answers null when another process is running it now.
+     */
+    retain: (before: number | null, clicksBefore: number | null, consentsBefore: number | null, wait = false) =>
+      sql.transaction(
+        async (tx) => {
+          // (a lock taken by the transaction itself is held by this session: tryLock answers true)
+          if (!(await tx.tryLock('retention'))) return null;
+          const older = (table: string, at: number | null) =>
+            at === null ? Promise.resolve(0) : tx.run(`DELETE FROM ${table} WHERE at < ?`, [at]);
+          const formConsents = await older('form_consents', before);
+          const heartbeats = await older('heartbeats', before);
+          const sessions =
+            before === null
+              ? 0
+              : await tx.run('DELETE FROM sessions WHERE last_seen < ? AND id NOT IN (SELECT session_id FROM heartbeats)', [
+                  before,
+                ]);
+          return {
+            formConsents,
+            heartbeats,
+            sessions,
+            clicks: await older('clicks', clicksBefore),
+            cookieConsents: await older('cookie_consents', consentsBefore),
+          };
+        },
+        wait ? 'retention' : undefined,
+      ),
   };
 }
 

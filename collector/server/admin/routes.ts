@@ -11,8 +11,8 @@ import {
   adminToken,
   clientAddress,
   createAdminAuth,
-  createFailureLimiter,
   createHashGate,
+  createStoredLimiter,
   deviceCookie,
   isHttps,
   sameOrigin,
@@ -74,31 +74,29 @@ export interface AdminDeps {
 
 /** The admin area: sign-in, the built React app and its JSON API, the CSV export. */
 export function createAdmin({ store, settings, now, root, trustProxy, onError }: AdminDeps) {
-  const auth = createAdminAuth(store.db);
-  const queries = createAdminQueries(store.db);
-  const limiter = createFailureLimiter();
+  const auth = createAdminAuth(store.sql);
+  const queries = createAdminQueries(store.sql);
+  const limiter = createStoredLimiter(store.sql);
   const hashGate = createHashGate();
   const appDir = join(root, 'dist', 'admin');
   const assets: Mount[] = [{ prefix: '/admin/assets/', dir: join(appDir, 'assets') }];
   let retentionTimer: NodeJS.Timeout | null = null;
+  /** The retention run in progress, if any: stop() waits for it before the database closes. */
+  let retentionRun: Promise<void> = Promise.resolve();
 
-  const retentionDays = (): number => Number(auth.setting('retention_days') ?? 0);
-  const keptDays = (key: keyof typeof KEPT): number => Number(auth.setting(key) ?? KEPT[key]);
-  const applyRetention = () => {
-    const days = retentionDays();
+  const retentionDays = async (): Promise<number> => Number((await auth.setting('retention_days')) ?? 0);
+  const keptDays = async (key: keyof typeof KEPT): Promise<number> => Number((await auth.setting(key)) ?? KEPT[key]);
+  /** The retention rule; null when another process (PostgreSQL) is running it and `wait` is false. */
+  const applyRetention = async (wait: boolean) => {
+    const { retentionDays: days, clickRetentionDays: clickDays, consentRetentionDays: consentDays } = await settingsNow();
     const at = now();
-    const clickDays = keptDays('click_retention_days');
-    const consentDays = keptDays('consent_retention_days');
-    return {
-      ...(days > 0 ? queries.expire(at - days * DAY_MS) : { formConsents: 0, heartbeats: 0, sessions: 0 }),
-      clicks: clickDays > 0 ? queries.expireClicks(at - clickDays * DAY_MS) : 0,
-      cookieConsents: consentDays > 0 ? queries.expireCookieConsents(at - consentDays * DAY_MS) : 0,
-    };
+    const before = (kept: number) => (kept > 0 ? at - kept * DAY_MS : null);
+    return queries.retain(before(days), before(clickDays), before(consentDays), wait);
   };
-  const settingsNow = () => ({
-    retentionDays: retentionDays(),
-    clickRetentionDays: keptDays('click_retention_days'),
-    consentRetentionDays: keptDays('consent_retention_days'),
+  const settingsNow = async () => ({
+    retentionDays: await retentionDays(),
+    clickRetentionDays: await keptDays('click_retention_days'),
+    consentRetentionDays: await keptDays('consent_retention_days'),
   });
 
   const html = (res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void =>
@@ -120,26 +118,26 @@ export function createAdmin({ store, settings, now, root, trustProxy, onError }:
    */
   async function login(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const device = adminToken(req, DEVICE_COOKIE);
-    const known = auth.knownDevice(device, now());
+    const known = await auth.knownDevice(device, now());
     const key = known ? `device ${device}` : `address ${clientAddress(req, trustProxy)}`;
     const limited = (wait: number) => html(res, 429, loginPage('limited'), { 'retry-after': String(Math.ceil(wait / 1000)) });
-    const wait = limiter.take(key, now());
+    const wait = await limiter.take(key, now());
     if (wait > 0) return limited(wait);
     if (!sameOrigin(req, trustProxy)) {
-      limiter.succeed(key, now()); // not a guess
+      await limiter.succeed(key, now()); // not a guess
       return html(res, 403, loginPage('origin'));
     }
     const password = (await form(req)).get('password') ?? '';
     const right = await hashGate(() => auth.check(password));
     if (right === null) {
-      limiter.succeed(key, now()); // not checked: the gate was full
+      await limiter.succeed(key, now()); // not checked: the gate was full
       return limited(1000);
     }
     if (!right) return html(res, 401, loginPage('wrong'));
-    limiter.succeed(key, now());
+    await limiter.succeed(key, now());
     const secure = isHttps(req, trustProxy);
-    const cookies = [sessionCookie(auth.open(now()), secure)];
-    if (!known) cookies.push(deviceCookie(auth.addDevice(now()), secure));
+    const cookies = [sessionCookie(await auth.open(now()), secure)];
+    if (!known) cookies.push(deviceCookie(await auth.addDevice(now()), secure));
     redirect(res, '/admin/', { 'set-cookie': cookies });
   }
 
@@ -163,19 +161,19 @@ export function createAdmin({ store, settings, now, root, trustProxy, onError }:
   }
 
   /** JSON reads of the signed-in app, by path. */
-  const READS: Record<string, (params: URLSearchParams) => unknown> = {
-    '/admin/api/online': () => {
+  const READS: Record<string, (params: URLSearchParams) => Promise<unknown>> = {
+    '/admin/api/online': async () => {
       const windowMs = Math.max(PRESENCE_INTERVALS * settings.daemonrefresh * 1000, PRESENCE_MIN_MS);
-      return { ...queries.online(now() - windowMs), at: new Date(now()).toISOString() };
+      return { ...(await queries.online(now() - windowMs)), at: new Date(now()).toISOString() };
     },
-    '/admin/api/traffic': () => ({
-      days: queries.viewsPerDay(now(), CHART_DAYS),
-      pages: queries.topPages(now() - CHART_DAYS * DAY_MS, TOP_PAGES),
+    '/admin/api/traffic': async () => ({
+      days: await queries.viewsPerDay(now(), CHART_DAYS),
+      pages: await queries.topPages(now() - CHART_DAYS * DAY_MS, TOP_PAGES),
     }),
-    '/admin/api/clicks': () => ({ pages: queries.clicksByPage(CLICKS_PER_PAGE, CLICK_PAGES) }),
-    '/admin/api/consent-stats': () => ({ days: queries.consentStats(now(), CHART_DAYS) }),
-    '/admin/api/consents': (params) => ({
-      consents: queries.consents(consentFilter(params, MAX_LOG_ROWS, DEFAULT_LOG_ROWS)).map((row) => ({
+    '/admin/api/clicks': async () => ({ pages: await queries.clicksByPage(CLICKS_PER_PAGE, CLICK_PAGES) }),
+    '/admin/api/consent-stats': async () => ({ days: await queries.consentStats(now(), CHART_DAYS) }),
+    '/admin/api/consents': async (params) => ({
+      consents: (await queries.consents(consentFilter(params, MAX_LOG_ROWS, DEFAULT_LOG_ROWS))).map((row) => ({
         ...row,
         at: new Date(row.at).toISOString(),
         deletedAt: row.deletedAt === null ? null : new Date(row.deletedAt).toISOString(),
@@ -185,13 +183,13 @@ export function createAdmin({ store, settings, now, root, trustProxy, onError }:
   };
 
   /** State-changing calls of the signed-in app (form-encoded POST), by path. */
-  const WRITES: Record<string, (params: URLSearchParams) => unknown> = {
-    '/admin/api/erase': (params) => {
+  const WRITES: Record<string, (params: URLSearchParams) => Promise<unknown>> = {
+    '/admin/api/erase': async (params) => {
       const visitor = params.get('visitor')?.trim().toLowerCase() ?? '';
       if (!PSEUDONYM.test(visitor)) throw new HttpError(400, 'visitor must be a 12-character pseudonym', ADMIN_HEADERS);
       return queries.erase(visitor);
     },
-    '/admin/api/settings': (params) => {
+    '/admin/api/settings': async (params) => {
       // each field optional; a given one must be 0 (keep) to MAX_RETENTION_DAYS
       const fields = [
         ['retentionDays', 'retention_days'],
@@ -207,8 +205,8 @@ export function createAdmin({ store, settings, now, root, trustProxy, onError }:
           throw new HttpError(400, `${name} must be 0 to ${MAX_RETENTION_DAYS}`, ADMIN_HEADERS);
         return [key, days] as const;
       });
-      for (const [key, days] of values) auth.setSetting(key, String(days));
-      return { ...settingsNow(), deleted: applyRetention() };
+      for (const [key, days] of values) await auth.setSetting(key, String(days));
+      return { ...(await settingsNow()), deleted: await applyRetention(true) };
     },
   };
 
@@ -230,20 +228,18 @@ export function createAdmin({ store, settings, now, root, trustProxy, onError }:
     async init(passwordFromEnv: string | null): Promise<{ generated: string | null }> {
       const result = await auth.init(passwordFromEnv);
       // a failing run (a locked or full database) is reported and tried again at the next one
-      const run = (): void => {
-        try {
-          applyRetention();
-        } catch (error) {
-          onError(error);
-        }
-      };
-      run();
-      retentionTimer = setInterval(run, RETENTION_EVERY_MS);
+      // (on PostgreSQL one process at a time: another's run is enough)
+      const run = (): Promise<void> =>
+        (retentionRun = retentionRun.then(() => applyRetention(false)).then(() => undefined, onError));
+      await run();
+      retentionTimer = setInterval(() => void run().catch(onError), RETENTION_EVERY_MS);
       retentionTimer.unref();
       return result;
     },
-    stop(): void {
+    /** Stop the retention rule (waits for a run in progress). */
+    async stop(): Promise<void> {
       if (retentionTimer) clearInterval(retentionTimer);
+      await retentionRun;
     },
     /** Answer a request under /admin; false when the path is not ours. */
     async handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
@@ -266,7 +262,7 @@ export function createAdmin({ store, settings, now, root, trustProxy, onError }:
       if (path === '/admin/logout') {
         if (method !== 'POST') throw new HttpError(405, 'method not allowed', { allow: 'POST', ...ADMIN_HEADERS });
         if (!sameOrigin(req, trustProxy)) throw new HttpError(403, 'cross-origin request refused', ADMIN_HEADERS);
-        auth.close(adminToken(req));
+        await auth.close(adminToken(req));
         return (
           redirect(res, '/admin/login?signed-out=1', { 'set-cookie': sessionCookie(null, isHttps(req, trustProxy)) }),
           true
@@ -274,7 +270,7 @@ export function createAdmin({ store, settings, now, root, trustProxy, onError }:
       }
 
       // everything else needs a live session
-      if (!auth.valid(adminToken(req), now())) {
+      if (!(await auth.valid(adminToken(req), now()))) {
         if (reading && (path === '/admin/' || path === '/admin/index.html')) return (redirect(res, '/admin/login'), true);
         throw new HttpError(401, 'sign in first', ADMIN_HEADERS);
       }
@@ -288,7 +284,7 @@ export function createAdmin({ store, settings, now, root, trustProxy, onError }:
       }
       if (path === '/admin/consents.csv') {
         if (!reading) throw new HttpError(405, 'method not allowed', { allow: 'GET', ...ADMIN_HEADERS });
-        const rows = queries.consents(consentFilter(url.searchParams, MAX_EXPORT_ROWS, MAX_EXPORT_ROWS));
+        const rows = await queries.consents(consentFilter(url.searchParams, MAX_EXPORT_ROWS, MAX_EXPORT_ROWS));
         send(res, 200, 'text/csv; charset=utf-8', consentsCsv(rows), {
           ...ADMIN_HEADERS,
           'content-disposition': `attachment; filename="pagepulse-consents-${new Date(now()).toISOString().slice(0, 10)}.csv"`,
@@ -297,8 +293,8 @@ export function createAdmin({ store, settings, now, root, trustProxy, onError }:
       }
       const read = Object.hasOwn(READS, path) ? READS[path] : undefined;
       const write = Object.hasOwn(WRITES, path) ? WRITES[path] : undefined;
-      if (reading && read) return (json(res, read(url.searchParams)), true);
-      if (method === 'POST' && write) return (json(res, write(await form(req))), true);
+      if (reading && read) return (json(res, await read(url.searchParams)), true);
+      if (method === 'POST' && write) return (json(res, await write(await form(req))), true);
       if (read || write)
         throw new HttpError(405, 'method not allowed', {
           allow: [read && 'GET', write && 'POST'].filter(Boolean).join(', '),

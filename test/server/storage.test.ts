@@ -1,0 +1,70 @@
+import Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SESSION_COOKIE } from '../../collector/server/session';
+import { removeDir, startCollector, type Harness } from '../support/collector';
+
+// The storage engines' schema versions (collector/server/db.ts MIGRATIONS, schema_migrations), on the
+// suite's engine, and the SQLite file an older collector wrote being taken over.
+let h: Harness | null = null;
+afterEach(async () => {
+  if (!h) return;
+  await h.close();
+  removeDir(h.dbPath);
+  expect(h.errors).toEqual([]);
+  h = null;
+});
+
+const PAGE = 'http://lichtwerk.test/';
+
+describe('schema migrations', () => {
+  it('a new database gets every version once; a restart applies nothing again', async () => {
+    h = await startCollector();
+    const first = await h.query('SELECT version, name, applied_at FROM schema_migrations ORDER BY version');
+    expect(first.map((row) => row.version)).toEqual([1, 2]);
+    expect(await h.query('SELECT COUNT(*) AS n FROM admin_attempts')).toEqual([{ n: 0 }]);
+    h.clock.now += 60_000;
+    h = await h.reopen();
+    expect(await h.query('SELECT version, name, applied_at FROM schema_migrations ORDER BY version')).toEqual(first);
+  });
+
+  it('takes over a SQLite file of the collector before migrations, with raw session ids: hashed, the visitor still known', async () => {
+    const dbPath = join(mkdtempSync(join(tmpdir(), 'pagepulse-old-')), 'old.sqlite');
+    const raw = 'a'.repeat(20) + 'b0c1d2e3f4';
+    const old = new Database(dbPath);
+    old.exec(`
+      CREATE TABLE sessions (id TEXT PRIMARY KEY, first_seen INTEGER NOT NULL, last_seen INTEGER NOT NULL,
+        user_agent TEXT NOT NULL, device_width INTEGER, device_height INTEGER);
+      CREATE TABLE heartbeats (id INTEGER PRIMARY KEY, session_id TEXT NOT NULL REFERENCES sessions (id), page TEXT NOT NULL,
+        initialize INTEGER NOT NULL, modules INTEGER NOT NULL, at INTEGER NOT NULL);
+      CREATE TABLE clicks (id INTEGER PRIMARY KEY, session_id TEXT NOT NULL, page TEXT NOT NULL, selector TEXT NOT NULL, at INTEGER NOT NULL);
+      CREATE TABLE cookie_consents (id INTEGER PRIMARY KEY, session_id TEXT NOT NULL, category INTEGER, granted INTEGER NOT NULL,
+        user_agent TEXT NOT NULL, ip TEXT NOT NULL, at INTEGER NOT NULL);
+      CREATE TABLE form_consents (id INTEGER PRIMARY KEY, session_id TEXT NOT NULL, url TEXT NOT NULL, form_id TEXT NOT NULL,
+        form_name TEXT NOT NULL, fields TEXT NOT NULL, user_agent TEXT NOT NULL, ip TEXT NOT NULL, at INTEGER NOT NULL, deleted_at INTEGER);
+    `);
+    const at = Date.UTC(2025, 4, 1, 9, 59, 59);
+    old.prepare('INSERT INTO sessions VALUES (?, ?, ?, ?, NULL, NULL)').run(raw, at, at, 'Old/1.0');
+    old.prepare('INSERT INTO heartbeats (session_id, page, initialize, modules, at) VALUES (?, ?, 1, 1, ?)').run(raw, PAGE, at);
+    old.close();
+
+    h = await startCollector({ engine: 'sqlite', dbPath });
+    const hashed = createHash('sha256').update(raw).digest('hex');
+    expect(await h.query('SELECT id FROM sessions')).toEqual([{ id: hashed }]);
+    expect(await h.query('SELECT session_id FROM heartbeats')).toEqual([{ session_id: hashed }]);
+    expect((await h.query('SELECT version FROM schema_migrations ORDER BY version')).map((r) => r.version)).toEqual([1, 2]);
+    // the visitor's browser still sends the raw value: the same visitor, not a second one
+    const res = await fetch(`${h.url}/index.php?option=com_jrealtimeanalytics&format=json`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `${SESSION_COOKIE}=${raw}` },
+      body: `task=stream.display&nowpage=${encodeURIComponent(PAGE)}&initialize=&module_available=1`,
+    });
+    expect(((await res.json()) as { 'data-bind': Record<string, string> })['data-bind']).toMatchObject({
+      users_onpage: '1',
+      users_total: '1',
+    });
+  });
+});
