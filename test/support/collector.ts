@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCollector, type CollectorOptions } from '../../collector/server/app';
-import { encodeForm, type FormValue } from '../../src/platform/encode';
+import { encodeForm, type FormValue } from './jquery-param';
 
 /** The analytics component's endpoint, as the bundle calls it. */
 export const STREAM = '/index.php?option=com_jrealtimeanalytics&format=json';
