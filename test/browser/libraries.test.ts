@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { collectPageErrors, grantConsent } from '../support/browser';
+import { collectPageErrors, grantConsent, jqueryVersion } from '../support/browser';
 import { ORIGINAL_HEATMAP_CLIENT } from '../support/original-heatmap';
 import { fixturePage, type TestServer } from '../support/server';
 import { useBrowserAndServer } from '../support/suite';
@@ -138,6 +138,8 @@ async function open(path: string, consent = true): Promise<{ page: Page; errors:
   const page = await context.newPage();
   const errors = collectPageErrors(page);
   await page.goto(`${server.origin}${path}`);
+  // every library page loads node_modules/jquery: the host page must be Joomla 3's jQuery 1.12.4
+  expect(await jqueryVersion(page), 'jQuery in the host page').toBe('1.12.4');
   return { page, errors };
 }
 
