@@ -157,8 +157,8 @@ for (const bundle of BUNDLES) {
       expect(running.listeners.length).toBeGreaterThan(0);
       expect(running.hosts).toBeGreaterThan(0);
       await page.evaluate(() => window.PagePulse!.destroy());
-      await sleep(100);
-      expect(await attached()).toEqual({ listeners: [], timeouts: 0, intervals: 0, observers: 0, hosts: 0 });
+      // what destroy() takes down, waited for as state (an unmount may finish a task later)
+      await expect.poll(attached).toEqual({ listeners: [], timeouts: 0, intervals: 0, observers: 0, hosts: 0 });
       expect(await page.evaluate(() => typeof window.PagePulse)).toBe('undefined');
       const sent = suite.server.calls('stream.display').length + suite.server.calls('com_ajax').length;
       await sleep(1200);
