@@ -5,6 +5,9 @@ import { param } from '../support/jquery-param';
 import { DEFAULT_STREAM_ANSWER, fixturePage, type TestServer } from '../support/server';
 import { useBrowserAndServer } from '../support/suite';
 
+/** Absence window: CSP violations are reported asynchronously; none may come in it. */
+const NO_VIOLATION_MS = 600;
+
 let browser: Browser;
 let server: TestServer;
 useBrowserAndServer((b, s) => {
@@ -132,7 +135,7 @@ describe('strict Content-Security-Policy', () => {
     await page.click('#b');
     await server.waitFor('stream.saveEntity', 1);
     await page.evaluate(() => window.PagePulse!.notify('Hallo'));
-    await page.waitForTimeout(600);
+    await page.waitForTimeout(NO_VIOLATION_MS);
     expect(await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations)).toEqual([]);
     // the shadow styles really apply (constructable stylesheets are not blocked)
     expect(await page.evaluate(() => getComputedStyle(document.querySelector('pagepulse-debug')!).position)).toBe('fixed');
