@@ -1,8 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { collectPageErrors, grantConsent } from '../support/browser';
+import { collectPageErrors, grantConsent, jqueryVersion } from '../support/browser';
 import { ORIGINAL_HEATMAP_CLIENT } from '../support/original-heatmap';
-import { fixturePage, type Recorded, type TestServer } from '../support/server';
+import { DEFAULT_STREAM_ANSWER, fixturePage, type Recorded, type TestServer } from '../support/server';
 import { useBrowserAndServer } from '../support/suite';
 
 let browser: Browser;
@@ -25,6 +25,9 @@ const PLAIN = `
   .inline-pad { padding: 3.3px 7.7px; border: 1.5px solid #999 }
   svg.icon { width: 24px; height: 24px }
   .list { width: 200px }
+  .scaled { display: inline-block; width: 60px; height: 12px; padding: 2px 3px; transform: scale(3); transform-origin: 0 0 }
+  .em-pad { display: inline-block; font-size: 13px; width: 10em; height: 1.5em; padding: 0.35em 1.2em; border: 0.15em solid #999; box-sizing: content-box }
+  .bb-frac { display: inline-block; box-sizing: border-box; width: 120.6px; height: 33.3px; padding: 4.2px 6.1px; border: 1.7px solid #333 }
 </style>
 <input type="hidden" id="vs_state" value="Reiter 2 (offen)! ~*'">
 <div class="container">
@@ -44,6 +47,8 @@ const PLAIN = `
   <table class="grid"><tr><td>1</td><td class="x[y] cell">2</td></tr></table>
   <label for="cb" class="check-label">Haken</label> <input type="checkbox" id="cb" class="form-check">
   <img class="thumb" width="40" height="30" alt="Bild" src="data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='40' height='30'/%3E">
+  <span class="em-pad">em</span> <span class="bb-frac">bb</span>
+  <div><span class="scaled">x3</span></div>
 </div>`;
 
 /** The elements clicked, as Playwright locators, and whether the original records them. */
@@ -66,6 +71,22 @@ const TARGETS: Array<[string, boolean]> = [
   ['div.container', false], // too wide
 ];
 
+/** Elements whose jQuery size the filter test checks against the bundle's decision. */
+const SIZED = [
+  'button.wide-button', // content-box: offsetWidth 364 minus 2 x (10 padding + 2 border)
+  'span.bb', // border-box
+  'span.fraction', // offsetWidth rounds 350.4 down to 350
+  'ul.nav > li:nth-child(4) > a', // inline box, fractional padding and border
+  'span.em-pad', // padding and border in em
+  'span.bb-frac', // border-box with fractions
+  'span.scaled', // transform: scale(3) (getBoundingClientRect would be 3x)
+  'svg.icon', // no offsetWidth: the computed size
+  'td.cell',
+  'img.thumb',
+];
+/** "Just under" a limit: the limit is set this much below jQuery's size. */
+const UNDER = 0.01;
+
 useBrowserAndServer((b, s) => {
   browser = b;
   server = s;
@@ -85,38 +106,62 @@ useBrowserAndServer((b, s) => {
   );
 });
 
+/** Counts, in the page, the answers the tracker has read and the clicks it decided to send. */
+const COUNT_EVENTS = `window.__answers = 0; window.__clicks = 0;
+document.addEventListener('pagepulse:heartbeat', () => window.__answers++);
+document.addEventListener('pagepulse:click', () => window.__clicks++);`;
+
+/** Load a page and wait until the tracker has read its first answer (the recorder starts then). */
+async function load(page: Page, path: string): Promise<void> {
+  await page.goto(`${server.origin}${path}`);
+  await page.waitForFunction(() => (window as unknown as { __answers: number }).__answers > 0);
+  // every page here loads node_modules/jquery: the differential must run against 1.12.4
+  expect(await jqueryVersion(page), 'jQuery in the differential page').toBe('1.12.4');
+}
+
 async function open(path: string): Promise<{ page: Page; errors: string[] }> {
   const context = await browser.newContext();
   await grantConsent(context, server.origin);
+  await context.addInitScript(COUNT_EVENTS);
   const page = await context.newPage();
   const errors = collectPageErrors(page);
-  const start = server.calls('stream.display').length;
-  await page.goto(`${server.origin}${path}`);
-  await server.waitFor('stream.display', start + 1);
-  await page.waitForTimeout(150); // the recorder starts after the first answer
+  await load(page, path);
   return { page, errors };
 }
+
+/** Clicks the bundle (`pagepulse:click`) and the stand-in (`__originalClicks`) decided to send so far. */
+const decisions = (page: Page): Promise<[number, number]> =>
+  page.evaluate(() => {
+    const w = window as unknown as { __clicks: number; __originalClicks: string[] };
+    return [w.__clicks, w.__originalClicks.length] as [number, number];
+  });
 
 const ours = (): Recorded[] => server.calls('stream.saveEntity').filter((r) => r.url.startsWith('/index.php'));
 const original = (): Recorded[] => server.calls('stream.saveEntity').filter((r) => r.url.startsWith('/orig/index.php'));
 
-describe('click calls byte-equal to the original client (jQuery 1.12.4 in the page)', () => {
-  it('sends the same URL, body (order, encoding, selector) and headers on a plain page', async () => {
+// The "original" below is a STAND-IN: test/support/original-heatmap.ts, written from
+// docs/protocol.md (the click call), not the analytics component's own client (which is not in
+// this repository). What it does prove: its call goes through the real jQuery 1.12.4 in the page
+// ($.ajax, $.param, Sizzle), so the bytes compared are jQuery's encoding of the protocol's fields.
+describe('click calls byte-equal to a stand-in of the original client (written from docs/protocol.md, run on jQuery 1.12.4 in the page)', () => {
+  it('sends the same URL, body (order, encoding, selector) and headers as the stand-in on a plain page', async () => {
     const { page, errors } = await open('/plain.html');
     const before = [ours().length, original().length];
     let compared = 0;
     for (const [target, recorded] of TARGETS) {
       const mine = ours().length;
       const theirs = original().length;
+      const decided = await decisions(page);
       await page.locator(target).first().click();
-      if (!recorded) {
-        await page.waitForTimeout(300);
-        expect([ours().length - mine, original().length - theirs], target).toEqual([0, 0]);
-        continue;
-      }
-      await expect.poll(() => original().length, { message: target }).toBeGreaterThan(theirs);
-      await page.waitForTimeout(200); // a click forwarded by a label makes a second call
-      await expect.poll(() => ours().length, { message: target }).toBe(original().length);
+      // both clients decide inside the click's dispatch (a label forwards a second click there
+      // too), so the counts are final once click() returns: no sleep needed to see them
+      const [sentByUs, sentByStandIn] = (await decisions(page)).map((n, i) => n - decided[i]!);
+      expect([sentByUs, sentByStandIn], target).toEqual(recorded ? [sentByStandIn, sentByStandIn] : [0, 0]);
+      if (!recorded) continue;
+      expect(sentByStandIn, target).toBeGreaterThan(0);
+      await expect
+        .poll(() => [ours().length - mine, original().length - theirs], { message: target })
+        .toEqual([sentByUs, sentByStandIn]);
       // fetch and XHR may arrive in either order when one click makes two calls (the label)
       const sorted = (calls: Recorded[]) => calls.map((r) => r.body).sort();
       expect(sorted(ours().slice(mine)), target).toEqual(sorted(original().slice(theirs)));
@@ -147,30 +192,63 @@ describe('click calls byte-equal to the original client (jQuery 1.12.4 in the pa
     expect(errors).toEqual([]);
   });
 
-  it('measures the size filter on the content box exactly as jQuery 1.12 .width()/.height()', async () => {
+  it("applies heatmap_max_valid_width/height to jQuery 1.12.4's .width()/.height() of the clicked element: sent at the limit, not 0.01 px under it", async () => {
+    // Black box: the limits go to the BUILT bundle through the stream answer; the expected sizes
+    // are jQuery 1.12.4's own .width()/.height() of the same elements in the same page (padding,
+    // border, box-sizing, inline boxes, fractions, em units, a transform, SVG), so a contentSize
+    // that measures anything else (the border box, getBoundingClientRect, the computed width) is
+    // sent where it must not be, or not sent where it must.
     const { page, errors } = await open('/plain.html');
-    const sizes = await page.evaluate(() => {
+    const sizes = await page.evaluate((list) => {
       const $ = (window as unknown as { jQuery: (e: Element) => { width(): number; height(): number } }).jQuery;
-      return [
-        'button.wide-button',
-        'span.bb',
-        'span.fraction',
-        'span.too-wide',
-        'svg.icon',
-        'svg.icon path.right',
-        'ul.nav > li:nth-child(4) > a',
-      ].map((css) => {
+      return list.map((css) => {
         const element = document.querySelector(css)!;
         const box = element.getBoundingClientRect();
-        return [css, $(element).width(), $(element).height(), box.width, box.height];
+        return { css, width: $(element).width(), height: $(element).height(), box: [box.width, box.height] };
       });
-    });
-    // the cases the filter turns on: border box over the limit, content box not (and back)
-    expect(sizes[0]!.slice(1, 4)).toEqual([340, 30, 364]);
-    expect(sizes[1]!.slice(1, 4)).toEqual([340, 30, 360]);
-    expect(sizes[2]![1]).toBe(350);
-    expect(sizes[2]![3]).toBeGreaterThan(350);
-    expect(sizes[3]![1]).toBe(351);
+    }, SIZED);
+    // the cases only hold when jQuery's sizes differ from the other measures a filter could take
+    expect(sizes.find((s) => s.css === 'button.wide-button')).toMatchObject({ width: 340, height: 30, box: [364, 34] });
+    expect(sizes.find((s) => s.css === 'span.scaled')!.box[0]).toBeGreaterThan(3 * 60);
+    for (const { css, width, height } of sizes) {
+      expect(width, css).toBeGreaterThan(UNDER);
+      expect(height, css).toBeGreaterThan(UNDER);
+    }
+    const saveCalls = () => ours().length;
+    let expected = saveCalls();
+    try {
+      for (const { css, width, height } of sizes) {
+        for (const [limits, sent] of [
+          [[width - UNDER, height], false],
+          [[width, height - UNDER], false],
+          [[width, height], true],
+        ] as const) {
+          server.on('stream.display', () => ({
+            body: {
+              ...DEFAULT_STREAM_ANSWER,
+              configparams: {
+                ...DEFAULT_STREAM_ANSWER.configparams,
+                heatmap_max_valid_width: limits[0],
+                heatmap_max_valid_height: limits[1],
+              },
+            },
+          }));
+          await load(page, '/plain.html');
+          const label = `${css} ${width}x${height} against limits ${limits.join('x')}`;
+          const decided = (await decisions(page))[0];
+          await page.locator(css).click();
+          expect((await decisions(page))[0] - decided, label).toBe(sent ? 1 : 0);
+          if (sent) {
+            expected += 1;
+            await expect.poll(saveCalls, { message: label }).toBe(expected);
+          }
+        }
+      }
+    } finally {
+      server.on('stream.display', () => undefined); // the default answer for the next test
+    }
+    // no click that was decided against arrived later either
+    expect(saveCalls()).toBe(expected);
     expect(errors).toEqual([]);
   });
 

@@ -4,6 +4,11 @@ import { collectPageErrors, shadowText } from '../support/browser';
 import { fixturePage, type TestServer } from '../support/server';
 import { useBrowserAndServer } from '../support/suite';
 
+/** Absence window: long enough for three heartbeats; none of categories 3 or 4 may run in it. */
+const THREE_HEARTBEATS_MS = 2500;
+/** Absence window: nothing the texts carried ran (onerror never fired). */
+const NOTHING_RUNS_MS = 300;
+
 /**
  * A site that already runs com_gdpr (docs/protocol.md#consent-at-start-up). Its system plugin prints globals into the page;
  * a returning visitor has only com_gdpr's `cookieconsent_status` (and maybe its localStorage toggles).
@@ -50,7 +55,7 @@ const banner = (page: Page) => page.locator('pagepulse-consent .banner');
 /** Waits long enough for three heartbeats (the issue's 2.5 s), then checks that nothing of 3 or 4 ran. */
 async function expectStatsAndMarketingOff({ context, page, errors }: Visit, path: string): Promise<void> {
   await page.waitForFunction(() => window.PagePulse !== undefined);
-  await sleep(2500);
+  await sleep(THREE_HEARTBEATS_MS);
   expect(heartbeats(path)).toEqual([]);
   expect(await page.evaluate(() => (window as unknown as { order?: string[] }).order)).toBeUndefined();
   expect(await page.locator('iframe').getAttribute('src')).toBeNull();
@@ -172,7 +177,7 @@ describe("the site's com_gdpr texts", () => {
       'Werbung',
     ]);
     // nothing that could run reached the page: no img, no script, no handler, and the onerror never fired
-    await sleep(300);
+    await sleep(NOTHING_RUNS_MS);
     expect(
       await page.evaluate(
         () =>

@@ -5,6 +5,15 @@ import { collectConsole, collectPageErrors, shadowText } from '../support/browse
 import { fixturePage, type TestServer } from '../support/server';
 import { useBrowserAndServer } from '../support/suite';
 
+/** Poll interval of clickAndWatch (it polls for the reload; no assertion hangs on it). */
+const POLL_MS = 100;
+/** Absence window: before a choice the page sends no page view and no heartbeat. */
+const NOTHING_BEFORE_CHOICE_MS = 1000;
+/** Absence window: a script and an iframe injected later stay inert. */
+const INJECTED_STAYS_INERT_MS = 800;
+/** Absence window: blocked scripts and hostile texts ran nothing. */
+const NOTHING_RUNS_MS = 300;
+
 let browser: Browser;
 let server: TestServer;
 useBrowserAndServer((b, s) => {
@@ -49,7 +58,7 @@ async function clickAndWatch(page: Page, name: string, wait = 2500): Promise<boo
   await page.locator('pagepulse-consent').getByRole('button', { name, exact: true }).click();
   const deadline = Date.now() + wait;
   while (Date.now() < deadline) {
-    await sleep(100);
+    await sleep(POLL_MS);
     const now = await page.evaluate(() => performance.timeOrigin).catch(() => origin);
     if (now !== origin) {
       await page.waitForLoadState('load');
@@ -82,7 +91,7 @@ describe('consent banner: first visit', () => {
     // fixed at the bottom: no layout shift of the page
     const position = await page.evaluate(() => getComputedStyle(document.querySelector('pagepulse-consent')!).position);
     expect(position).toBe('fixed');
-    await sleep(1000);
+    await sleep(NOTHING_BEFORE_CHOICE_MS);
     expect(
       server.requests.filter(
         (r) => r.url.includes('/first.html') || (r.task === 'stream.display' && r.body.includes('first.html')),
@@ -194,7 +203,7 @@ describe('blocking', () => {
   it('keeps the marketing iframe and the scripts inert with a placeholder, then runs them in document order', async () => {
     const { context, page, errors } = await visit('/block.html');
     await banner(page).waitFor();
-    await sleep(300);
+    await sleep(NOTHING_RUNS_MS);
     expect(await page.evaluate(() => (window as unknown as { order?: string[] }).order)).toBeUndefined();
     expect(await page.locator('iframe').getAttribute('src')).toBeNull();
     const placeholder = page.locator('.gdprlock-placeholder');
@@ -233,7 +242,7 @@ describe('blocking', () => {
       frame.src = `http://ads.localhost:${p}/embed.html`;
       document.getElementById('slot')!.append(frame);
     }, port);
-    await sleep(800);
+    await sleep(INJECTED_STAYS_INERT_MS);
     expect(await page.evaluate(() => (window as unknown as { __injected?: boolean }).__injected)).toBeUndefined();
     expect(await page.evaluate(() => document.querySelector('head script[data-category="4"]')?.getAttribute('type'))).toBe(
       'text/plain',
@@ -282,7 +291,7 @@ describe('settings dialog', () => {
           .shadowRoot!.querySelectorAll('script, img, iframe, svg, style, [onclick], [onerror]').length,
     );
     expect(dangerous).toBe(0);
-    await sleep(300);
+    await sleep(NOTHING_RUNS_MS);
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
     expect(errors).toEqual([]);
     await context.close();

@@ -4,6 +4,9 @@ import { collectPageErrors, launch } from '../support/browser';
 import { removeDir, startCollector, type Harness } from '../support/collector';
 import { serveBundleUnderTest } from '../support/demo';
 
+/** Absence window: long enough for three heartbeats; no heartbeat, video or ad pixel in it. */
+const THREE_HEARTBEATS_MS = 2500;
+
 /** demo/gdpr.html prints com_gdpr's globals as a Joomla site's system plugin would (docs/protocol.md#consent-at-start-up). */
 let browser: Browser;
 let collector: Harness;
@@ -63,7 +66,7 @@ describe('demo page with com_gdpr globals', () => {
   it('a returning com_gdpr visitor with only "allow": no heartbeat, no video, no ad pixel', async () => {
     const { context, page, errors, urls } = await open('allow');
     await page.waitForFunction(() => window.PagePulse !== undefined);
-    await sleep(2500);
+    await sleep(THREE_HEARTBEATS_MS);
     expect(
       urls.filter((u) => u.includes('com_jrealtimeanalytics') || u.includes('/assets/vendor/') || u.includes('/assets/embed/')),
     ).toEqual([]);

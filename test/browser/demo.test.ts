@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectPageErrors, grantConsent, launch } from '../support/browser';
 import { removeDir, signIn, startCollector, type Harness } from '../support/collector';
 import { serveBundleUnderTest } from '../support/demo';
+import { COUNT_ANSWERS_SCRIPT } from '../support/server';
 
 let browser: Browser;
 let collector: Harness;
@@ -28,6 +29,9 @@ async function visitor(categories = '1.2.3'): Promise<BrowserContext> {
   return context;
 }
 
+/** Absence window: a 200 px wheel does not make the header sticky (its scroll handler ran by then). */
+const NOT_STICKY_YET_MS = 300;
+
 const badge = (key: string) => `#jes_mod span.badge[data-bind="${key}"]`;
 
 describe('demo site on the reference collector', () => {
@@ -49,10 +53,11 @@ describe('demo site on the reference collector', () => {
 
   it('stores a click on a gallery photo under a selector that matches it, and the overlay draws it', async () => {
     const context = await visitor();
+    await context.addInitScript(COUNT_ANSWERS_SCRIPT);
     const page = await context.newPage();
     await page.goto(`${collector.url}/`);
-    await page.waitForResponse((r) => r.url().includes('com_jrealtimeanalytics'));
-    await page.waitForTimeout(100);
+    // the recorder starts once the tracker has read its first answer
+    await page.waitForFunction(() => (window as unknown as { __answers: number }).__answers > 0);
     const photo = page.locator('.gallery figure:nth-child(2) img');
     await photo.scrollIntoViewIfNeeded();
     await photo.click();
@@ -140,7 +145,7 @@ describe('demo site on the reference collector', () => {
     expect(await header.getAttribute('class')).toContain('is-overlay');
     expect(await header.getAttribute('class')).not.toContain('is-sticky');
     await page.mouse.wheel(0, 200);
-    await page.waitForTimeout(300);
+    await page.waitForTimeout(NOT_STICKY_YET_MS);
     expect(await header.getAttribute('class')).not.toContain('is-sticky');
     await page.evaluate(() => window.scrollTo(0, 450));
     await expect.poll(async () => (await header.getAttribute('class')) ?? '').toContain('is-sticky');

@@ -21,6 +21,8 @@ const fast = {
   },
 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Absence window: a loop that had not stopped (refresh 0.1 s) would send a third call within it. */
+const NO_RETRY_MS = 1200;
 
 /**
  * A page with the bundle, debug on, counting the answers the tracker has read (`pagepulse:heartbeat`).
@@ -63,11 +65,13 @@ describe('faulty server: heartbeat (stream.display)', () => {
       const ticks = await page.evaluate(() => (window as unknown as { __ticks: number }).__ticks);
       if (fault.retried) await expect.poll(() => calls, { timeout: 6000 }).toBeGreaterThanOrEqual(5);
       else {
-        await sleep(1200);
+        await sleep(NO_RETRY_MS); // absence window: a stopped loop sends no third call
         expect(calls).toBe(2);
       }
-      await sleep(700); // 50 ms ticks: the page's own timer must have run on
-      expect(await page.evaluate(() => (window as unknown as { __ticks: number }).__ticks)).toBeGreaterThan(ticks + 10);
+      // 50 ms ticks: the page's own timer runs on (waited for, not guessed: a busy CPU slows it)
+      await expect
+        .poll(() => page.evaluate(() => (window as unknown as { __ticks: number }).__ticks))
+        .toBeGreaterThan(ticks + 10);
       expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
       expect(errors).toEqual([]);
       await context.close();
@@ -90,8 +94,7 @@ describe('faulty server: heatmap click (stream.saveEntity)', () => {
       await page.click('#b');
       await expect.poll(() => shadowText(page, 'pagepulse-debug'), { timeout: 8000 }).toMatch(/Heatmap \(Client\)/);
       const ticks = await page.evaluate(() => (window as unknown as { __ticks: number }).__ticks);
-      await sleep(300);
-      expect(await page.evaluate(() => (window as unknown as { __ticks: number }).__ticks)).toBeGreaterThan(ticks + 2);
+      await expect.poll(() => page.evaluate(() => (window as unknown as { __ticks: number }).__ticks)).toBeGreaterThan(ticks + 2);
       expect(errors).toEqual([]);
       await context.close();
     });
@@ -152,8 +155,7 @@ describe('faulty server: consent log, category description, form consent, keep-a
       await page.locator('#jform_privacy').check();
       await server.waitFor('com_ajax', server.calls('com_ajax').length + 2, 6000); // keep-alive goes on
       const ticks = await page.evaluate(() => (window as unknown as { __ticks: number }).__ticks);
-      await sleep(800);
-      expect(await page.evaluate(() => (window as unknown as { __ticks: number }).__ticks)).toBeGreaterThan(ticks + 8);
+      await expect.poll(() => page.evaluate(() => (window as unknown as { __ticks: number }).__ticks)).toBeGreaterThan(ticks + 8);
       // the log is only dropped from the queue when the server took it: a "wrong shape" 200 counts as taken
       const queued = await page.evaluate(() => localStorage.getItem('pagepulse.consentlog'));
       if (delivered) expect(queued).toBeNull();

@@ -1,8 +1,12 @@
 import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { BUNDLE, collectPageErrors, grantConsent, shadowText } from '../support/browser';
+import { param } from '../support/jquery-param';
 import { DEFAULT_STREAM_ANSWER, fixturePage, type TestServer } from '../support/server';
 import { useBrowserAndServer } from '../support/suite';
+
+/** Absence window: CSP violations are reported asynchronously; none may come in it. */
+const NO_VIOLATION_MS = 600;
 
 let browser: Browser;
 let server: TestServer;
@@ -58,11 +62,24 @@ describe('hostile host pages', () => {
     const [first, second] = await server.waitFor('stream.display', 2);
     const href = await page.evaluate(() => location.href);
     const size = await page.evaluate(() => [outerWidth, outerHeight]);
-    const enc = (s: string) => encodeURIComponent(s).replace(/%20/g, '+');
+    // expected bytes from jQuery 1.12.4's own $.param (test/support/jquery-param.ts), not from src/
     expect(first!.body).toBe(
-      `task=stream.display&nowpage=${enc(href)}&initialize=true&module_available=1&device_width=${size[0]}&device_height=${size[1]}`,
+      param([
+        ['task', 'stream.display'],
+        ['nowpage', href],
+        ['initialize', true],
+        ['module_available', 1],
+        ['device_width', size[0]],
+        ['device_height', size[1]],
+      ]),
     );
-    expect(second!.body).toBe(`task=stream.display&nowpage=${enc(href)}&module_available=1`);
+    expect(second!.body).toBe(
+      param([
+        ['task', 'stream.display'],
+        ['nowpage', href],
+        ['module_available', 1],
+      ]),
+    );
     expect(await page.evaluate(() => (window as unknown as { __fetchCalls: number }).__fetchCalls)).toBeGreaterThanOrEqual(2);
     await expect.poll(() => shadowText(page, 'pagepulse-debug')).toContain('Titel');
     // visible despite `* { all: unset }` and `div { display: none !important }`
@@ -118,7 +135,7 @@ describe('strict Content-Security-Policy', () => {
     await page.click('#b');
     await server.waitFor('stream.saveEntity', 1);
     await page.evaluate(() => window.PagePulse!.notify('Hallo'));
-    await page.waitForTimeout(600);
+    await page.waitForTimeout(NO_VIOLATION_MS);
     expect(await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations)).toEqual([]);
     // the shadow styles really apply (constructable stylesheets are not blocked)
     expect(await page.evaluate(() => getComputedStyle(document.querySelector('pagepulse-debug')!).position)).toBe('fixed');

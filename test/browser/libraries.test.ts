@@ -1,8 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { collectPageErrors, grantConsent } from '../support/browser';
+import { collectPageErrors, grantConsent, jqueryVersion } from '../support/browser';
 import { ORIGINAL_HEATMAP_CLIENT } from '../support/original-heatmap';
-import { fixturePage, type TestServer } from '../support/server';
+import { COUNT_ANSWERS_SCRIPT, fixturePage, type TestServer } from '../support/server';
 import { useBrowserAndServer } from '../support/suite';
 
 let browser: Browser;
@@ -135,9 +135,12 @@ useBrowserAndServer((b, s) => {
 async function open(path: string, consent = true): Promise<{ page: Page; errors: string[] }> {
   const context = await browser.newContext();
   if (consent) await grantConsent(context, server.origin);
+  await context.addInitScript(COUNT_ANSWERS_SCRIPT);
   const page = await context.newPage();
   const errors = collectPageErrors(page);
   await page.goto(`${server.origin}${path}`);
+  // every library page loads node_modules/jquery: the host page must be Joomla 3's jQuery 1.12.4
+  expect(await jqueryVersion(page), 'jQuery in the host page').toBe('1.12.4');
   return { page, errors };
 }
 
@@ -145,6 +148,40 @@ const firstCalls = (path: string) =>
   server
     .calls('stream.display')
     .filter((r) => r.body.includes('initialize=true') && new URLSearchParams(r.body).get('nowpage')!.includes(path)).length;
+
+/** Settle window after the pointer leaves: hover menus close on the library's own timers. */
+const HOVER_SETTLE_MS = 300;
+/** Absence window: no third page view after the reload. */
+const NO_MORE_VIEWS_MS = 500;
+
+/**
+ * Arm, BEFORE the click that opens a modal or lightbox, a wait for the library's "shown" event
+ * (its fade has ended; a dismiss during the fade is ignored). Bootstrap 3 triggers it through
+ * jQuery only; Bootstrap 5 and UIkit dispatch DOM events (caught in the capture phase).
+ */
+async function armShown(page: Page, selector: string, event: string, viaJQuery = false): Promise<() => Promise<void>> {
+  await page.evaluate(
+    ([css, type, jq]) => {
+      const w = window as unknown as {
+        __shown: Promise<void>;
+        jQuery: (css: string) => { one(type: string, fn: () => void): void };
+      };
+      w.__shown = new Promise<void>((resolve) => {
+        if (jq) w.jQuery(css).one(type, () => resolve());
+        else
+          document.addEventListener(
+            type,
+            (e) => {
+              if (e.target instanceof Element && e.target.closest(css)) resolve();
+            },
+            { capture: true },
+          );
+      });
+    },
+    [selector, event, viaJQuery] as const,
+  );
+  return () => page.evaluate(() => (window as unknown as { __shown: Promise<void> }).__shown);
+}
 
 /** Each library's clicks: menu link while sticky, dropdown item, modal buttons, lightbox thumbnail; then the state reverts. */
 const SCENARIOS: Array<{
@@ -163,13 +200,15 @@ const SCENARIOS: Array<{
       await page.locator('a.dropdown-toggle').click();
       await expect.poll(() => page.locator('li.dropdown').getAttribute('class')).toContain('open');
       await page.locator('.dropdown-menu a[href="#zwei"]').click();
+      let shown = await armShown(page, '#m3', 'shown.bs.modal', true);
       await page.locator('button[data-target="#m3"]').click();
       await expect.poll(() => page.locator('#m3').getAttribute('class')).toContain('in');
-      await page.waitForTimeout(400); // the fade
+      await shown(); // the fade has ended: Bootstrap ignores a dismiss while it runs
       await page.locator('#m3 .modal-footer .btn-primary').click();
       await expect.poll(() => page.locator('body').getAttribute('class')).not.toContain('modal-open');
+      shown = await armShown(page, '#m3', 'shown.bs.modal', true);
       await page.locator('button[data-target="#m3"]').click();
-      await page.waitForTimeout(400);
+      await shown();
       await page.locator('#m3 button.close').click();
       await expect.poll(() => page.locator('#m3').isVisible()).toBe(false);
     },
@@ -188,13 +227,15 @@ const SCENARIOS: Array<{
       await expect.poll(() => page.locator('.dropdown-menu').getAttribute('class')).toContain('show');
       await page.locator('.dropdown-item[href="#zwei"]').click();
       await page.locator('[data-bs-toggle="button"]').click();
+      let shown = await armShown(page, '#m5', 'shown.bs.modal');
       await page.locator('button[data-bs-target="#m5"]').click();
       await expect.poll(() => page.locator('#m5').getAttribute('class')).toContain('show');
-      await page.waitForTimeout(400);
+      await shown();
       await page.locator('#m5 .modal-footer .btn-primary').click();
       await expect.poll(() => page.locator('#m5').isVisible()).toBe(false);
+      shown = await armShown(page, '#m5', 'shown.bs.modal');
       await page.locator('button[data-bs-target="#m5"]').click();
-      await page.waitForTimeout(400);
+      await shown();
       await page.locator('#m5 .btn-close').click();
       await expect.poll(() => page.locator('#m5').isVisible()).toBe(false);
     },
@@ -215,14 +256,16 @@ const SCENARIOS: Array<{
       await expect.poll(() => page.locator('.uk-navbar-dropdown').isVisible()).toBe(true);
       await page.locator('.uk-navbar-dropdown a[href="#zwei"]').click();
       await page.evaluate(() => window.scrollTo(0, 0));
+      let shown = await armShown(page, '#mu', 'shown');
       await page.locator('button[uk-toggle]').click();
       await expect.poll(() => page.locator('#mu').getAttribute('class')).toContain('uk-open');
-      await page.waitForTimeout(400);
+      await shown();
       await page.locator('#mu .uk-button-primary').click();
       await expect.poll(() => page.locator('#mu').isVisible()).toBe(false);
+      shown = await armShown(page, '.uk-lightbox', 'shown');
       await page.locator('.thumbs > div:nth-child(2) img').click();
       await expect.poll(() => page.locator('.uk-lightbox').count()).toBeGreaterThan(0);
-      await page.waitForTimeout(400);
+      await shown();
       await page.keyboard.press('Escape');
       await expect.poll(() => page.locator('.uk-lightbox').count(), { timeout: 5000 }).toBe(0);
     },
@@ -240,7 +283,7 @@ describe.each(SCENARIOS)('host page: $name', ({ path, clicks, revert }) => {
     await expect.poll(() => firstCalls(path)).toBe(before + 1);
     await page.reload();
     await expect.poll(() => firstCalls(path)).toBe(before + 2);
-    await page.waitForTimeout(500);
+    await page.waitForTimeout(NO_MORE_VIEWS_MS);
     expect(firstCalls(path)).toBe(before + 2);
     expect(errors).toEqual([]);
 
@@ -259,11 +302,12 @@ describe.each(SCENARIOS)('host page: $name', ({ path, clicks, revert }) => {
     const start = server.calls('stream.display').length;
     const { page, errors } = await open(path);
     await server.waitFor('stream.display', start + 1);
-    await page.waitForTimeout(300); // the recorder starts after the first answer
+    // the recorder starts once the tracker has read its first answer
+    await page.waitForFunction(() => (window as unknown as { __answers: number }).__answers > 0);
     await clicks(page);
     await revert(page);
     await page.mouse.move(5, 700); // no hover left
-    await page.waitForTimeout(300);
+    await page.waitForTimeout(HOVER_SETTLE_MS);
     const result = await page.evaluate(() => {
       const w = window as unknown as {
         __clicks: Array<{ selector: string; element: Element; atClick: boolean }>;

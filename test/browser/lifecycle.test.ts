@@ -16,6 +16,10 @@ useBrowserAndServer(
 );
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Absence window: after destroy() no heartbeat or keep-alive leaves (1 s refresh, so one would). */
+const NOTHING_AFTER_DESTROY_MS = 1200;
+/** Measuring window after a bfcache restore: one loop makes 1 to 3 calls in it, two loops more. */
+const ONE_LOOP_WINDOW_MS = 1500;
 
 describe('page life cycle', () => {
   it('adds no unload/beforeunload listener and resumes once after the back/forward cache', async () => {
@@ -45,7 +49,7 @@ describe('page life cycle', () => {
     expect(await page.evaluate(() => (window as unknown as { __persisted?: boolean }).__persisted)).toBe(true);
     await server.waitFor('stream.display', before + 1);
     // one loop: a fresh call at once, then one per second; two loops would double this
-    await sleep(1500);
+    await sleep(ONE_LOOP_WINDOW_MS);
     const after = server.calls('stream.display').length - before;
     expect(after).toBeGreaterThanOrEqual(1);
     expect(after).toBeLessThanOrEqual(3);
@@ -83,12 +87,11 @@ describe('page life cycle', () => {
     expect(running.hosts).toBeGreaterThan(0);
 
     await page.evaluate(() => window.PagePulse!.destroy());
-    await sleep(100);
-    const left = await attachments(page);
-    expect(left).toEqual({ listeners: [], timeouts: 0, intervals: 0, observers: 0, hosts: 0 });
+    // what destroy() takes down, waited for as state (an unmount may finish a task later)
+    await expect.poll(() => attachments(page)).toEqual({ listeners: [], timeouts: 0, intervals: 0, observers: 0, hosts: 0 });
     expect(await page.evaluate(() => typeof window.PagePulse)).toBe('undefined');
     const count = server.calls('stream.display').length + server.calls('com_ajax').length;
-    await sleep(1200);
+    await sleep(NOTHING_AFTER_DESTROY_MS);
     expect(server.calls('stream.display').length + server.calls('com_ajax').length).toBe(count);
     expect(errors).toEqual([]);
     await context.close();

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { collectPageErrors, grantConsent } from '../support/browser';
+import { collectPageErrors, grantConsent, jqueryVersion } from '../support/browser';
 import { DEFAULT_STREAM_ANSWER, fixturePage, type Recorded, type Reply, type TestServer } from '../support/server';
 import { useBrowserAndServer } from '../support/suite';
 
@@ -227,6 +227,8 @@ describe('heartbeat bodies byte-equal to jQuery 1.12.4 running the original data
       const { context, page, errors } = await open({ consent: true, windows: c.windows });
       await page.goto(`${server.origin}${c.path}?q=a b&x=(1)!*'~`);
       const calls = (await waitForBeats(c.path, 3)).slice(0, 3);
+      // the expected bodies come from this jQuery: it must be 1.12.4 (Joomla 3's)
+      expect(await jqueryVersion(page), 'jQuery in the differential page').toBe('1.12.4');
       await page.evaluate(() => (window as unknown as { __original: { askWindows(): Promise<void> } }).__original.askWindows());
       const expected = await page.evaluate(() =>
         [0, 1, 2].map((n) => (window as unknown as { __original: { body(first: boolean): string } }).__original.body(n === 0)),

@@ -4,6 +4,11 @@ import { collectPageErrors, shadowText } from '../support/browser';
 import { fixturePage, type TestServer } from '../support/server';
 import { useBrowserAndServer } from '../support/suite';
 
+/** Absence window: after destroy() no keep-alive leaves (300 ms interval, so one would). */
+const NO_KEEPALIVE_MS = 1000;
+/** Absence window: data-keepalive="off" sends no keep-alive. */
+const NO_KEEPALIVE_OFF_MS = 900;
+
 let browser: Browser;
 let server: TestServer;
 useBrowserAndServer((b, s) => {
@@ -26,10 +31,35 @@ async function open(
   return { page, errors, close: () => context.close() };
 }
 
+/** Absence window: a hovered notification stays this long (past its 5 s timer). */
+const HOVERED_MS = 6500;
+
 describe('notifications', () => {
   it('close after 5 s, stay while hovered, close after the pointer leaves', async () => {
     const { page, errors, close } = await open('/notify.html');
-    await page.evaluate(() => window.PagePulse!.notify('Erste Nachricht'));
+    // times are taken in the PAGE's clock (the notification's own timer runs there): a test-side
+    // sleep racing a 5 s timer fails on a busy machine. __gone(text, since) resolves with the ms
+    // from `since` until the text has left the notifications (checked every 20 ms).
+    await page.evaluate(() => {
+      const w = window as unknown as { __gone: (text: string, since: number) => Promise<number> };
+      w.__gone = (text, since) =>
+        new Promise((resolve) => {
+          let seen = false; // the notification renders a moment after notify()
+          const tick = () => {
+            const shown = (document.querySelector('pagepulse-notify')?.shadowRoot?.textContent ?? '').includes(text);
+            seen ||= shown;
+            if (seen && !shown) resolve(performance.now() - since);
+            else setTimeout(tick, 20);
+          };
+          tick();
+        });
+    });
+    await page.evaluate(() => {
+      const w = window as unknown as { __first: Promise<number>; __gone: (text: string, since: number) => Promise<number> };
+      const since = performance.now();
+      window.PagePulse!.notify('Erste Nachricht');
+      w.__first = w.__gone('Erste Nachricht', since);
+    });
     await expect.poll(() => shadowText(page, 'pagepulse-notify')).toContain('Erste Nachricht');
     const region = await page.evaluate(() =>
       document.querySelector('pagepulse-notify')!.shadowRoot!.querySelector('ol')!.getAttribute('aria-live'),
@@ -41,20 +71,25 @@ describe('notifications', () => {
     });
     expect(Math.abs(box.centre - box.width / 2)).toBeLessThan(2); // top-center
     expect(box.top).toBeLessThan(40);
-    await sleep(4300);
-    expect(await shadowText(page, 'pagepulse-notify')).toContain('Erste Nachricht');
-    await expect.poll(() => shadowText(page, 'pagepulse-notify'), { timeout: 2000 }).not.toContain('Erste Nachricht');
+    const first = await page.evaluate(() => (window as unknown as { __first: Promise<number> }).__first);
+    expect(first).toBeGreaterThanOrEqual(4990); // not before its 5 s (the page clock's rounding aside)
+    expect(first).toBeLessThan(6500);
 
     await page.evaluate(() => window.PagePulse!.notify('Zweite Nachricht', { status: 'warning' }));
     const item = page.locator('pagepulse-notify li');
     await item.waitFor();
     await item.hover();
-    await sleep(6500);
+    await sleep(HOVERED_MS); // absence window: no close while hovered, well past its 5 s
     expect(await shadowText(page, 'pagepulse-notify')).toContain('Zweite Nachricht');
+    await page.evaluate(() => {
+      const w = window as unknown as { __second: Promise<number>; __gone: (text: string, since: number) => Promise<number> };
+      w.__second = w.__gone('Zweite Nachricht', performance.now());
+    });
     await page.mouse.move(5, 700);
-    await sleep(1000);
-    expect(await shadowText(page, 'pagepulse-notify')).toContain('Zweite Nachricht'); // the rest of its 5 s
-    await expect.poll(() => shadowText(page, 'pagepulse-notify'), { timeout: 6000 }).not.toContain('Zweite Nachricht');
+    // from the pointer leaving (stamped just before the move): the rest of its 5 s, at least 1 s
+    const second = await page.evaluate(() => (window as unknown as { __second: Promise<number> }).__second);
+    expect(second).toBeGreaterThanOrEqual(1000);
+    expect(second).toBeLessThan(7000);
     expect(errors).toEqual([]);
     await close();
   }, 30_000);
@@ -146,7 +181,7 @@ describe('keep-alive', () => {
     expect(median).toBeLessThan(400);
     await page.evaluate(() => window.PagePulse!.destroy());
     const stopped = server.calls('com_ajax').length;
-    await sleep(1000);
+    await sleep(NO_KEEPALIVE_MS);
     expect(server.calls('com_ajax').length).toBe(stopped);
     expect(errors).toEqual([]);
     await close();
@@ -168,7 +203,7 @@ describe('keep-alive', () => {
       attrs: { 'data-keepalive': 'off' },
       head: `<script type="application/json" class="joomla-script-options new">${options}</script>`,
     });
-    await sleep(900);
+    await sleep(NO_KEEPALIVE_OFF_MS);
     expect(server.calls('com_ajax').length).toBe(before);
     await off.close();
   });

@@ -1,7 +1,8 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BUNDLE, collectPageErrors, grantConsent, launch, shadowText } from '../support/browser';
-import { DEFAULT_STREAM_ANSWER, fixturePage, startServer, type TestServer } from '../support/server';
+import { param } from '../support/jquery-param';
+import { COUNT_ANSWERS, DEFAULT_STREAM_ANSWER, fixturePage, startServer, type TestServer } from '../support/server';
 
 let browser: Browser;
 let server: TestServer;
@@ -15,6 +16,19 @@ const stream = (configparams: Record<string, unknown>, extra: Record<string, unk
   body: { ...DEFAULT_STREAM_ANSWER, configparams: { ...DEFAULT_STREAM_ANSWER.configparams, ...configparams }, ...extra },
 });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/**
+ * Windows that prove an ABSENCE (no further call, no script run, no box, no second click): a
+ * sleep here cannot race the thing asserted, it only bounds how long "nothing" is watched.
+ */
+const NO_MORE_CALLS_MS = 1000;
+const NOTHING_RUNS_MS = 300;
+const NO_CLICK_SENT_MS = 500;
+/** Without consent: no request at all from load on (the first heartbeat would leave at once). */
+const NOTHING_SENT_MS = 1500;
+/** A measuring window: calls counted over it tell one loop (about 5) from two (about 10). */
+const COUNT_WINDOW_MS = 2300;
+/** The tracker has read its first answer (the click recorder starts then). */
+const firstAnswer = (p: Page) => p.waitForFunction(() => (window as unknown as { __answers: number }).__answers > 0);
 const XSS = '<img src=x onerror="window.__pwned=1">';
 
 beforeAll(async () => {
@@ -45,11 +59,24 @@ describe('heartbeat on the wire (docs/protocol.md#heartbeat)', () => {
     const [first, second] = await server.waitFor('stream.display', 2);
     const href = await page.evaluate(() => location.href);
     const size = await page.evaluate(() => [window.outerWidth, window.outerHeight]);
-    const enc = (s: string) => encodeURIComponent(s).replace(/%20/g, '+');
+    // expected bytes from jQuery 1.12.4's own $.param (test/support/jquery-param.ts), not from src/
     expect(first!.body).toBe(
-      `task=stream.display&nowpage=${enc(href)}&initialize=true&module_available=1&device_width=${size[0]}&device_height=${size[1]}`,
+      param([
+        ['task', 'stream.display'],
+        ['nowpage', href],
+        ['initialize', true],
+        ['module_available', 1],
+        ['device_width', size[0]],
+        ['device_height', size[1]],
+      ]),
     );
-    expect(second!.body).toBe(`task=stream.display&nowpage=${enc(href)}&module_available=1`);
+    expect(second!.body).toBe(
+      param([
+        ['task', 'stream.display'],
+        ['nowpage', href],
+        ['module_available', 1],
+      ]),
+    );
     // jQuery's $.param leaves ( ) ! ' * ~ as they are; URLSearchParams would not
     expect(first!.body).toContain('(1)!*');
     expect(first!.body).not.toMatch(/%28|%29|%21|%2A/);
@@ -97,7 +124,7 @@ describe('heartbeat loop', () => {
     server.page('/a.html', fixturePage({ attrs: { 'data-debug': '1' }, body: MODULE }));
     await page.goto(`${server.origin}/a.html`);
     await server.waitFor('stream.display', 2);
-    await sleep(1000);
+    await sleep(NO_MORE_CALLS_MS);
     expect(server.calls('stream.display')).toHaveLength(2);
     await expect.poll(() => shadowText(page, 'pagepulse-debug')).toContain('Datenbank nicht erreichbar');
     expect(await shadowText(page, 'pagepulse-debug')).toContain('stream.php');
@@ -111,7 +138,7 @@ describe('heartbeat loop', () => {
     server.page('/a.html', fixturePage());
     await page.goto(`${server.origin}/a.html`);
     await server.waitFor('stream.display', 7);
-    await sleep(1000);
+    await sleep(NO_MORE_CALLS_MS);
     expect(server.calls('stream.display')).toHaveLength(7);
   });
 
@@ -125,7 +152,7 @@ describe('heartbeat loop', () => {
     await expect.poll(() => onpage.textContent()).toBe('3');
     expect(await page.locator('#jes_mod span[data-bind="visitors"]').textContent()).toBe(XSS);
     expect(await page.locator('#jes_mod img').count()).toBe(0);
-    await sleep(300);
+    await sleep(NOTHING_RUNS_MS);
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
   });
 
@@ -171,8 +198,11 @@ describe('debug box', () => {
 
   it('stays hidden without debug', async () => {
     server.page('/a.html', fixturePage({ attrs: { 'data-base': 'http://127.0.0.1:9/' } }));
+    // wait for the failure the box would show (the heartbeat to port 9 refused), then look
+    const failed = page.waitForEvent('requestfailed', (r) => r.url().startsWith('http://127.0.0.1:9/'));
     await page.goto(`${server.origin}/a.html`);
-    await sleep(800);
+    await failed;
+    await sleep(NOTHING_RUNS_MS);
     expect(await page.locator('pagepulse-debug section').count()).toBe(0);
   });
 
@@ -191,10 +221,12 @@ describe('click recorder', () => {
 
   it('sends a selector that matches exactly the clicked element', async () => {
     server.on('stream.display', () => stream({ daemonrefresh: 5 }));
-    server.page('/g.html', fixturePage({ body: GALLERY, head: '<style>#wide{width:1000px;height:20px}</style>' }));
+    server.page(
+      '/g.html',
+      fixturePage({ body: GALLERY, head: `<style>#wide{width:1000px;height:20px}</style>${COUNT_ANSWERS}` }),
+    );
     await page.goto(`${server.origin}/g.html`);
-    await server.waitFor('stream.display', 1);
-    await page.waitForTimeout(100); // the recorder starts after the first answer
+    await firstAnswer(page);
     await page.locator('figure:nth-child(2) .caption').click();
     const [save] = await server.waitFor('stream.saveEntity', 1);
     const form = new URLSearchParams(save!.body);
@@ -210,18 +242,17 @@ describe('click recorder', () => {
     expect(selector).not.toContain('lazyload');
 
     await page.locator('#wide').click();
-    await sleep(500);
+    await sleep(NO_CLICK_SENT_MS);
     expect(server.calls('stream.saveEntity')).toHaveLength(1);
   });
 
   it('delivers the click on a link that leaves the page', async () => {
     server.on('stream.display', () => stream({ daemonrefresh: 5 }));
     server.on('stream.saveEntity', () => ({ body: { storing: [] }, delayMs: 300 }));
-    server.page('/g.html', fixturePage({ body: GALLERY }));
+    server.page('/g.html', fixturePage({ body: GALLERY, head: COUNT_ANSWERS }));
     server.page('/weg.html', '<!doctype html><title>weg</title><p>weg</p>');
     await page.goto(`${server.origin}/g.html`);
-    await server.waitFor('stream.display', 1);
-    await page.waitForTimeout(100);
+    await firstAnswer(page);
     await Promise.all([page.waitForURL('**/weg.html'), page.locator('#away').click()]);
     const [save] = await server.waitFor('stream.saveEntity', 1);
     expect(new URLSearchParams(save!.body).get('clicked_element')).toBe('main.uk-container>a');
@@ -241,7 +272,7 @@ describe('click recorder', () => {
     await page.locator('pagepulse-debug .title').click();
     await page.locator('figure:nth-child(1) .caption').click();
     const [save] = await server.waitFor('stream.saveEntity', 1);
-    await sleep(300);
+    await sleep(NOTHING_RUNS_MS); // the click in its own UI sent nothing
     expect(server.calls('stream.saveEntity')).toHaveLength(1);
     expect(new URLSearchParams(save!.body).get('clicked_element')).toBe(
       'main.uk-container>div.uk-grid.gallery>figure.uk-card:nth-child(1)>a.tm-link>span.caption:Tab 2!',
@@ -275,7 +306,7 @@ describe('boot', () => {
     await inject(`/dist/${BUNDLE}`);
     await inject(`/dist/${BUNDLE}?again`);
     await server.waitFor('stream.display', 1);
-    await sleep(2300);
+    await sleep(COUNT_WINDOW_MS);
     // one loop at 0.5 s: about 5 calls in 2.3 s; two loops would make about 10
     const count = server.calls('stream.display').length;
     expect(count).toBeGreaterThanOrEqual(3);
@@ -297,7 +328,7 @@ describe('consent gating', () => {
     });
     server.page('/q.html', fixturePage({ body: MODULE, attrs: { 'data-consent': 'off' } }));
     await quiet.goto(`${server.origin}/q.html`);
-    await sleep(1500);
+    await sleep(NOTHING_SENT_MS);
     expect(server.requests).toEqual([]);
     expect(sent).toEqual([]);
     expect(await quiet.evaluate(() => document.cookie)).toBe('');

@@ -2,6 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { BUNDLES, useEngine, type EnginePage } from '../support/engines';
 import { clickAndWatch, consentLogs, serve, shadowText, sleep } from '../support/engines/scenario';
 
+/** Absence window: before a choice nothing is tracked and no cookie set. */
+const NOTHING_BEFORE_CHOICE_MS = 800;
+/** Absence window: the blocked scripts ran nothing before the choice. */
+const NOTHING_RUNS_MS = 300;
+/** Absence window: no second page view (initialize=true) after the first arrived. */
+const NO_SECOND_VIEW_MS = 500;
+
 // The consent widget in the engine of this run (PAGEPULSE_ENGINE), against both built bundles.
 const suite = useEngine((server) => {
   server.file('/vendor/ad.js', "(window.order = window.order || []).push('ad');", 'text/javascript');
@@ -96,7 +103,7 @@ for (const bundle of BUNDLES) {
         ),
       ).toBe('dialog');
       expect(await page.evaluate(() => getComputedStyle(document.querySelector('pagepulse-consent')!).position)).toBe('fixed');
-      await sleep(800);
+      await sleep(NOTHING_BEFORE_CHOICE_MS);
       expect(tracked(at('first'))).toEqual([]);
       expect(await page.cookies()).toEqual({});
     });
@@ -195,7 +202,7 @@ for (const bundle of BUNDLES) {
 
     it('Alle akzeptieren: all categories, the log calls, one reload; the blocked iframe and scripts are released in order', async () => {
       const page = await firstVisit(at('all'), bundle.file);
-      await sleep(300);
+      await sleep(NOTHING_RUNS_MS);
       expect(await page.evaluate(() => (window as unknown as { order?: string[] }).order ?? null)).toBeNull();
       expect(await page.evaluate(() => document.querySelector('iframe')!.getAttribute('src'))).toBeNull();
       expect(await page.evaluate(() => document.querySelector('.gdprlock-placeholder-text')?.textContent ?? '')).toContain(
@@ -217,7 +224,7 @@ for (const bundle of BUNDLES) {
       expect(await bannerOpen(page)).toBe(false);
       // the tracker runs on the reloaded page only: one page view across the old and the new page
       await expect.poll(() => tracked(at('all')).length).toBeGreaterThan(0);
-      await sleep(500);
+      await sleep(NO_SECOND_VIEW_MS);
       expect(tracked(at('all')).filter((c) => c.body.includes('&initialize=true&'))).toHaveLength(1);
     });
   });

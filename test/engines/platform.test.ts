@@ -4,6 +4,13 @@ import { BUNDLES, useEngine } from '../support/engines';
 import { serve, shadowText, sleep } from '../support/engines/scenario';
 import { DEFAULT_STREAM_ANSWER } from '../support/server';
 
+/** Absence window: CSP violations are reported asynchronously; none may come in it. */
+const NO_VIOLATION_MS = 600;
+/** Measuring window: calls counted over it tell one loop (about 5) from two (about 10). */
+const COUNT_WINDOW_MS = 2300;
+/** Absence window: after destroy() no heartbeat or keep-alive leaves. */
+const NOTHING_AFTER_DESTROY_MS = 1200;
+
 // The page-error probe itself, and the platform parts (notifications, strict CSP, boot, destroy)
 // in the engine of this run (PAGEPULSE_ENGINE), against both built bundles.
 const suite = useEngine((server) => {
@@ -99,7 +106,7 @@ for (const bundle of BUNDLES) {
       await expect.poll(() => suite.server.calls('stream.saveEntity').length).toBe(before + 1);
       await page.evaluate(() => window.PagePulse!.notify('Hallo'));
       await expect.poll(() => shadowText(page, 'pagepulse-notify')).toContain('Hallo');
-      await sleep(600);
+      await sleep(NO_VIOLATION_MS);
       // the probe reports every violation; the after-each check fails the test on one
       expect(await page.evaluate(() => (window as unknown as { __pageErrors: string[] }).__pageErrors)).toEqual([]);
       // the shadow styles really apply (constructable stylesheets are not blocked)
@@ -128,7 +135,7 @@ for (const bundle of BUNDLES) {
       await inject(`/dist/${bundle.file}`);
       await inject(`/dist/${bundle.file}?again`);
       await expect.poll(() => beats(path).length).toBeGreaterThan(0);
-      await sleep(2300);
+      await sleep(COUNT_WINDOW_MS);
       // one loop at 0.5 s: about 5 calls in 2.3 s; two loops would make about 10
       const count = beats(path).length;
       expect(count).toBeGreaterThanOrEqual(3);
@@ -157,11 +164,11 @@ for (const bundle of BUNDLES) {
       expect(running.listeners.length).toBeGreaterThan(0);
       expect(running.hosts).toBeGreaterThan(0);
       await page.evaluate(() => window.PagePulse!.destroy());
-      await sleep(100);
-      expect(await attached()).toEqual({ listeners: [], timeouts: 0, intervals: 0, observers: 0, hosts: 0 });
+      // what destroy() takes down, waited for as state (an unmount may finish a task later)
+      await expect.poll(attached).toEqual({ listeners: [], timeouts: 0, intervals: 0, observers: 0, hosts: 0 });
       expect(await page.evaluate(() => typeof window.PagePulse)).toBe('undefined');
       const sent = suite.server.calls('stream.display').length + suite.server.calls('com_ajax').length;
-      await sleep(1200);
+      await sleep(NOTHING_AFTER_DESTROY_MS);
       expect(suite.server.calls('stream.display').length + suite.server.calls('com_ajax').length).toBe(sent);
     });
   });

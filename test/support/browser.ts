@@ -92,6 +92,17 @@ export function collectPageErrors(page: Page): string[] {
   return errors;
 }
 
+/**
+ * The jQuery a page loaded (`window.jQuery.fn.jquery`; null without one). The differential pages
+ * load node_modules/jquery and assert it is 1.12.4 (the version Joomla 3 ships): a dependency
+ * update must turn those tests red, not silently compare against another jQuery.
+ */
+export function jqueryVersion(page: Page): Promise<string | null> {
+  return page.evaluate(
+    () => (window as unknown as { jQuery?: { fn?: { jquery?: unknown } } }).jQuery?.fn?.jquery?.toString() ?? null,
+  );
+}
+
 /** Console messages of the page, as `type: text`. */
 export function collectConsole(page: Page): string[] {
   const lines: string[] = [];

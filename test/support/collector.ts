@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
 import { createCollector, type CollectorOptions } from '../../collector/server/app';
-import { encodeForm, type FormValue } from '../../src/platform/encode';
+import { encodeForm, type FormValue } from './jquery-param';
 import { createDatabase, queryPostgres } from './postgres';
 
 /** The storage engine of the collector suite: SQLite, or PostgreSQL when PAGEPULSE_TEST_ENGINE=postgres. */

@@ -229,6 +229,15 @@ export async function startServer(options: { probe?: boolean } = {}): Promise<Te
   };
 }
 
+/**
+ * A head script counting the stream answers the tracker has read (`pagepulse:heartbeat`) in
+ * `window.__answers`: the click recorder starts on the first one, so a test waits for
+ * `__answers > 0` before it clicks instead of sleeping a guessed time after the request.
+ */
+export const COUNT_ANSWERS_SCRIPT = `window.__answers = 0;
+document.addEventListener('pagepulse:heartbeat', function () { window.__answers++; });`;
+export const COUNT_ANSWERS = `<script>${COUNT_ANSWERS_SCRIPT}</script>`;
+
 /** A fixture page that loads the built bundle with one script tag, as a site admin would. */
 export function fixturePage(
   options: { head?: string; body?: string; attrs?: Record<string, string>; lang?: string; bundle?: string } = {},

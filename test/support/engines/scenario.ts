@@ -4,8 +4,11 @@ import type { EnginePage } from './types';
 /** Helpers the shared scenarios use; each goes through the driver interface only. */
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-/** jQuery's $.param encoding of a value (protocol section 2): %20 as +, ( ) ! * ' ~ kept. */
-export const enc = (value: string): string => encodeURIComponent(value).replace(/%20/g, '+');
+/**
+ * One value as jQuery 1.12.4's own `$.param` encodes it (%20 as +, ( ) ! * ' ~ kept), run in node
+ * (test/support/jquery-param.ts): an encoder independent of the product's.
+ */
+export { enc } from '../jquery-param';
 
 /** Text inside a host element's open shadow root ('' when the host is absent). */
 export function shadowText(page: EnginePage, host: string): Promise<string> {
