@@ -77,7 +77,8 @@ export function useEngine(ready: (server: TestServer) => void = () => {}): Engin
     ready(server);
   });
   afterEach(async () => {
-    await Promise.all(pages.splice(0).map((page) => page.close().catch(() => undefined)));
+    // one after another: in WebKit every page is the one browser session (engines/webkit.ts)
+    for (const page of pages.splice(0)) await page.close().catch(() => undefined);
     const errors = server!.pageErrors.splice(0);
     expect(errors, 'page errors the probe reported').toEqual([]);
   });
