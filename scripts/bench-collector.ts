@@ -1,6 +1,6 @@
 // `npm run bench:collector` (after `npm run build`): heartbeats per second and their p50/p99 latency
-// for the compiled collector (dist/collector/main.js) on SQLite in one process and on PostgreSQL with 1
-// and 2 processes (PAGEPULSE_WORKERS, node's cluster module on one port). Everything on 127.0.0.1:
+// for the compiled collector (dist/collector/main.js) on SQLite in one process and on PostgreSQL with 1,
+// 2 and 4 processes (PAGEPULSE_WORKERS, node's cluster module on one port). Everything on 127.0.0.1:
 // a throwaway PostgreSQL cluster (test/support/postgres.ts), autocannon with BENCH_CONNECTIONS
 // connections (default 32) for BENCH_SECONDS (default 10) after a 3 s warm-up, per configuration.
 // Heartbeats come from 2,000 visitor cookies over 20 pages, one in ten a page view.
@@ -106,11 +106,14 @@ try {
   const runs: Run[] = [
     { name: 'SQLite, 1 process', env: { PAGEPULSE_DB: join(dir, 'bench.sqlite') } },
     { name: 'PostgreSQL, 1 process', env: { PAGEPULSE_DATABASE_URL: await createDatabase(cluster.url) } },
-    {
-      name: 'PostgreSQL, 2 processes',
-      env: { PAGEPULSE_DATABASE_URL: await createDatabase(cluster.url), PAGEPULSE_WORKERS: '2' },
-    },
   ];
+  for (const workers of [2, 4]) {
+    const url = await createDatabase(cluster.url);
+    runs.push({
+      name: `PostgreSQL, ${workers} processes`,
+      env: { PAGEPULSE_DATABASE_URL: url, PAGEPULSE_WORKERS: String(workers) },
+    });
+  }
   for (const run of runs) {
     const { url, child } = await start(run.env);
     try {
