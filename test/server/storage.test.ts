@@ -24,7 +24,7 @@ describe('schema migrations', () => {
   it('a new database gets every version once; a restart applies nothing again', async () => {
     h = await startCollector();
     const first = await h.query('SELECT version, name, applied_at FROM schema_migrations ORDER BY version');
-    expect(first.map((row) => row.version)).toEqual([1, 2]);
+    expect(first.map((row) => row.version)).toEqual([1, 2, 3]);
     expect(await h.query('SELECT COUNT(*) AS n FROM admin_attempts')).toEqual([{ n: 0 }]);
     h.clock.now += 60_000;
     h = await h.reopen();
@@ -55,7 +55,9 @@ describe('schema migrations', () => {
     const hashed = createHash('sha256').update(raw).digest('hex');
     expect(await h.query('SELECT id FROM sessions')).toEqual([{ id: hashed }]);
     expect(await h.query('SELECT session_id FROM heartbeats')).toEqual([{ session_id: hashed }]);
-    expect((await h.query('SELECT version FROM schema_migrations ORDER BY version')).map((r) => r.version)).toEqual([1, 2]);
+    expect((await h.query('SELECT version FROM schema_migrations ORDER BY version')).map((r) => r.version)).toEqual([1, 2, 3]);
+    // migration 3's columns: the old session's user agent parsed once (bowser knows no `Old/1.0`)
+    expect(await h.query('SELECT device, browser FROM sessions')).toEqual([{ device: 'unknown', browser: null }]);
     // the visitor's browser still sends the raw value: the same visitor, not a second one
     const res = await fetch(`${h.url}/index.php?option=com_jrealtimeanalytics&format=json`, {
       method: 'POST',
