@@ -1,128 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FORM_TYPE, STREAM, removeDir, signIn, startCollector, type Admin, type Harness } from '../support/collector';
+import { removeDir, signIn, startCollector, type Admin, type Harness } from '../support/collector';
+import { SITE, driveDashboardScenario } from '../support/dashboard-scenario';
 
 /**
- * The dashboard's figures for a period and the one before, from visitors with known user agents,
- * window widths, referrers, campaign parameters and times on page, in Europe/Berlin. Every
- * expected number below is counted by hand from the scenario, not by the collector's code.
+ * The dashboard's figures for a period and the one before, from the scenario's visitors
+ * (test/support/dashboard-scenario.ts: known user agents, window widths, referrers, campaign
+ * parameters and times on page) in Europe/Berlin. Every expected number below is counted by hand
+ * from that story, not by the collector's code.
  */
-
-const SITE = 'http://lichtwerk.test';
-const GDPR = '/index.php?option=com_gdpr';
-const AGENTS = {
-  iphone:
-    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
-  ipad: 'Mozilla/5.0 (iPad; CPU OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
-  chromeWindows:
-    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36',
-  firefoxWindows: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Firefox/128.0',
-  chromeAndroid:
-    'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36',
-};
-/** The heartbeat interval of the scenario (the collector's default `daemonrefresh`). */
-const BEAT_MS = 2000;
 
 let h: Harness;
 let admin: Admin;
 
-/** One browser: its cookie, user agent and window width; pages it stays on for known times. */
-function browserOf(agent: string, width: number) {
-  let cookie: string | null = null;
-  const post = async (path: string, body: string, referer?: string) => {
-    const res = await fetch(h.url + path, {
-      method: 'POST',
-      headers: {
-        'content-type': FORM_TYPE,
-        'user-agent': agent,
-        'x-requested-with': 'XMLHttpRequest',
-        ...(cookie ? { cookie } : {}),
-        ...(referer ? { referer } : {}),
-      },
-      body,
-    });
-    expect(res.status).toBe(200);
-    cookie = res.headers.get('set-cookie')?.split(';')[0] ?? cookie;
-  };
-  return {
-    /**
-     * A page view at `at` (ms), as the bundle sends it: the first heartbeat with the window size
-     * (and the `Referer` header the test gives), then one every BEAT_MS while the visitor stays
-     * `staySeconds`. Returns the time after the stay.
-     */
-    async view(address: string, at: number, staySeconds: number, referer?: string): Promise<number> {
-      const nowpage = encodeURIComponent(address);
-      h.clock.now = at;
-      await post(
-        STREAM,
-        `task=stream.display&nowpage=${nowpage}&initialize=true&module_available=1&device_width=${width}&device_height=800`,
-        referer,
-      );
-      for (let t = BEAT_MS; t <= staySeconds * 1000; t += BEAT_MS) {
-        h.clock.now = at + t;
-        await post(STREAM, `task=stream.display&nowpage=${nowpage}&module_available=1`, referer ?? address);
-      }
-      return at + staySeconds * 1000;
-    },
-    async click(address: string, selector: string, at: number) {
-      h.clock.now = at;
-      await post(
-        STREAM,
-        `task=stream.saveEntity&resource=heatmapclick&nowpage=${encodeURIComponent(address)}&clicked_element=${encodeURIComponent(selector)}`,
-      );
-    },
-    async consent(at: number, categories: Record<number, boolean>) {
-      h.clock.now = at;
-      await post(`${GDPR}&task=user.processGenericCookieCategories`, 'gdpr_generic_cookie_consent=1');
-      for (const [n, on] of Object.entries(categories))
-        await post(
-          `${GDPR}&task=user.processCookieCategory`,
-          `gdpr_cookie_category=${n}&gdpr_cookie_category_state=${on ? 0 : 1}`,
-        );
-    },
-  };
-}
-
-const at = (iso: string) => Date.parse(iso);
-const NEWSLETTER = `${SITE}/?utm_source=newsletter&utm_medium=email&utm_campaign=fruehling`;
-
 beforeAll(async () => {
   h = await startCollector({ visitorRate: { burst: 1_000_000, perSecond: 1_000_000 } });
-  // G, long before both periods (1 May): counted only by "12 months"
-  await browserOf(AGENTS.chromeWindows, 1920).view(`${SITE}/`, at('2025-05-01T10:00:00Z'), 4);
-
-  // the previous 7 days (Berlin 7 to 13 May)
-  const f = browserOf(AGENTS.chromeWindows, 1920);
-  let t = await f.view(`${SITE}/galerie.html`, at('2025-05-10T09:00:00Z'), 20);
-  await f.view(`${SITE}/`, t + BEAT_MS, 10);
-  // E: 23:30 in Berlin on 13 May (21:30 UTC): the previous period, not the current one
-  const e = browserOf(AGENTS.chromeAndroid, 412);
-  await e.view(`${SITE}/?utm_source=instagram`, at('2025-05-13T21:30:00Z'), 40, 'https://l.instagram.com/');
-  await e.click(`${SITE}/`, 'a.gallery', at('2025-05-13T21:30:30Z'));
-  await e.click(`${SITE}/`, 'nav a', at('2025-05-13T21:30:31Z'));
-  await e.consent(at('2025-05-13T21:30:20Z'), { 3: true });
-
-  // the current 7 days (Berlin 14 to 20 May)
-  // D: 00:30 in Berlin on 14 May (22:30 UTC on the 13th): the current period
-  await browserOf(AGENTS.ipad, 820).view(`${SITE}/kontakt.html`, at('2025-05-13T22:30:00Z'), 6);
-  const a = browserOf(AGENTS.iphone, 390);
-  t = await a.view(`${NEWSLETTER}&pagepulse-debug=1`, at('2025-05-18T08:00:00Z'), 60, 'https://mail.example.net/inbox?id=7');
-  await a.click(`${NEWSLETTER}&pagepulse-debug=1`, 'a.gallery', at('2025-05-18T08:00:10Z'));
-  await a.click(`${SITE}/#galerie`, 'a.gallery', at('2025-05-18T08:00:20Z'));
-  await a.consent(at('2025-05-18T08:00:05Z'), { 3: true, 4: true });
-  await a.view(`${SITE}/galerie.html`, t + BEAT_MS, 30);
-  await browserOf(AGENTS.chromeWindows, 1920).view(
-    `${SITE}/galerie.html#top`,
-    at('2025-05-19T12:00:00Z'),
-    10,
-    'https://www.google.com/',
-  );
-  // C: the bundle's own Referer (the page itself) names no referrer
-  const c = browserOf(AGENTS.firefoxWindows, 1280);
-  t = await c.view(NEWSLETTER, at('2025-05-20T06:00:00Z'), 20, NEWSLETTER);
-  await c.click(NEWSLETTER, 'a.gallery', at('2025-05-20T06:00:10Z'));
-  await c.view(`${SITE}/kontakt.html`, t + BEAT_MS, 4, `${SITE}/`);
-
-  h.clock.now = at('2025-05-20T10:00:00Z'); // 12:00 in Berlin
+  await driveDashboardScenario(h);
   // signed in now (an admin session ends after 2 h idle); the days are Berlin's from here on
   admin = await signIn(h.url);
   expect((await admin.post('/admin/api/settings', { timeZone: 'Europe/Berlin' })).status).toBe(200);

@@ -6,16 +6,29 @@ const PAD = { top: 24, right: 8, bottom: 34, left: 52 };
 const GRID = [0, 0.5, 1];
 
 /**
- * A bar chart of values per day as SVG. Hand-written: 30 bars need no library (a chart library
+ * A bar chart of values per hour, day or month as SVG. Hand-written: 30 bars need no library (a chart library
  * would add 50 to 150 KB to the admin app and usually inline styles the CSP forbids). The SVG is
  * decoration for sighted users (aria-hidden); the same values are in the table the caller renders.
  */
-export function BarChart({ values, labels, caption }: { values: number[]; labels: string[]; caption: string }) {
+export function BarChart({
+  values,
+  labels,
+  caption,
+  short = (label) => label,
+}: {
+  values: number[];
+  labels: string[];
+  caption: string;
+  /** The axis text of a label (the full label is in each bar's title and in the table). */
+  short?: (label: string) => string;
+}) {
   const most = Math.max(1, ...values);
   const plotW = WIDTH - PAD.left - PAD.right;
   const plotH = HEIGHT - PAD.top - PAD.bottom;
   const step = plotW / Math.max(1, values.length);
   const barW = Math.max(2, step * 0.7);
+  // about five axis labels, counted back from the newest bar: more would overlap on a phone
+  const every = values.length <= 7 ? 1 : Math.ceil(values.length / 5);
   return (
     <figure className="chart">
       <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} aria-hidden="true" focusable="false">
@@ -34,23 +47,22 @@ export function BarChart({ values, labels, caption }: { values: number[]; labels
           const h = (v / most) * plotH;
           const x = PAD.left + i * step + (step - barW) / 2;
           return (
-            <rect key={labels[i]} className="bar" x={x} y={PAD.top + plotH - h} width={barW} height={h}>
+            <rect key={i} className="bar" x={x} y={PAD.top + plotH - h} width={barW} height={h}>
               <title>{`${labels[i]}: ${v}`}</title>
             </rect>
           );
         })}
         {labels.map((label, i) =>
-          // every 7th day counted back from today: 30 labels would overlap on a phone
-          (labels.length - 1 - i) % 7 === 0 ? (
+          (labels.length - 1 - i) % every === 0 ? (
             // the last (today's) label ends at its bar, so it is not cut at the edge
             <text
-              key={label}
+              key={i}
               className="axis"
               x={PAD.left + i * step + step / 2 + (i === labels.length - 1 ? step / 2 : 0)}
               y={HEIGHT - 10}
               textAnchor={i === labels.length - 1 ? 'end' : 'middle'}
             >
-              {label.slice(5)}
+              {short(label)}
             </text>
           ) : null,
         )}

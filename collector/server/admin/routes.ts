@@ -197,6 +197,9 @@ export function createAdmin({ store, settings, now, root, trustProxy, onError }:
       return { period: described(p), ...(await queries.consentStats(p)) };
     },
     '/admin/api/consents': async (params) => ({
+      // the app shows each time on the site's clock, and the period's days
+      timeZone: await timeZone(),
+      ...(params.get('period') ? { period: described(await period(params)) } : {}),
       consents: (await queries.consents(await consentFilter(params, MAX_LOG_ROWS, DEFAULT_LOG_ROWS))).map((row) => ({
         ...row,
         at: new Date(row.at).toISOString(),
