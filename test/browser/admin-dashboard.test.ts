@@ -232,6 +232,7 @@ describe('the admin dashboard shows the scenario for the chosen period and the p
       .locator('tbody tr td:first-child')
       .evaluateAll((tds) => tds.map((td) => td.textContent));
     expect(times).toEqual(['18.05.25, 10:00:05', '18.05.25, 10:00:05', '18.05.25, 10:00:05']);
+    expect(await page.getByTestId('period-note').textContent()).toBe('14.–20.05.2025 (Zeitzone Europe/Berlin)');
     await checkWidths('log-7d');
   });
 

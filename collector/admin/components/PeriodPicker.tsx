@@ -59,7 +59,18 @@ export function PeriodPicker({ t, value, onChange }: { t: Messages; value: Perio
 }
 
 /** "14.05.2025 – 20.05.2025, compared with ... (time zone Europe/Berlin)": what the figures cover. */
-export function PeriodNote({ t, lang, period }: { t: Messages; lang: Lang; period: PeriodInfo }) {
+export function PeriodNote({
+  t,
+  lang,
+  period,
+  compared = true,
+}: {
+  t: Messages;
+  lang: Lang;
+  period: PeriodInfo;
+  /** False where nothing is compared (the consent log): the period's days only. */
+  compared?: boolean;
+}) {
   const day = new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeZone: 'UTC' });
   const range = ([from, to]: [string, string]) =>
     from === to
@@ -67,7 +78,9 @@ export function PeriodNote({ t, lang, period }: { t: Messages; lang: Lang; perio
       : day.formatRange(new Date(`${from}T00:00:00Z`), new Date(`${to}T00:00:00Z`));
   return (
     <p className="hint" data-testid="period-note">
-      {t.periodShown(range(period.days.current), range(period.days.previous), period.timeZone)}
+      {compared
+        ? t.periodShown(range(period.days.current), range(period.days.previous), period.timeZone)
+        : t.periodOnly(range(period.days.current), period.timeZone)}
     </p>
   );
 }

@@ -40,7 +40,7 @@ export function ConsentLog({ t, lang, period }: { t: Messages; lang: Lang; perio
 
   return (
     <>
-      {loaded.state === 'ok' && <PeriodNote t={t} lang={lang} period={loaded.data.period} />}
+      {loaded.state === 'ok' && <PeriodNote t={t} lang={lang} period={loaded.data.period} compared={false} />}
       <section className="card" aria-labelledby="log-filter">
         <h2 id="log-filter">{t.search}</h2>
         <form className="filters" onSubmit={search} role="search">
