@@ -122,6 +122,10 @@ describe('dashboard figures for a period and the previous one (Europe/Berlin)', 
     const day = await get<Traffic>('/admin/api/traffic?period=custom&from=2025-05-13&to=2025-05-13');
     expect(day.summary.views).toEqual({ current: 1, previous: 0 });
     expect(day.browsers).toEqual([{ label: 'Chrome', current: 1, previous: 0 }]);
+    // the day the clocks go forward in Berlin has 23 hours: no 02:00
+    const spring = await get<Traffic>('/admin/api/traffic?period=custom&from=2025-03-30&to=2025-03-30');
+    expect(spring.series.map((s) => s.label).slice(0, 3)).toEqual(['00:00', '01:00', '03:00']);
+    expect(spring.series).toHaveLength(23);
     expect((await admin.get('/admin/api/traffic?period=custom&from=2025-05-14&to=2025-05-13')).status).toBe(400);
     expect((await admin.get('/admin/api/traffic?period=week')).status).toBe(400);
   });
