@@ -52,8 +52,8 @@ function decode(text: string): string {
 }
 
 /**
- * The host a visitor came from, when a request's `Referer` names another origin than the page;
- * else null. The bundle's heartbeat is a same-origin POST, so its `Referer` is the page itself (or
+ * The host a visitor came from, when a request's `Referer` names another host than the page's (the
+ * same host over http is the site itself, before its redirect to https); else null. The bundle's heartbeat is a same-origin POST, so its `Referer` is the page itself (or
  * its origin) and this is null for it: the wire does not carry `document.referrer` (docs/collector.md
  * "Referrers"). Only the host is kept: a full referring address can carry a search or a name.
  */
@@ -62,14 +62,14 @@ export function referrerHost(referer: string | undefined, page: string): string 
   try {
     const from = new URL(referer);
     if (from.protocol !== 'http:' && from.protocol !== 'https:') return null;
-    let pageOrigin: string | null = null;
+    let pageHost: string | null = null;
     try {
-      pageOrigin = new URL(page).origin;
+      pageHost = new URL(page).hostname;
     } catch {
       // a relative page address: nothing to compare with, so nothing is known
       return null;
     }
-    return from.origin === pageOrigin ? null : from.hostname;
+    return from.hostname === pageHost ? null : from.hostname;
   } catch {
     return null;
   }

@@ -79,7 +79,7 @@ describe('dashboard figures for a period and the previous one (Europe/Berlin)', 
     ]);
   });
 
-  it('7 days: referrers (only another origin), campaigns, devices, browsers and screen sizes', async () => {
+  it('7 days: referrers (only another host), campaigns, devices, browsers and screen sizes', async () => {
     const traffic = await get<Traffic>('/admin/api/traffic?period=7d');
     expect(traffic.referrers).toEqual([
       { label: 'mail.example.net', current: 1, previous: 0 },
