@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectPageErrors, launch } from '../support/browser';
 import { ADMIN_PASSWORD, removeDir, signIn, startCollector, type Harness } from '../support/collector';
 import { SITE, driveDashboardScenario } from '../support/dashboard-scenario';
+import { serveBundleUnderTest } from '../support/demo';
 
 /**
  * The admin dashboard in Chromium, on the built app, with the scenario's visitors
@@ -250,5 +251,81 @@ describe('the admin dashboard shows the scenario for the chosen period and the p
     await page.getByRole('button', { name: 'Deutsch' }).click();
     expect(cspViolations).toEqual([]);
     expect(pageErrors).toEqual([]);
+  });
+});
+
+describe('the built bundle in Chromium feeds the same figures', () => {
+  const IPHONE =
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+  const FIREFOX = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Firefox/128.0';
+  let live: Harness;
+  beforeAll(async () => {
+    live = await startCollector({ now: Date.now, settings: { daemonrefresh: 0.5 } });
+  });
+  afterAll(async () => {
+    await live.close();
+    removeDir(live.dbPath);
+  });
+
+  /** A visitor who allows everything on `path`, then stays until `beats` heartbeats of the page view arrived. */
+  async function visit(userAgent: string, viewport: { width: number; height: number }, paths: string[]): Promise<void> {
+    const context = await browser.newContext({ userAgent, viewport, screen: viewport });
+    await serveBundleUnderTest(context);
+    const visitor = await context.newPage();
+    await visitor.goto(`${live.url}${paths[0]}`);
+    const banner = visitor.locator('pagepulse-consent');
+    await banner.locator('.banner').waitFor();
+    await Promise.all([visitor.waitForEvent('load'), banner.getByRole('button', { name: 'Alle akzeptieren' }).click()]);
+    for (const [i, path] of paths.entries()) {
+      if (i > 0) await visitor.goto(`${live.url}${path}`);
+      // three answered heartbeats: the page view and two "still here" (0.5 s apart)
+      await visitor.evaluate(
+        () =>
+          new Promise<void>((resolve) => {
+            let n = 0;
+            document.addEventListener('pagepulse:heartbeat', () => ++n === 3 && resolve());
+          }),
+      );
+    }
+    await context.close();
+  }
+
+  it('utm_* and pagepulse-debug are not pages of their own; device, browser and width come from the real requests', async () => {
+    await visit(IPHONE, { width: 390, height: 844 }, [
+      '/?utm_source=newsletter&utm_campaign=herbst&pagepulse-debug=1',
+      '/kontakt/datenschutz.html',
+    ]);
+    await visit(FIREFOX, { width: 1366, height: 900 }, ['/#galerie']);
+    const admin = await signIn(live.url);
+    expect((await admin.post('/admin/api/settings', { timeZone: 'UTC' })).status).toBe(200);
+    const traffic = (await (await admin.get('/admin/api/traffic?period=today')).json()) as Record<
+      string,
+      Array<{ label: string; current: number; timeOnPage?: number }>
+    > & { summary: Record<string, { current: number }> };
+    expect(traffic.summary.views!.current).toBe(3);
+    expect(traffic.summary.visitors!.current).toBe(2);
+    expect(traffic.summary.bounceRate!.current).toBe(0.5); // the Firefox visitor saw one page
+    expect(traffic.pages!.map((p) => [p.label, p.current])).toEqual([
+      [`${live.url}/`, 2],
+      [`${live.url}/kontakt/datenschutz.html`, 1],
+    ]);
+    // each page view lasted at least two heartbeat intervals (1 s)
+    for (const page of traffic.pages!) expect(page.timeOnPage).toBeGreaterThanOrEqual(1000);
+    expect(traffic.utmSource).toEqual([{ label: 'newsletter', current: 1, previous: 0 }]);
+    expect(traffic.utmCampaign).toEqual([{ label: 'herbst', current: 1, previous: 0 }]);
+    // the bundle's Referer is the page itself: no referring site
+    expect(traffic.referrers).toEqual([]);
+    expect(traffic.devices!.map((d) => [d.label, d.current])).toEqual([
+      ['desktop', 1],
+      ['mobile', 1],
+    ]);
+    expect(traffic.browsers!.map((d) => [d.label, d.current])).toEqual([
+      ['Firefox', 1],
+      ['Safari', 1],
+    ]);
+    expect(traffic.screens!.map((d) => [d.label, d.current])).toEqual([
+      ['1024–1439', 1],
+      ['< 600', 1],
+    ]);
   });
 });
