@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { chmodSync, closeSync, openSync } from 'node:fs';
 import { describeAgent, type AgentInfo } from './agent';
-import type { UtmField } from './page';
+import { UTM_FIELDS, pageAddress, type UtmField } from './page';
 import { migrate, postgresSql, sqliteSql, type Migration, type Sql } from './sql';
 
 /** How often presence heartbeats are pruned, at most. */
@@ -125,7 +125,15 @@ const typed = (schema: string) => (engine: Sql['engine']) =>
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'collector and admin tables', sql: typed(SCHEMA_1) },
   { version: 2, name: 'sign-in attempts', sql: typed(SCHEMA_2) },
-  { version: 3, name: 'dashboard: devices, time on page, referrers, campaigns', sql: typed(SCHEMA_3) },
+  {
+    version: 3,
+    name: 'dashboard: devices, time on page, referrers, campaigns',
+    sql: typed(SCHEMA_3),
+    then: async (tx) => {
+      await describeStoredAgents(tx);
+      await normaliseStoredPages(tx);
+    },
+  },
 ];
 
 /** Who sent a request: the session cookie's value and what the request says about the browser. */
@@ -267,7 +275,6 @@ function storeOn(sql: Sql, afterMigrations: () => Promise<void>): Store {
     async migrate(now) {
       await migrate(sql, MIGRATIONS, now);
       await afterMigrations();
-      await describeStoredAgents(sql);
     },
     recordHeartbeat: (visitor, beat, at) =>
       sql.transaction(async (tx) => {
@@ -436,22 +443,40 @@ function storeOn(sql: Sql, afterMigrations: () => Promise<void>): Store {
 }
 
 /**
- * Sessions stored before migration 3 have no device class or browser: parsed once from their
+ * Migration 3, once: sessions stored before it get their device class and browser from their
  * stored user agent (a parser runs in JavaScript, not in SQL), so older visitors count too.
  */
-async function describeStoredAgents(sql: Sql): Promise<void> {
-  const rows = await sql.all<{ id: string; user_agent: string }>('SELECT id, user_agent FROM sessions WHERE device IS NULL');
-  if (rows.length === 0) return;
-  await sql.transaction(async (tx) => {
-    for (const row of rows) {
-      const agent = describeAgent(row.user_agent);
-      await tx.run('UPDATE sessions SET device = ?, browser = ? WHERE id = ? AND device IS NULL', [
-        agent.device,
-        agent.browser,
-        row.id,
-      ]);
+async function describeStoredAgents(tx: Sql): Promise<void> {
+  const rows = await tx.all<{ id: string; user_agent: string }>('SELECT id, user_agent FROM sessions');
+  for (const row of rows) {
+    const agent = describeAgent(row.user_agent);
+    await tx.run('UPDATE sessions SET device = ?, browser = ? WHERE id = ?', [agent.device, agent.browser, row.id]);
+  }
+}
+
+/**
+ * Migration 3, once: page addresses stored before it lose the bundle's QA switches and `utm_*` as
+ * new ones do (page.ts), the campaign values moving to their columns on page views; so
+ * `/?pagepulse-debug=1` joins `/` in the past too. Only addresses with a query are looked at.
+ */
+async function normaliseStoredPages(tx: Sql): Promise<void> {
+  for (const table of ['heartbeats', 'clicks']) {
+    // the pattern as a parameter: a `?` in the SQL text would be a placeholder (sql.ts)
+    const pages = await tx.all<{ page: string }>(`SELECT DISTINCT page FROM ${table} WHERE page LIKE ?`, ['%?%']);
+    for (const { page: stored } of pages) {
+      const { page, utm } = pageAddress(stored);
+      if (page === stored) continue;
+      if (table === 'clicks') {
+        await tx.run('UPDATE clicks SET page = ? WHERE page = ?', [page, stored]);
+        continue;
+      }
+      await tx.run(
+        `UPDATE heartbeats SET page = ?, ${UTM_FIELDS.map((f) => `${f} = CASE WHEN initialize = 1 THEN ? ELSE NULL END`).join(', ')}
+         WHERE page = ?`,
+        [page, ...UTM_FIELDS.map((f) => utm[f]), stored],
+      );
     }
-  });
+  }
 }
 
 /**
