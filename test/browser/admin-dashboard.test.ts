@@ -239,7 +239,15 @@ describe('the admin dashboard shows the scenario for the chosen period and the p
 
   it('settings: the time zone; English texts say who is counted', async () => {
     await openView('settings', 'Einstellungen');
-    await expect.poll(() => page.getByLabel('Zeitzone der Website (IANA-Name)').inputValue()).toBe('Europe/Berlin');
+    const zone = page.getByLabel('Zeitzone der Website (IANA-Name)');
+    await expect.poll(() => zone.inputValue()).toBe('Europe/Berlin');
+    // the collector checks the name; a wrong one is refused and nothing changes
+    await zone.fill('Mars/Olympus');
+    await page.getByRole('button', { name: 'Speichern' }).first().click();
+    await expect.poll(() => page.getByTestId('zone-status').textContent()).toContain('IANA');
+    await zone.fill('Europe/Berlin');
+    await page.getByRole('button', { name: 'Speichern' }).first().click();
+    await expect.poll(() => page.getByTestId('zone-status').textContent()).toBe('Gespeichert.');
     await checkWidths('settings');
     await page.getByRole('button', { name: 'Switch to English' }).click();
     await page.goto(`${h.url}/admin/#overview`);

@@ -34,7 +34,7 @@ export function ConsentStatsView({ t, lang, period }: { t: Messages; lang: Lang;
                       {t.deciders}
                     </th>
                     {CATEGORIES.map((c) => (
-                      <th scope="col" key={c}>
+                      <th scope="col" key={c} className="num">
                         {t.categories[Number(c)]}
                       </th>
                     ))}
