@@ -229,6 +229,8 @@ export function Overview({ t, lang, period }: { t: Messages; lang: Lang; period:
           );
         }}
       </Status>
+      {/* while the period loads (or if it fails), who is online now still shows */}
+      {traffic.state !== 'ok' && onlineCard}
     </>
   );
 }
