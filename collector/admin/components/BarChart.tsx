@@ -15,14 +15,20 @@ export function BarChart({
   labels,
   caption,
   short = (label) => label,
+  previous,
+  legend,
 }: {
   values: number[];
   labels: string[];
   caption: string;
   /** The axis text of a label (the full label is in each bar's title and in the table). */
   short?: (label: string) => string;
+  /** The previous period's values, bar for bar: drawn as a mark across each bar's slot. */
+  previous?: number[];
+  /** A visible line under the chart saying what bars and marks are. */
+  legend?: string;
 }) {
-  const most = Math.max(1, ...values);
+  const most = Math.max(1, ...values, ...(previous ?? []));
   const plotW = WIDTH - PAD.left - PAD.right;
   const plotH = HEIGHT - PAD.top - PAD.bottom;
   const step = plotW / Math.max(1, values.length);
@@ -37,9 +43,12 @@ export function BarChart({
           return (
             <g key={f} className="grid">
               <line x1={PAD.left} x2={WIDTH - PAD.right} y1={y} y2={y} />
-              <text x={PAD.left - 6} y={y + 4} textAnchor="end">
-                {Math.round(most * f)}
-              </text>
+              {/* only whole numbers: a count of 1 has no half-way label */}
+              {Number.isInteger(most * f) && (
+                <text x={PAD.left - 6} y={y + 4} textAnchor="end">
+                  {most * f}
+                </text>
+              )}
             </g>
           );
         })}
@@ -51,6 +60,13 @@ export function BarChart({
               <title>{`${labels[i]}: ${v}`}</title>
             </rect>
           );
+        })}
+        {previous?.map((v, i) => {
+          // a zero would sit on the axis line: the table has it
+          if (v === 0) return null;
+          const y = PAD.top + plotH - (v / most) * plotH;
+          const x = PAD.left + i * step + (step - barW) / 2;
+          return <line key={i} className="prev-mark" x1={x - 2} x2={x + barW + 2} y1={y} y2={y} />;
         })}
         {labels.map((label, i) =>
           (labels.length - 1 - i) % every === 0 ? (
@@ -68,6 +84,11 @@ export function BarChart({
         )}
       </svg>
       <figcaption>{caption}</figcaption>
+      {legend && (
+        <p className="legend" aria-hidden="true">
+          {legend}
+        </p>
+      )}
     </figure>
   );
 }

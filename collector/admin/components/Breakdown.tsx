@@ -1,5 +1,20 @@
+import { Fragment } from 'react';
 import type { Row } from '../api';
 import type { Lang, Messages } from '../i18n';
+
+/**
+ * A label with line-break opportunities after `/`, `?` and `&`: an address wraps between its parts,
+ * not inside a word (`<wbr>` elements; the text itself stays text).
+ */
+function breakable(text: string): React.ReactNode {
+  const parts = text.split(/(?<=[/?&])/);
+  return parts.map((part, i) => (
+    <Fragment key={i}>
+      {part}
+      {i < parts.length - 1 && <wbr />}
+    </Fragment>
+  ));
+}
 
 /**
  * One breakdown as a table: each row's label, its figure in the period and in the previous one,
@@ -57,7 +72,7 @@ export function Breakdown({
         {rows.map((row) => (
           <tr key={row.label}>
             <td className="url" data-label={labelHeader}>
-              {labelOf(row)}
+              {breakable(labelOf(row))}
             </td>
             <td className="num" data-label={countHeader}>
               {format(row.current)}

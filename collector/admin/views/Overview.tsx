@@ -106,6 +106,8 @@ export function Overview({ t, lang, period }: { t: Messages; lang: Lang; period:
                   labels={data.series.map((d) => d.label)}
                   short={short}
                   caption={chartTitle}
+                  previous={data.series.map((d) => d.previousViews)}
+                  legend={t.chartLegend}
                 />
                 <details>
                   <summary>{t.chartTable}</summary>
