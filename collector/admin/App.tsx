@@ -1,5 +1,7 @@
 import { useEffect, useState } from 'react';
+import { PeriodPicker } from './components/PeriodPicker';
 import { MESSAGES, storeLang, storedLang, type Lang, type Messages } from './i18n';
+import { storePeriod, storedPeriod, type PeriodChoice } from './period';
 import { Clicks } from './views/Clicks';
 import { ConsentLog } from './views/ConsentLog';
 import { ConsentStatsView } from './views/ConsentStats';
@@ -19,7 +21,12 @@ function viewOfHash(): View {
 export function App() {
   const [lang, setLang] = useState<Lang>(storedLang);
   const [view, setView] = useState<View>(viewOfHash);
+  const [period, setPeriod] = useState<PeriodChoice>(storedPeriod);
   const t = MESSAGES[lang];
+  const choose = (next: PeriodChoice) => {
+    storePeriod(next);
+    setPeriod(next);
+  };
 
   useEffect(() => {
     const follow = () => setView(viewOfHash());
@@ -75,22 +82,32 @@ export function App() {
       </header>
       <main id="main" tabIndex={-1}>
         <h1>{t.views[view]}</h1>
-        <ViewOf view={view} t={t} lang={lang} />
+        {view !== 'settings' && (
+          <div className="period-bar">
+            <PeriodPicker t={t} value={period} onChange={choose} />
+            {(view === 'overview' || view === 'clicks') && (
+              <p className="counted" data-testid="counted">
+                {t.counted}
+              </p>
+            )}
+          </div>
+        )}
+        <ViewOf view={view} t={t} lang={lang} period={period} />
       </main>
     </>
   );
 }
 
-function ViewOf({ view, t, lang }: { view: View; t: Messages; lang: Lang }) {
+function ViewOf({ view, t, lang, period }: { view: View; t: Messages; lang: Lang; period: PeriodChoice }) {
   switch (view) {
     case 'overview':
-      return <Overview t={t} lang={lang} />;
+      return <Overview t={t} lang={lang} period={period} />;
     case 'clicks':
-      return <Clicks t={t} />;
+      return <Clicks t={t} lang={lang} period={period} />;
     case 'consentStats':
-      return <ConsentStatsView t={t} lang={lang} />;
+      return <ConsentStatsView t={t} lang={lang} period={period} />;
     case 'log':
-      return <ConsentLog t={t} lang={lang} />;
+      return <ConsentLog t={t} lang={lang} period={period} />;
     case 'settings':
       return <Retention t={t} />;
   }

@@ -40,15 +40,55 @@ export interface Online {
   pages: Array<{ page: string; visitors: number }>;
   at: string;
 }
+/** The period an answer is for (collector/server/admin/period.ts), as the picker shows it. */
+export interface PeriodInfo {
+  name: PeriodName;
+  timeZone: string;
+  unit: 'hour' | 'day' | 'month';
+  days: { current: [string, string]; previous: [string, string] };
+}
+/** The picker's choices; `custom` with `from` and `to` (days in the site's time zone). */
+export type PeriodName = 'today' | '7d' | '30d' | '12m' | 'custom';
+/** One figure in the chosen period and in the one before. */
+export interface Compared {
+  current: number;
+  previous: number;
+}
+/** One row of a breakdown (pages, referrers, devices...). */
+export interface Row extends Compared {
+  label: string;
+}
 export interface Traffic {
-  days: Array<{ day: string; views: number; visitors: number }>;
-  pages: Array<{ page: string; views: number; visitors: number }>;
+  period: PeriodInfo;
+  summary: Record<'views' | 'visitors' | 'visits' | 'bounceRate' | 'timeOnPage', Compared>;
+  series: Array<{ label: string; views: number; visitors: number; previousLabel: string | null; previousViews: number }>;
+  pages: Array<Row & { timeOnPage: number }>;
+  entryPages: Row[];
+  exitPages: Row[];
+  referrers: Row[];
+  utmSource: Row[];
+  utmMedium: Row[];
+  utmCampaign: Row[];
+  utmTerm: Row[];
+  utmContent: Row[];
+  devices: Row[];
+  browsers: Row[];
+  screens: Row[];
 }
 export interface ClickPages {
-  pages: Array<{ page: string; total: number; selectors: Array<{ selector: string; count: number }> }>;
+  period: PeriodInfo;
+  pages: Array<{ page: string; total: Compared; selectors: Array<{ selector: string } & Compared> }>;
+}
+/** Deciding visitors and the share (0..1) allowing each category. */
+export interface Shares {
+  visitors: number;
+  shares: Record<'1' | '2' | '3' | '4', number>;
 }
 export interface ConsentStats {
-  days: Array<{ day: string; visitors: number; shares: Record<'1' | '2' | '3' | '4', number> }>;
+  period: PeriodInfo;
+  buckets: Array<Shares & { day: string }>;
+  current: Shares;
+  previous: Shares;
 }
 export interface ConsentEntry {
   kind: 'generic' | 'category' | 'form';

@@ -122,6 +122,7 @@ export function createCollector(options: CollectorOptions = {}): Collector {
         ip: storedAddress(address, options.fullIp ?? false),
       },
       host: req.headers.host ?? 'localhost',
+      referer: req.headers.referer,
       params,
     });
 

@@ -1,6 +1,8 @@
 import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { chmodSync, closeSync, openSync } from 'node:fs';
+import { describeAgent, type AgentInfo } from './agent';
+import { UTM_FIELDS, pageAddress, type UtmField } from './page';
 import { migrate, postgresSql, sqliteSql, type Migration, type Sql } from './sql';
 
 /** How often presence heartbeats are pruned, at most. */
@@ -88,6 +90,28 @@ CREATE INDEX IF NOT EXISTS admin_attempts_key_at ON admin_attempts (key, at);
 CREATE INDEX IF NOT EXISTS admin_attempts_at ON admin_attempts (at);
 `;
 
+/**
+ * The dashboard's data (issue 24), from what the collector already receives: per session the
+ * device class and browser parsed from its user agent (agent.ts); per page view (`initialize = 1`)
+ * the time of its latest heartbeat (`last_at`: time on page, to the heartbeat interval), the
+ * referring host where one is known (page.ts referrerHost) and the campaign parameters of its
+ * address, which are no longer part of `page`. Rows written before have NULL there.
+ */
+const SCHEMA_3 = `
+ALTER TABLE sessions ADD COLUMN device TEXT;
+ALTER TABLE sessions ADD COLUMN browser TEXT;
+ALTER TABLE heartbeats ADD COLUMN last_at \${TIME};
+ALTER TABLE heartbeats ADD COLUMN referrer TEXT;
+ALTER TABLE heartbeats ADD COLUMN utm_source TEXT;
+ALTER TABLE heartbeats ADD COLUMN utm_medium TEXT;
+ALTER TABLE heartbeats ADD COLUMN utm_campaign TEXT;
+ALTER TABLE heartbeats ADD COLUMN utm_term TEXT;
+ALTER TABLE heartbeats ADD COLUMN utm_content TEXT;
+CREATE INDEX IF NOT EXISTS heartbeats_session_page ON heartbeats (session_id, page, at);
+CREATE INDEX IF NOT EXISTS heartbeats_views_at ON heartbeats (initialize, at);
+CREATE INDEX IF NOT EXISTS clicks_at ON clicks (at);
+`;
+
 /** The column types where the engines differ; everything else is the same text. */
 const TYPES = {
   sqlite: { ID: 'INTEGER PRIMARY KEY', TIME: 'INTEGER' },
@@ -101,6 +125,15 @@ const typed = (schema: string) => (engine: Sql['engine']) =>
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'collector and admin tables', sql: typed(SCHEMA_1) },
   { version: 2, name: 'sign-in attempts', sql: typed(SCHEMA_2) },
+  {
+    version: 3,
+    name: 'dashboard: devices, time on page, referrers, campaigns',
+    sql: typed(SCHEMA_3),
+    then: async (tx) => {
+      await describeStoredAgents(tx);
+      await normaliseStoredPages(tx);
+    },
+  },
 ];
 
 /** Who sent a request: the session cookie's value and what the request says about the browser. */
@@ -117,6 +150,12 @@ export interface Heartbeat {
   modules: number;
   deviceWidth: number | null;
   deviceHeight: number | null;
+  /** First heartbeat of a page view only: the referring host, if known (page.ts referrerHost). */
+  referrer?: string | null;
+  /** First heartbeat of a page view only: the address's campaign parameters (page.ts pageAddress). */
+  utm?: Record<UtmField, string | null>;
+  /** First heartbeat of a page view only: the user agent parsed (agent.ts); later beats leave it. */
+  agent?: AgentInfo | null;
 }
 
 /** The live counts behind the statistics module's badges. */
@@ -239,21 +278,55 @@ function storeOn(sql: Sql, afterMigrations: () => Promise<void>): Store {
     },
     recordHeartbeat: (visitor, beat, at) =>
       sql.transaction(async (tx) => {
+        const agent = beat.agent ?? null;
         await tx.run(
-          `INSERT INTO sessions (id, first_seen, last_seen, user_agent, device_width, device_height)
-           VALUES (?, ?, ?, ?, ?, ?)
+          `INSERT INTO sessions (id, first_seen, last_seen, user_agent, device_width, device_height, device, browser)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT (id) DO UPDATE SET last_seen = excluded.last_seen,
              device_width = COALESCE(excluded.device_width, sessions.device_width),
-             device_height = COALESCE(excluded.device_height, sessions.device_height)`,
-          [visitor.session, at, at, visitor.userAgent, beat.deviceWidth, beat.deviceHeight],
+             device_height = COALESCE(excluded.device_height, sessions.device_height),
+             device = COALESCE(sessions.device, excluded.device),
+             browser = COALESCE(sessions.browser, excluded.browser)`,
+          [
+            visitor.session,
+            at,
+            at,
+            visitor.userAgent,
+            beat.deviceWidth,
+            beat.deviceHeight,
+            agent?.device ?? null,
+            agent?.browser ?? null,
+          ],
         );
-        await tx.run('INSERT INTO heartbeats (session_id, page, initialize, modules, at) VALUES (?, ?, ?, ?, ?)', [
-          visitor.session,
-          beat.page,
-          beat.initialize ? 1 : 0,
-          beat.modules,
-          at,
-        ]);
+        const utm = beat.utm;
+        await tx.run(
+          `INSERT INTO heartbeats (session_id, page, initialize, modules, at, last_at, referrer,
+             utm_source, utm_medium, utm_campaign, utm_term, utm_content)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          [
+            visitor.session,
+            beat.page,
+            beat.initialize ? 1 : 0,
+            beat.modules,
+            at,
+            beat.initialize ? at : null,
+            beat.initialize ? (beat.referrer ?? null) : null,
+            utm?.utm_source ?? null,
+            utm?.utm_medium ?? null,
+            utm?.utm_campaign ?? null,
+            utm?.utm_term ?? null,
+            utm?.utm_content ?? null,
+          ],
+        );
+        // a later beat says the visitor is still on the page: its page view lasts until now
+        // (the presence rows themselves go after an hour, this stays)
+        if (!beat.initialize)
+          await tx.run(
+            `UPDATE heartbeats SET last_at = ? WHERE id = (
+               SELECT id FROM heartbeats WHERE session_id = ? AND page = ? AND initialize = 1
+               ORDER BY at DESC, id DESC LIMIT 1)`,
+            [at, visitor.session, beat.page],
+          );
       }),
     async presence(page, since) {
       const [onPage, online, total] = await Promise.all([
@@ -367,6 +440,43 @@ function storeOn(sql: Sql, afterMigrations: () => Promise<void>): Store {
     sql,
     close: () => sql.close(),
   };
+}
+
+/**
+ * Migration 3, once: sessions stored before it get their device class and browser from their
+ * stored user agent (a parser runs in JavaScript, not in SQL), so older visitors count too.
+ */
+async function describeStoredAgents(tx: Sql): Promise<void> {
+  const rows = await tx.all<{ id: string; user_agent: string }>('SELECT id, user_agent FROM sessions');
+  for (const row of rows) {
+    const agent = describeAgent(row.user_agent);
+    await tx.run('UPDATE sessions SET device = ?, browser = ? WHERE id = ?', [agent.device, agent.browser, row.id]);
+  }
+}
+
+/**
+ * Migration 3, once: page addresses stored before it lose the bundle's QA switches and `utm_*` as
+ * new ones do (page.ts), the campaign values moving to their columns on page views; so
+ * `/?pagepulse-debug=1` joins `/` in the past too. Only addresses with a query are looked at.
+ */
+async function normaliseStoredPages(tx: Sql): Promise<void> {
+  for (const table of ['heartbeats', 'clicks']) {
+    // the pattern as a parameter: a `?` in the SQL text would be a placeholder (sql.ts)
+    const pages = await tx.all<{ page: string }>(`SELECT DISTINCT page FROM ${table} WHERE page LIKE ?`, ['%?%']);
+    for (const { page: stored } of pages) {
+      const { page, utm } = pageAddress(stored);
+      if (page === stored) continue;
+      if (table === 'clicks') {
+        await tx.run('UPDATE clicks SET page = ? WHERE page = ?', [page, stored]);
+        continue;
+      }
+      await tx.run(
+        `UPDATE heartbeats SET page = ?, ${UTM_FIELDS.map((f) => `${f} = CASE WHEN initialize = 1 THEN ? ELSE NULL END`).join(', ')}
+         WHERE page = ?`,
+        [page, ...UTM_FIELDS.map((f) => utm[f]), stored],
+      );
+    }
+  }
 }
 
 /**

@@ -1,6 +1,8 @@
 import type { FormRef, Store, Visitor } from './db';
 import { CATEGORY_NUMBERS, describeCategory } from './descriptions';
+import { describeAgent } from './agent';
 import { HttpError } from './http';
+import { pageAddress, referrerHost } from './page';
 import { SESSION_COOKIE } from './session';
 import type { Settings } from './settings';
 
@@ -32,6 +34,8 @@ export interface RouteContext {
   visitor: Visitor;
   /** Host header, named in the category descriptions. */
   host: string;
+  /** The request's `Referer` header: for the bundle's same-origin heartbeat, the page itself. */
+  referer: string | undefined;
   /** Query and form body together, the body winning: Joomla's input reads both. */
   params: URLSearchParams;
 }
@@ -54,17 +58,21 @@ const CLICK_RESOURCES: readonly string[] = ['heatmapclick', 'heatmap'];
 const TASKS: Record<string, Task> = {
   'com_jrealtimeanalytics/stream.display': {
     method: 'POST',
-    async run({ store, settings, now, visitor, params }) {
-      const page = pageKey(required(params, 'nowpage'));
+    async run({ store, settings, now, visitor, params, referer }) {
+      const address = required(params, 'nowpage');
+      const { page, utm } = pageAddress(address);
+      // PHP's bool cast: only '' and '0' are false (the reason the bundle never sends 'false')
+      const initialize = !['', '0'].includes(params.get('initialize') ?? '');
       await store.recordHeartbeat(
         visitor,
         {
           page,
-          // PHP's bool cast: only '' and '0' are false (the reason the bundle never sends 'false')
-          initialize: !['', '0'].includes(params.get('initialize') ?? ''),
+          initialize,
           modules: wholeNumber(params, 'module_available') ?? 0,
           deviceWidth: wholeNumber(params, 'device_width'),
           deviceHeight: wholeNumber(params, 'device_height'),
+          // what a page view brings along; the later beats of the page only say "still here"
+          ...(initialize ? { utm, referrer: referrerHost(referer, address), agent: describeAgent(visitor.userAgent) } : {}),
         },
         now,
       );
@@ -92,7 +100,7 @@ const TASKS: Record<string, Task> = {
       // `heatmapclick`: the original client and PagePulse now; `heatmap`: PagePulse's older call
       if (!CLICK_RESOURCES.includes(required(params, 'resource'))) throw new HttpError(400, 'unsupported resource');
       // past the visitor's share of the page the click is dropped, answered the same
-      await store.recordClick(visitor, pageKey(required(params, 'nowpage')), required(params, 'clicked_element'), now);
+      await store.recordClick(visitor, pageAddress(required(params, 'nowpage')).page, required(params, 'clicked_element'), now);
       return { json: { storing: [] } };
     },
   },
@@ -155,7 +163,7 @@ export const TASK_KEYS: readonly string[] = Object.keys(TASKS);
  */
 export const READS: Record<string, (ctx: RouteContext) => Promise<Reply>> = {
   '/api/clicks': async ({ store, params }) => {
-    const page = pageKey(required(params, 'page'));
+    const page = pageAddress(required(params, 'page')).page;
     // never more than the bundle reads (it refuses answers over 256 KiB): whole entries up to 192 KiB,
     // an entry that does not fit any more is left out and the shorter ones after it still go in
     const clicks: Array<{ selector: string; count: number }> = [];
@@ -170,7 +178,7 @@ export const READS: Record<string, (ctx: RouteContext) => Promise<Reply>> = {
   },
 };
 
-/** Pages are compared without their fragment: `#kontakt` is the same page. */
+/** Form consents keep their page's query (the proof names the page as sent) but not its fragment. */
 function pageKey(url: string): string {
   const hash = url.indexOf('#');
   return hash < 0 ? url : url.slice(0, hash);

@@ -173,6 +173,8 @@ export interface Migration {
   version: number;
   name: string;
   sql: (engine: Sql['engine']) => string;
+  /** What SQL alone cannot do (a parser in JavaScript), run once after `sql` in the same transaction. */
+  then?: (tx: Sql) => Promise<void>;
 }
 
 /**
@@ -189,6 +191,7 @@ export async function migrate(sql: Sql, migrations: readonly Migration[], now: n
     for (const migration of migrations) {
       if (done.has(migration.version)) continue;
       await tx.exec(migration.sql(tx.engine));
+      await migration.then?.(tx);
       await tx.run('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)', [
         migration.version,
         migration.name,

@@ -23,6 +23,8 @@ const EMAIL = 'erika@example.org';
 const NAME = 'Erika Mustermann';
 const AGENT = 'ErikasBrowser/7.3 (persönlich)';
 const PERSONAL = [EMAIL, NAME, AGENT, 'Mustermann', 'erika%40example.org'];
+/** The site's time zone until the admin sets one: the server's (here the test machine's). */
+const SERVER_ZONE = new Intl.DateTimeFormat().resolvedOptions().timeZone;
 const ADMIN_ASSET = readdirSync('dist/admin/assets').find((f) => f.endsWith('.js'));
 
 let h: Harness;
@@ -250,6 +252,7 @@ describe('sign-in', () => {
     expect(noOrigin.status).toBe(403);
     expect((await admin.get('/admin/api/settings')).status).toBe(200);
     expect(await (await admin.get('/admin/api/settings')).json()).toEqual({
+      timeZone: SERVER_ZONE,
       retentionDays: 0,
       clickRetentionDays: 400,
       consentRetentionDays: 1095,
@@ -369,21 +372,37 @@ describe('admin data', () => {
       pages: [{ page: PAGE, visitors: 1 }],
       at: '2025-05-01T10:00:00.000Z',
     });
+    // the site's time zone pinned, so the days below do not depend on the machine's
+    expect((await admin.post('/admin/api/settings', { timeZone: 'UTC' })).status).toBe(200);
     const traffic = (await (await admin.get('/admin/api/traffic')).json()) as {
-      days: Array<{ day: string; views: number }>;
+      period: { name: string; days: { current: string[] } };
+      series: Array<{ label: string; views: number }>;
       pages: unknown[];
     };
-    expect(traffic.days).toHaveLength(30);
-    expect(traffic.days.at(-1)).toEqual({ day: '2025-05-01', views: 1, visitors: 1 });
-    expect(traffic.days[0]!.day).toBe('2025-04-02');
-    expect(traffic.pages).toEqual([{ page: PAGE, views: 1, visitors: 1 }]);
-    expect(await (await admin.get('/admin/api/clicks')).json()).toEqual({
-      pages: [{ page: PAGE, total: 1, selectors: [{ selector: 'html > body:nth-child(2)', count: 1 }] }],
+    expect(traffic.period).toMatchObject({ name: '30d', days: { current: ['2025-04-02', '2025-05-01'] } });
+    expect(traffic.series).toHaveLength(30);
+    expect(traffic.series.at(-1)).toEqual({
+      label: '2025-05-01',
+      views: 1,
+      visitors: 1,
+      previousLabel: '2025-04-01',
+      previousViews: 0,
+    });
+    expect(traffic.series[0]!.label).toBe('2025-04-02');
+    expect(traffic.pages).toEqual([{ label: PAGE, current: 1, previous: 0, timeOnPage: 0 }]);
+    expect(await (await admin.get('/admin/api/clicks')).json()).toMatchObject({
+      pages: [
+        {
+          page: PAGE,
+          total: { current: 1, previous: 0 },
+          selectors: [{ selector: 'html > body:nth-child(2)', current: 1, previous: 0 }],
+        },
+      ],
     });
     const stats = (await (await admin.get('/admin/api/consent-stats')).json()) as {
-      days: Array<{ day: string; visitors: number; shares: unknown }>;
+      buckets: Array<{ day: string; visitors: number; shares: unknown }>;
     };
-    expect(stats.days.at(-1)).toEqual({ day: '2025-05-01', visitors: 1, shares: { 1: 1, 2: 1, 3: 1, 4: 0 } });
+    expect(stats.buckets.at(-1)).toEqual({ day: '2025-05-01', visitors: 1, shares: { 1: 1, 2: 1, 3: 1, 4: 0 } });
   });
 
   it('erases every record of one visitor and nobody else', async () => {
@@ -410,6 +429,7 @@ describe('admin data', () => {
     const admin = await signIn(h.url);
     const saved = await admin.post('/admin/api/settings', { retentionDays: '30' });
     expect(await saved.json()).toEqual({
+      timeZone: SERVER_ZONE,
       retentionDays: 30,
       clickRetentionDays: 400,
       consentRetentionDays: 1095,

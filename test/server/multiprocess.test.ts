@@ -81,9 +81,9 @@ describe('two collector processes on one PostgreSQL database', () => {
     expect(beat.status).toBe(200);
     const admin = await signIn(b.url);
     const traffic = (await (await admin.get('/admin/api/traffic')).json()) as {
-      pages: Array<{ page: string; views: number; visitors: number }>;
+      pages: Array<{ label: string; current: number }>;
     };
-    expect(traffic.pages.find((p) => p.page === page)).toEqual({ page, views: 1, visitors: 1 });
+    expect(traffic.pages.find((p) => p.label === page)).toMatchObject({ label: page, current: 1 });
   });
 
   it('a sign-in on one is valid on the other, and a sign-out on the other ends it on both', async () => {

@@ -4,8 +4,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { MIGRATIONS, createStore } from '../../collector/server/db';
 import { SESSION_COOKIE } from '../../collector/server/session';
-import { removeDir, startCollector, type Harness } from '../support/collector';
+import { migrate } from '../../collector/server/sql';
+import { TEST_ENGINE, newPostgresDatabase, removeDir, startCollector, type Harness } from '../support/collector';
 
 // The storage engines' schema versions (collector/server/db.ts MIGRATIONS, schema_migrations), on the
 // suite's engine, and the SQLite file an older collector wrote being taken over.
@@ -24,7 +26,7 @@ describe('schema migrations', () => {
   it('a new database gets every version once; a restart applies nothing again', async () => {
     h = await startCollector();
     const first = await h.query('SELECT version, name, applied_at FROM schema_migrations ORDER BY version');
-    expect(first.map((row) => row.version)).toEqual([1, 2]);
+    expect(first.map((row) => row.version)).toEqual([1, 2, 3]);
     expect(await h.query('SELECT COUNT(*) AS n FROM admin_attempts')).toEqual([{ n: 0 }]);
     h.clock.now += 60_000;
     h = await h.reopen();
@@ -49,13 +51,25 @@ describe('schema migrations', () => {
     const at = Date.UTC(2025, 4, 1, 9, 59, 59);
     old.prepare('INSERT INTO sessions VALUES (?, ?, ?, ?, NULL, NULL)').run(raw, at, at, 'Old/1.0');
     old.prepare('INSERT INTO heartbeats (session_id, page, initialize, modules, at) VALUES (?, ?, 1, 1, ?)').run(raw, PAGE, at);
+    // a page view and a click on the address with the bundle's debug switch and a campaign
+    const tagged = `${PAGE}?pagepulse-debug=1&utm_source=old-news`;
+    old.prepare('INSERT INTO heartbeats (session_id, page, initialize, modules, at) VALUES (?, ?, 1, 1, ?)').run(raw, tagged, at);
+    old.prepare('INSERT INTO clicks (session_id, page, selector, at) VALUES (?, ?, ?, ?)').run(raw, tagged, 'a.gallery', at);
     old.close();
 
     h = await startCollector({ engine: 'sqlite', dbPath });
     const hashed = createHash('sha256').update(raw).digest('hex');
     expect(await h.query('SELECT id FROM sessions')).toEqual([{ id: hashed }]);
-    expect(await h.query('SELECT session_id FROM heartbeats')).toEqual([{ session_id: hashed }]);
-    expect((await h.query('SELECT version FROM schema_migrations ORDER BY version')).map((r) => r.version)).toEqual([1, 2]);
+    expect(await h.query('SELECT session_id FROM heartbeats')).toEqual([{ session_id: hashed }, { session_id: hashed }]);
+    // migration 3: the tagged address is the page itself, its campaign in its column
+    expect(await h.query('SELECT page, utm_source FROM heartbeats ORDER BY id')).toEqual([
+      { page: PAGE, utm_source: null },
+      { page: PAGE, utm_source: 'old-news' },
+    ]);
+    expect(await h.query('SELECT page FROM clicks')).toEqual([{ page: PAGE }]);
+    expect((await h.query('SELECT version FROM schema_migrations ORDER BY version')).map((r) => r.version)).toEqual([1, 2, 3]);
+    // migration 3's columns: the old session's user agent parsed once (bowser knows no `Old/1.0`)
+    expect(await h.query('SELECT device, browser FROM sessions')).toEqual([{ device: 'unknown', browser: null }]);
     // the visitor's browser still sends the raw value: the same visitor, not a second one
     const res = await fetch(`${h.url}/index.php?option=com_jrealtimeanalytics&format=json`, {
       method: 'POST',
@@ -66,5 +80,36 @@ describe('schema migrations', () => {
       users_onpage: '1',
       users_total: '1',
     });
+  });
+
+  it('migration 3 on a database of version 2: stored user agents described, tagged page addresses normalised', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pagepulse-v2-'));
+    const databaseUrl = TEST_ENGINE === 'postgres' ? await newPostgresDatabase() : null;
+    const dbPath = join(dir, 'v2.sqlite');
+    const v2 = createStore(databaseUrl ? { postgres: databaseUrl } : { sqlite: dbPath });
+    const at = Date.UTC(2025, 4, 1, 9, 0, 0);
+    await migrate(v2.sql, MIGRATIONS.slice(0, 2), at);
+    const id = 'f'.repeat(64);
+    const agent = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Firefox/128.0';
+    await v2.sql.run('INSERT INTO sessions (id, first_seen, last_seen, user_agent) VALUES (?, ?, ?, ?)', [id, at, at, agent]);
+    for (const [page, initialize] of [
+      [`${PAGE}?utm_medium=email&pagepulse-debug=1&id=7`, 1],
+      [`${PAGE}?utm_medium=email&pagepulse-debug=1&id=7`, 0],
+    ] as const)
+      await v2.sql.run('INSERT INTO heartbeats (session_id, page, initialize, modules, at) VALUES (?, ?, ?, 1, ?)', [
+        id,
+        page,
+        initialize,
+        at,
+      ]);
+    await v2.close();
+
+    h = await startCollector({ dbPath, databaseUrl }, dir);
+    expect(await h.query('SELECT device, browser FROM sessions')).toEqual([{ device: 'desktop', browser: 'Firefox' }]);
+    // the campaign moves to the page view's column; the presence beat keeps none
+    expect(await h.query('SELECT page, initialize, utm_medium FROM heartbeats ORDER BY id')).toEqual([
+      { page: `${PAGE}?id=7`, initialize: 1, utm_medium: 'email' },
+      { page: `${PAGE}?id=7`, initialize: 0, utm_medium: null },
+    ]);
   });
 });

@@ -1,7 +1,9 @@
 import { getJson, type ClickPages } from '../api';
+import { PeriodNote } from '../components/PeriodPicker';
 import { Status } from '../components/Status';
 import { Table } from '../components/Table';
-import type { Messages } from '../i18n';
+import type { Lang, Messages } from '../i18n';
+import { periodParams, type PeriodChoice } from '../period';
 import { useData } from '../useData';
 
 /**
@@ -20,13 +22,27 @@ export function heatmapLink(page: string): string | null {
   }
 }
 
-/** The most clicked selectors per page, each page with a link that opens it with the heatmap. */
-export function Clicks({ t }: { t: Messages }) {
-  const [loaded] = useData(() => getJson<ClickPages>('clicks'), []);
+/**
+ * The selector's last step (`a.uk-button`, `#jform_email`): what a site owner recognises first; the
+ * whole path stays beside it. Split on the child combinator only: our selectors use no other.
+ */
+export function lastStep(selector: string): string {
+  const steps = selector.split(' > ');
+  return steps[steps.length - 1]!;
+}
+
+/**
+ * The most clicked selectors per page in the period, each with its count in the previous period,
+ * and a link that opens the page with the heatmap, which shows each element with its text.
+ */
+export function Clicks({ t, lang, period }: { t: Messages; lang: Lang; period: PeriodChoice }) {
+  const [loaded] = useData(() => getJson<ClickPages>('clicks', periodParams(period)), [period]);
+  const number = new Intl.NumberFormat(lang);
   return (
     <Status loaded={loaded} t={t}>
       {(data) => (
         <>
+          <PeriodNote t={t} lang={lang} period={data.period} />
           <p className="hint">{t.clicksHint}</p>
           {data.pages.length === 0 && <p>{t.none}</p>}
           {data.pages.map((p, i) => {
@@ -36,6 +52,9 @@ export function Clicks({ t }: { t: Messages }) {
                 <h2 id={`clicks-${i}`} className="url">
                   {p.page}
                 </h2>
+                <p className="hint">
+                  {t.clicks}: {number.format(p.total.current)} ({t.previous} {number.format(p.total.previous)})
+                </p>
                 {link && (
                   <p>
                     <a href={link} target="_blank" rel="noopener noreferrer" data-testid="heatmap-link">
@@ -44,10 +63,17 @@ export function Clicks({ t }: { t: Messages }) {
                   </p>
                 )}
                 <Table
-                  columns={[{ label: t.selector }, { label: t.clicks, num: true }]}
+                  columns={[{ label: t.element }, { label: t.clicks, num: true }, { label: t.previous, num: true }]}
                   items={p.selectors}
                   rowKey={(s) => s.selector}
-                  cells={(s) => [<code>{s.selector}</code>, s.count]}
+                  cells={(s) => [
+                    <span className="selector">
+                      <strong>{lastStep(s.selector)}</strong>
+                      {s.selector !== lastStep(s.selector) && <code>{s.selector}</code>}
+                    </span>,
+                    number.format(s.current),
+                    number.format(s.previous),
+                  ]}
                 />
               </section>
             );

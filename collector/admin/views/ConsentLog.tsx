@@ -1,24 +1,31 @@
 import { useState, type FormEvent } from 'react';
-import { getJson, postForm, type ConsentEntry } from '../api';
+import { getJson, postForm, type ConsentEntry, type PeriodInfo } from '../api';
+import { PeriodNote } from '../components/PeriodPicker';
 import { Status } from '../components/Status';
 import type { Lang, Messages } from '../i18n';
+import { periodParams, type PeriodChoice } from '../period';
 import { useData } from '../useData';
 
+/** The log's own filter; its time range is the period picker's. */
 interface Filter {
-  from: string;
-  to: string;
   visitor: string;
 }
-const NO_FILTER: Filter = { from: '', to: '', visitor: '' };
+const NO_FILTER: Filter = { visitor: '' };
 const PSEUDONYM = '[0-9a-fA-F]{12}';
 
-/** The consent log: search by date range and pseudonym, CSV export of the same filter, erasure. */
-export function ConsentLog({ t, lang }: { t: Messages; lang: Lang }) {
+/**
+ * The consent log of the chosen period (times on the site's clock): search by pseudonym, CSV export
+ * of the same filter, erasure.
+ */
+export function ConsentLog({ t, lang, period }: { t: Messages; lang: Lang; period: PeriodChoice }) {
   const [filter, setFilter] = useState<Filter>(NO_FILTER);
   const [draft, setDraft] = useState<Filter>(NO_FILTER);
-  const [loaded, reload] = useData(() => getJson<{ consents: ConsentEntry[] }>('consents', { ...filter }), [filter]);
-  const time = new Intl.DateTimeFormat(lang, { dateStyle: 'short', timeStyle: 'medium' });
-  const csv = `/admin/consents.csv?${new URLSearchParams(Object.entries(filter).filter(([, v]) => v !== '')).toString()}`;
+  const query = { ...periodParams(period), ...filter };
+  const [loaded, reload] = useData(
+    () => getJson<{ timeZone: string; period: PeriodInfo; consents: ConsentEntry[] }>('consents', query),
+    [filter, period],
+  );
+  const csv = `/admin/consents.csv?${new URLSearchParams(Object.entries(query).filter(([, v]) => v !== '')).toString()}`;
 
   const search = (event: FormEvent) => {
     event.preventDefault();
@@ -33,17 +40,10 @@ export function ConsentLog({ t, lang }: { t: Messages; lang: Lang }) {
 
   return (
     <>
+      {loaded.state === 'ok' && <PeriodNote t={t} lang={lang} period={loaded.data.period} compared={false} />}
       <section className="card" aria-labelledby="log-filter">
         <h2 id="log-filter">{t.search}</h2>
         <form className="filters" onSubmit={search} role="search">
-          <label>
-            {t.from}
-            <input type="date" value={draft.from} onChange={(e) => setDraft({ ...draft, from: e.target.value })} />
-          </label>
-          <label>
-            {t.to}
-            <input type="date" value={draft.to} onChange={(e) => setDraft({ ...draft, to: e.target.value })} />
-          </label>
           <label>
             {t.pseudonym}
             <input
@@ -70,8 +70,9 @@ export function ConsentLog({ t, lang }: { t: Messages; lang: Lang }) {
       <section className="card" aria-labelledby="log-title">
         <h2 id="log-title">{t.logTitle}</h2>
         <Status loaded={loaded} t={t}>
-          {(data) =>
-            data.consents.length === 0 ? (
+          {(data) => {
+            const time = new Intl.DateTimeFormat(lang, { dateStyle: 'short', timeStyle: 'medium', timeZone: data.timeZone });
+            return data.consents.length === 0 ? (
               <p>{t.none}</p>
             ) : (
               <>
@@ -133,8 +134,8 @@ export function ConsentLog({ t, lang }: { t: Messages; lang: Lang }) {
                   </table>
                 </div>
               </>
-            )
-          }
+            );
+          }}
         </Status>
       </section>
       <Erase t={t} onErased={reload} />

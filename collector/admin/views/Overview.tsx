@@ -1,81 +1,238 @@
-import { getJson, type Online, type Traffic } from '../api';
+import { getJson, type Compared, type Online, type Row, type Traffic } from '../api';
 import { BarChart } from '../components/BarChart';
+import { Breakdown } from '../components/Breakdown';
+import { PeriodNote } from '../components/PeriodPicker';
 import { Status } from '../components/Status';
 import { Table } from '../components/Table';
+import { duration, percent } from '../format';
 import type { Lang, Messages } from '../i18n';
+import { periodParams, type PeriodChoice } from '../period';
 import { useData } from '../useData';
 
 /** How often "online now" refreshes: a little slower than the default 2 s heartbeat. */
 const ONLINE_REFRESH_MS = 5000;
+/** The campaign parameters, in the order a campaign link names them. */
+const UTM = ['utmSource', 'utmMedium', 'utmCampaign', 'utmTerm', 'utmContent'] as const;
+/** Window width classes from narrow to wide (the collector's SCREEN_CLASSES), unknown last: read as a scale. */
+const SCREEN_ORDER = ['< 600', '600–1023', '1024–1439', '≥ 1440', 'unknown'];
+const bySize = (rows: readonly Row[]) => [...rows].sort((a, b) => SCREEN_ORDER.indexOf(a.label) - SCREEN_ORDER.indexOf(b.label));
 
-/** Visitors online now (refreshing), page views per day as a chart, and the top pages. */
-export function Overview({ t, lang }: { t: Messages; lang: Lang }) {
+/**
+ * Visitors online now (refreshing), then the chosen period beside the previous one: key figures,
+ * page views over time (chart, and its values as a collapsed table), pages with time on page,
+ * entry and exit pages, referring sites, campaigns, devices, browsers and window widths.
+ */
+export function Overview({ t, lang, period }: { t: Messages; lang: Lang; period: PeriodChoice }) {
   const [online] = useData(() => getJson<Online>('online'), [], ONLINE_REFRESH_MS);
-  const [traffic] = useData(() => getJson<Traffic>('traffic'), []);
+  const [traffic] = useData(() => getJson<Traffic>('traffic', periodParams(period)), [period]);
   const number = new Intl.NumberFormat(lang);
-  return (
-    <>
-      <section aria-labelledby="online-title" className="card">
-        <h2 id="online-title">{t.onlineNow}</h2>
-        <Status loaded={online} t={t}>
-          {(data) => (
-            <>
-              <p className="big" data-testid="online-count">
-                {number.format(data.online)} <span>{t.visitors}</span>
-              </p>
-              <p className="hint">{t.onlineHint}</p>
-              {data.pages.length > 0 && (
-                <Table
-                  columns={[
-                    { label: t.page, className: 'url' },
-                    { label: t.visitors, num: true },
-                  ]}
-                  items={data.pages}
-                  rowKey={(p) => p.page}
-                  cells={(p) => [p.page, number.format(p.visitors)]}
-                />
-              )}
-            </>
-          )}
-        </Status>
-      </section>
-      <Status loaded={traffic} t={t}>
+  const count = (n: number) => number.format(n);
+  // not bound to the period: between the period's key figures and its details
+  const onlineCard = (
+    <section aria-labelledby="online-title" className="card">
+      <h2 id="online-title">{t.onlineNow}</h2>
+      <Status loaded={online} t={t}>
         {(data) => (
           <>
-            <section aria-labelledby="views-title" className="card">
-              <h2 id="views-title">{t.viewsPerDay}</h2>
-              <BarChart values={data.days.map((d) => d.views)} labels={data.days.map((d) => d.day)} caption={t.viewsPerDay} />
-              <details>
-                <summary>{t.chartTable}</summary>
-                <Table
-                  columns={[{ label: t.day }, { label: t.pageViews, num: true }, { label: t.visitors, num: true }]}
-                  items={data.days}
-                  rowKey={(d) => d.day}
-                  cells={(d) => [d.day, number.format(d.views), number.format(d.visitors)]}
-                />
-              </details>
-            </section>
-            <section aria-labelledby="pages-title" className="card">
-              <h2 id="pages-title">{t.topPages}</h2>
-              {data.pages.length === 0 ? (
-                <p>{t.none}</p>
-              ) : (
-                <Table
-                  testId="top-pages"
-                  columns={[
-                    { label: t.page, className: 'url' },
-                    { label: t.pageViews, num: true },
-                    { label: t.visitors, num: true },
-                  ]}
-                  items={data.pages}
-                  rowKey={(p) => p.page}
-                  cells={(p) => [p.page, number.format(p.views), number.format(p.visitors)]}
-                />
-              )}
-            </section>
+            <p className="big" data-testid="online-count">
+              {number.format(data.online)} <span>{t.visitors}</span>
+            </p>
+            <p className="hint">{t.onlineHint}</p>
+            {data.pages.length > 0 && (
+              <Table
+                columns={[
+                  { label: t.page, className: 'url' },
+                  { label: t.visitors, num: true },
+                ]}
+                items={data.pages}
+                rowKey={(p) => p.page}
+                cells={(p) => [p.page, number.format(p.visitors)]}
+              />
+            )}
           </>
         )}
       </Status>
+    </section>
+  );
+  return (
+    <>
+      <Status loaded={traffic} t={t}>
+        {(data) => {
+          const figures: Array<[string, Compared, (n: number) => string]> = [
+            [t.pageViews, data.summary.views, count],
+            [t.visitors, data.summary.visitors, count],
+            [t.visits, data.summary.visits, count],
+            [t.bounceRate, data.summary.bounceRate, (n) => percent(n, lang)],
+            [t.timeOnPage, data.summary.timeOnPage, (n) => duration(n, lang)],
+          ];
+          const chartTitle = t.viewsPer[data.period.unit]!;
+          const short = (label: string) => (data.period.unit === 'day' ? label.slice(5) : label);
+          const card = (id: string, title: string, body: React.ReactNode, hint?: string) => (
+            <section aria-labelledby={id} className="card">
+              <h2 id={id}>{title}</h2>
+              {hint && <p className="hint">{hint}</p>}
+              {body}
+            </section>
+          );
+          const pageBreakdown = (rows: Row[], header: string, testId: string) => (
+            <Breakdown t={t} lang={lang} rows={rows} labelHeader={t.page} countHeader={header} format={count} testId={testId} />
+          );
+          const campaigns = UTM.filter((key) => data[key].length > 0);
+          return (
+            <>
+              <PeriodNote t={t} lang={lang} period={data.period} />
+              <section aria-labelledby="figures-title" className="card">
+                <h2 id="figures-title">{t.keyFigures}</h2>
+                <dl className="figures" data-testid="figures">
+                  {figures.map(([label, value, format]) => (
+                    <div key={label}>
+                      <dt>{label}</dt>
+                      <dd>
+                        <span className="value">{format(value.current)}</span>
+                        <span className="prev">
+                          {t.previous} {format(value.previous)}
+                        </span>
+                      </dd>
+                    </div>
+                  ))}
+                </dl>
+                <p className="hint">{t.figuresHint}</p>
+              </section>
+              {onlineCard}
+              <section aria-labelledby="views-title" className="card">
+                <h2 id="views-title">{chartTitle}</h2>
+                <BarChart
+                  values={data.series.map((d) => d.views)}
+                  labels={data.series.map((d) => d.label)}
+                  short={short}
+                  caption={chartTitle}
+                  previous={data.series.map((d) => d.previousViews)}
+                  legend={t.chartLegend}
+                />
+                <details>
+                  <summary>{t.chartTable}</summary>
+                  <Table
+                    testId="series-table"
+                    columns={[
+                      { label: t.bucket[data.period.unit]! },
+                      { label: t.pageViews, num: true },
+                      { label: t.visitors, num: true },
+                      { label: t.previousPeriod },
+                      { label: `${t.pageViews} (${t.previous})`, num: true },
+                    ]}
+                    items={data.series}
+                    rowKey={(d) => `${d.label}-${d.previousLabel}`}
+                    cells={(d) => [d.label, count(d.views), count(d.visitors), d.previousLabel ?? '', count(d.previousViews)]}
+                  />
+                </details>
+              </section>
+              <div className="grid">
+                {card(
+                  'pages-title',
+                  t.topPages,
+                  <Breakdown
+                    t={t}
+                    lang={lang}
+                    rows={data.pages}
+                    labelHeader={t.page}
+                    countHeader={t.pageViews}
+                    format={count}
+                    extra={{
+                      header: t.timeOnPage,
+                      cell: (row) => duration(data.pages.find((p) => p.label === row.label)!.timeOnPage, lang),
+                    }}
+                    testId="top-pages"
+                  />,
+                )}
+                {card('entry-title', t.entryPages, pageBreakdown(data.entryPages, t.entries, 'entry-pages'))}
+                {card('exit-title', t.exitPages, pageBreakdown(data.exitPages, t.exits, 'exit-pages'))}
+                {card(
+                  'referrers-title',
+                  t.referrers,
+                  <Breakdown
+                    t={t}
+                    lang={lang}
+                    rows={data.referrers}
+                    labelHeader={t.referrer}
+                    countHeader={t.visitors}
+                    format={count}
+                    testId="referrers"
+                  />,
+                  t.referrersHint,
+                )}
+                {card(
+                  'campaigns-title',
+                  t.campaigns,
+                  campaigns.length === 0 ? (
+                    <p>{t.none}</p>
+                  ) : (
+                    campaigns.map((key) => (
+                      <Breakdown
+                        key={key}
+                        t={t}
+                        lang={lang}
+                        rows={data[key]}
+                        labelHeader={t.utm[key]!}
+                        countHeader={t.visitors}
+                        format={count}
+                        testId={key}
+                      />
+                    ))
+                  ),
+                  t.campaignsHint,
+                )}
+                {card(
+                  'devices-title',
+                  t.devices,
+                  <Breakdown
+                    t={t}
+                    lang={lang}
+                    rows={data.devices}
+                    labelHeader={t.device}
+                    countHeader={t.visitors}
+                    format={count}
+                    labelOf={(row) => t.deviceNames[row.label] ?? row.label}
+                    share
+                    testId="devices"
+                  />,
+                )}
+                {card(
+                  'browsers-title',
+                  t.browsers,
+                  <Breakdown
+                    t={t}
+                    lang={lang}
+                    rows={data.browsers}
+                    labelHeader={t.browser}
+                    countHeader={t.visitors}
+                    format={count}
+                    labelOf={(row) => (row.label === 'unknown' ? t.unknown : row.label)}
+                    share
+                    testId="browsers"
+                  />,
+                )}
+                {card(
+                  'screens-title',
+                  t.screens,
+                  <Breakdown
+                    t={t}
+                    lang={lang}
+                    rows={bySize(data.screens)}
+                    labelHeader={t.screen}
+                    countHeader={t.visitors}
+                    format={count}
+                    labelOf={(row) => (row.label === 'unknown' ? t.unknown : `${row.label} px`)}
+                    share
+                    testId="screens"
+                  />,
+                )}
+              </div>
+            </>
+          );
+        }}
+      </Status>
+      {/* while the period loads (or if it fails), who is online now still shows */}
+      {traffic.state !== 'ok' && onlineCard}
     </>
   );
 }

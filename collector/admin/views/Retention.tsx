@@ -13,7 +13,7 @@ interface Saved extends Days {
 }
 const FIELDS = ['retentionDays', 'clickRetentionDays', 'consentRetentionDays'] as const;
 
-/** The retention settings: form consents and presence data, clicks, cookie consents, each after N days (0 = never). */
+/** The settings: the site's time zone, and retention: form consents and presence data, clicks, cookie consents, each after N days (0 = never). */
 export function Retention({ t }: { t: Messages }) {
   const [days, setDays] = useState<Record<(typeof FIELDS)[number], string>>({
     retentionDays: '',
@@ -46,29 +46,81 @@ export function Retention({ t }: { t: Messages }) {
     );
   };
   return (
-    <section className="card" aria-labelledby="retention-title">
-      <h2 id="retention-title">{t.retentionTitle}</h2>
-      <p className="hint">{t.retentionHint}</p>
+    <>
+      <TimeZone t={t} />
+      <section className="card" aria-labelledby="retention-title">
+        <h2 id="retention-title">{t.retentionTitle}</h2>
+        <p className="hint">{t.retentionHint}</p>
+        <form className="filters" onSubmit={save}>
+          {FIELDS.map((field) => (
+            <label key={field}>
+              {t[field]}
+              <input
+                type="number"
+                min={0}
+                max={3650}
+                step={1}
+                required
+                value={days[field]}
+                onChange={(e) => setDays((d) => ({ ...d, [field]: e.target.value }))}
+              />
+            </label>
+          ))}
+          <div className="buttons">
+            <button type="submit">{t.save}</button>
+          </div>
+        </form>
+        <p role="status" className={message?.ok === false ? 'error' : 'ok'}>
+          {message?.text}
+        </p>
+      </section>
+    </>
+  );
+}
+
+/** The site's time zone: the days, hours and months of every view (validated by the collector). */
+function TimeZone({ t }: { t: Messages }) {
+  const [zone, setZone] = useState('');
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  useEffect(() => {
+    getJson<{ timeZone: string }>('settings').then(
+      (s) => setZone(s.timeZone),
+      (error: Error) => setMessage({ ok: false, text: `${t.failed} ${error.message}` }),
+    );
+    // loads once, as the retention settings do
+  }, []);
+  // not async: a form handler's returned promise would be dropped by React
+  const save = (event: FormEvent): void => {
+    event.preventDefault();
+    postForm<{ timeZone: string }>('settings', { timeZone: zone.trim() }).then(
+      (saved) => {
+        setZone(saved.timeZone);
+        setMessage({ ok: true, text: t.savedZone });
+      },
+      (error: Error) => setMessage({ ok: false, text: `${t.failed} ${error.message}` }),
+    );
+  };
+  return (
+    <section className="card" aria-labelledby="zone-title">
+      <h2 id="zone-title">{t.timeZoneTitle}</h2>
+      <p className="hint">{t.timeZoneHint}</p>
       <form className="filters" onSubmit={save}>
-        {FIELDS.map((field) => (
-          <label key={field}>
-            {t[field]}
-            <input
-              type="number"
-              min={0}
-              max={3650}
-              step={1}
-              required
-              value={days[field]}
-              onChange={(e) => setDays((d) => ({ ...d, [field]: e.target.value }))}
-            />
-          </label>
-        ))}
+        <label>
+          {t.timeZoneLabel}
+          <input
+            type="text"
+            required
+            spellCheck={false}
+            autoComplete="off"
+            value={zone}
+            onChange={(e) => setZone(e.target.value)}
+          />
+        </label>
         <div className="buttons">
           <button type="submit">{t.save}</button>
         </div>
       </form>
-      <p role="status" className={message?.ok === false ? 'error' : 'ok'}>
+      <p role="status" className={message?.ok === false ? 'error' : 'ok'} data-testid="zone-status">
         {message?.text}
       </p>
     </section>

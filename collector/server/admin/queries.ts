@@ -1,8 +1,9 @@
 import type { Sql } from '../sql';
 import { pseudonymOf } from '../session';
-import { dailyConsentShares, type CategoryRecord, type DayShares } from './stats';
+import type { Bucket, Period } from './period';
+import { consentShares, type CategoryRecord, type DayShares } from './stats';
 
-/** One UTC day in milliseconds: the admin area counts days in UTC, as the log's timestamps are. */
+/** One day in milliseconds: retention counts whole days back from now. */
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** A consent record as the admin area shows and exports it: the session only as its pseudonym. */
@@ -79,50 +80,21 @@ export function createAdminQueries(sql: Sql) {
       ]);
       return { online: count!.n, pages };
     },
-    /** Page views (first heartbeats) and distinct visitors per UTC day, `days` days up to `now`'s day, zeros included. */
-    async viewsPerDay(now: number, days: number) {
-      const first = Math.floor(now / DAY_MS) - days + 1;
-      // whole numbers on both engines: integer division
-      const rows = await sql.all<{ day: number; views: number; visitors: number }>(
-        `SELECT at / ${DAY_MS} AS day, COUNT(*) AS views, COUNT(DISTINCT session_id) AS visitors
-         FROM heartbeats WHERE initialize = 1 AND at >= ? GROUP BY at / ${DAY_MS}`,
-        [first * DAY_MS],
-      );
-      const counted = new Map(rows.map((row) => [row.day, row]));
-      return Array.from({ length: days }, (_, i) => {
-        const row = counted.get(first + i);
-        return { day: isoDay((first + i) * DAY_MS), views: row?.views ?? 0, visitors: row?.visitors ?? 0 };
-      });
-    },
-    topPages: (since: number, limit: number) =>
-      sql.all<{ page: string; views: number; visitors: number }>(
-        `SELECT page, COUNT(*) AS views, COUNT(DISTINCT session_id) AS visitors FROM heartbeats
-         WHERE initialize = 1 AND at >= ? GROUP BY page ORDER BY views DESC, page LIMIT ?`,
-        [since, limit],
-      ),
-    /** The most clicked selectors per page (aggregate counts only), pages with the most clicks first. */
-    async clicksByPage(perPage: number, maxPages: number) {
-      const byPage = new Map<string, { page: string; total: number; selectors: Array<{ selector: string; count: number }> }>();
-      const rows = await sql.all<{ page: string; selector: string; count: number }>(
-        'SELECT page, selector, COUNT(*) AS count FROM clicks GROUP BY page, selector ORDER BY page, count DESC, selector',
-      );
-      for (const row of rows) {
-        const entry = byPage.get(row.page) ?? { page: row.page, total: 0, selectors: [] };
-        byPage.set(row.page, entry);
-        entry.total += row.count;
-        if (entry.selectors.length < perPage) entry.selectors.push({ selector: row.selector, count: row.count });
-      }
-      return [...byPage.values()].sort((a, b) => b.total - a.total).slice(0, maxPages);
-    },
-    /** Per UTC day from `now - days`, the share of deciding visitors who allowed each category. */
-    async consentStats(now: number, days: number): Promise<DayShares[]> {
-      const first = Math.floor(now / DAY_MS) - days + 1;
+    /**
+     * Per bucket of the period, the share of deciding visitors who allowed each category; and the
+     * same for the whole period and the previous one (a visitor deciding twice counts once).
+     */
+    async consentStats(period: Period) {
       const rows = await sql.all<{ session: string; category: number | null; granted: number; at: number }>(
         'SELECT session_id AS session, category, granted, at FROM cookie_consents WHERE at < ? ORDER BY at, id',
-        [(first + days) * DAY_MS],
+        [period.current.end],
       );
       const records: CategoryRecord[] = rows.map((r) => ({ ...r, granted: r.granted === 1 }));
-      return dailyConsentShares(records, first * DAY_MS, days, DAY_MS).map((d) => ({ ...d, day: isoDay(Number(d.day)) }));
+      const labelled = (buckets: readonly Bucket[]): DayShares[] =>
+        consentShares(records, buckets).map((d, i) => ({ ...d, day: buckets[i]!.label }));
+      const [previous] = consentShares(records, [period.previous]);
+      const [current] = consentShares(records, [period.current]);
+      return { buckets: labelled(period.buckets), current: current!, previous: previous! };
     },
     async consents(filter: ConsentFilter): Promise<ConsentEntry[]> {
       const { from, to, visitor, limit } = filter;
@@ -190,8 +162,3 @@ export function createAdminQueries(sql: Sql) {
 
 /** The admin queries of one database. */
 export type AdminQueries = ReturnType<typeof createAdminQueries>;
-
-/** `YYYY-MM-DD` of a UTC time. */
-export function isoDay(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
-}

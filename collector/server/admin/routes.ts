@@ -20,6 +20,8 @@ import {
 } from './auth';
 import { consentsCsv } from './csv';
 import { LOGIN_CSS, loginPage, type LoginNotice } from './login-page';
+import { createDashboard } from './dashboard';
+import { parseDay, periodOf, serverTimeZone, startOfDay, validTimeZone } from './period';
 import { DAY_MS, createAdminQueries, type ConsentFilter } from './queries';
 
 /**
@@ -35,10 +37,7 @@ const ADMIN_HEADERS = {
   'referrer-policy': 'same-origin',
   'cache-control': 'no-store',
 };
-/** Days of the traffic and consent charts. */
-const CHART_DAYS = 30;
-/** Rows of the top pages and clicks lists: a dashboard, not a report. */
-const TOP_PAGES = 20;
+/** Rows of the clicks lists: a dashboard, not a report. */
 const CLICK_PAGES = 20;
 const CLICKS_PER_PAGE = 10;
 /** Consent log rows per JSON answer (the CSV has them all, up to MAX_EXPORT_ROWS). */
@@ -57,7 +56,6 @@ const MAX_RETENTION_DAYS = 3650;
 const RETENTION_EVERY_MS = 60 * 60 * 1000;
 /** A pseudonym is the first 12 hex characters of the session's SHA-256 (session.ts visitorId). */
 const PSEUDONYM = /^[0-9a-f]{12}$/;
-const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** What the admin area needs from the collector. */
 export interface AdminDeps {
@@ -76,6 +74,7 @@ export interface AdminDeps {
 export function createAdmin({ store, settings, now, root, trustProxy, onError }: AdminDeps) {
   const auth = createAdminAuth(store.sql);
   const queries = createAdminQueries(store.sql);
+  const dashboard = createDashboard(store.sql);
   const limiter = createStoredLimiter(store.sql);
   const hashGate = createHashGate();
   const appDir = join(root, 'dist', 'admin');
@@ -93,7 +92,19 @@ export function createAdmin({ store, settings, now, root, trustProxy, onError }:
     const before = (kept: number) => (kept > 0 ? at - kept * DAY_MS : null);
     return queries.retain(before(days), before(clickDays), before(consentDays), wait);
   };
+  /** The site's time zone (`time_zone`; default the server's): the admin area's days, hours and months. */
+  const timeZone = async (): Promise<string> => (await auth.setting('time_zone')) ?? serverTimeZone();
+  /** The period a read asks for, in the site's time zone. */
+  const period = async (params: URLSearchParams) => periodOf(params, now(), await timeZone(), ADMIN_HEADERS);
+  /** What the app shows of the period: its name, zone, unit and days (the ranges as times). */
+  const described = (p: Awaited<ReturnType<typeof period>>) => ({
+    name: p.name,
+    timeZone: p.timeZone,
+    unit: p.unit,
+    days: p.days,
+  });
   const settingsNow = async () => ({
+    timeZone: await timeZone(),
     retentionDays: await retentionDays(),
     clickRetentionDays: await keptDays('click_retention_days'),
     consentRetentionDays: await keptDays('consent_retention_days'),
@@ -141,14 +152,11 @@ export function createAdmin({ store, settings, now, root, trustProxy, onError }:
     redirect(res, '/admin/', { 'set-cookie': cookies });
   }
 
-  function consentFilter(params: URLSearchParams, maxRows: number, defaultRows: number): ConsentFilter {
-    const day = (name: string): number | null => {
-      const value = params.get(name)?.trim();
-      if (!value) return null;
-      const ms = ISO_DAY.test(value) ? Date.parse(`${value}T00:00:00Z`) : Number.NaN;
-      if (Number.isNaN(ms)) throw new HttpError(400, `${name} must be a date YYYY-MM-DD`, ADMIN_HEADERS);
-      return ms;
-    };
+  /**
+   * The consent log's filter: the period's range when `period` is given (the app's picker), else
+   * `from`/`to` as days in the site's time zone (either may be left out), and a pseudonym.
+   */
+  async function consentFilter(params: URLSearchParams, maxRows: number, defaultRows: number): Promise<ConsentFilter> {
     const visitor = params.get('visitor')?.trim().toLowerCase() || null;
     if (visitor !== null && !PSEUDONYM.test(visitor))
       throw new HttpError(400, 'visitor must be a 12-character pseudonym', ADMIN_HEADERS);
@@ -156,8 +164,18 @@ export function createAdmin({ store, settings, now, root, trustProxy, onError }:
     const limit = limitText ? Number(limitText) : defaultRows;
     if (!Number.isInteger(limit) || limit < 1 || limit > maxRows)
       throw new HttpError(400, `limit must be 1 to ${maxRows}`, ADMIN_HEADERS);
-    const to = day('to');
-    return { from: day('from') ?? 0, to: to === null ? Number.MAX_SAFE_INTEGER : to + DAY_MS, visitor, limit };
+    if (params.get('period')) {
+      const { start, end } = (await period(params)).current;
+      return { from: start, to: end, visitor, limit };
+    }
+    const zone = await timeZone();
+    const day = (name: string, after: number): number | null => {
+      const value = params.get(name)?.trim();
+      if (!value) return null;
+      const { y, m, d } = parseDay(value, name, ADMIN_HEADERS);
+      return startOfDay(zone, { y, m, d: d + after });
+    };
+    return { from: day('from', 0) ?? 0, to: day('to', 1) ?? Number.MAX_SAFE_INTEGER, visitor, limit };
   }
 
   /** JSON reads of the signed-in app, by path. */
@@ -166,14 +184,23 @@ export function createAdmin({ store, settings, now, root, trustProxy, onError }:
       const windowMs = Math.max(PRESENCE_INTERVALS * settings.daemonrefresh * 1000, PRESENCE_MIN_MS);
       return { ...(await queries.online(now() - windowMs)), at: new Date(now()).toISOString() };
     },
-    '/admin/api/traffic': async () => ({
-      days: await queries.viewsPerDay(now(), CHART_DAYS),
-      pages: await queries.topPages(now() - CHART_DAYS * DAY_MS, TOP_PAGES),
-    }),
-    '/admin/api/clicks': async () => ({ pages: await queries.clicksByPage(CLICKS_PER_PAGE, CLICK_PAGES) }),
-    '/admin/api/consent-stats': async () => ({ days: await queries.consentStats(now(), CHART_DAYS) }),
+    '/admin/api/traffic': async (params) => {
+      const p = await period(params);
+      return { period: described(p), ...(await dashboard.traffic(p)) };
+    },
+    '/admin/api/clicks': async (params) => {
+      const p = await period(params);
+      return { period: described(p), pages: await dashboard.clicks(p, CLICKS_PER_PAGE, CLICK_PAGES) };
+    },
+    '/admin/api/consent-stats': async (params) => {
+      const p = await period(params);
+      return { period: described(p), ...(await queries.consentStats(p)) };
+    },
     '/admin/api/consents': async (params) => ({
-      consents: (await queries.consents(consentFilter(params, MAX_LOG_ROWS, DEFAULT_LOG_ROWS))).map((row) => ({
+      // the app shows each time on the site's clock, and the period's days
+      timeZone: await timeZone(),
+      ...(params.get('period') ? { period: described(await period(params)) } : {}),
+      consents: (await queries.consents(await consentFilter(params, MAX_LOG_ROWS, DEFAULT_LOG_ROWS))).map((row) => ({
         ...row,
         at: new Date(row.at).toISOString(),
         deletedAt: row.deletedAt === null ? null : new Date(row.deletedAt).toISOString(),
@@ -197,7 +224,12 @@ export function createAdmin({ store, settings, now, root, trustProxy, onError }:
         ['consentRetentionDays', 'consent_retention_days'],
       ] as const;
       const given = fields.filter(([name]) => params.has(name));
-      if (given.length === 0) throw new HttpError(400, 'retentionDays must be 0 to ' + MAX_RETENTION_DAYS, ADMIN_HEADERS);
+      const zoneText = params.get('timeZone')?.trim();
+      const zone = zoneText === undefined ? null : validTimeZone(zoneText);
+      if (zoneText !== undefined && zone === null)
+        throw new HttpError(400, 'timeZone must be an IANA time zone such as Europe/Berlin', ADMIN_HEADERS);
+      if (given.length === 0 && zone === null)
+        throw new HttpError(400, 'retentionDays must be 0 to ' + MAX_RETENTION_DAYS, ADMIN_HEADERS);
       const values = given.map(([name, key]) => {
         const text = params.get(name)!.trim();
         const days = /^\d{1,5}$/.test(text) ? Number(text) : Number.NaN;
@@ -206,6 +238,7 @@ export function createAdmin({ store, settings, now, root, trustProxy, onError }:
         return [key, days] as const;
       });
       for (const [key, days] of values) await auth.setSetting(key, String(days));
+      if (zone !== null) await auth.setSetting('time_zone', zone);
       return { ...(await settingsNow()), deleted: await applyRetention(true) };
     },
   };
@@ -284,7 +317,7 @@ export function createAdmin({ store, settings, now, root, trustProxy, onError }:
       }
       if (path === '/admin/consents.csv') {
         if (!reading) throw new HttpError(405, 'method not allowed', { allow: 'GET', ...ADMIN_HEADERS });
-        const rows = await queries.consents(consentFilter(url.searchParams, MAX_EXPORT_ROWS, MAX_EXPORT_ROWS));
+        const rows = await queries.consents(await consentFilter(url.searchParams, MAX_EXPORT_ROWS, MAX_EXPORT_ROWS));
         send(res, 200, 'text/csv; charset=utf-8', consentsCsv(rows), {
           ...ADMIN_HEADERS,
           'content-disposition': `attachment; filename="pagepulse-consents-${new Date(now()).toISOString().slice(0, 10)}.csv"`,

@@ -6,7 +6,7 @@ export interface CategoryRecord {
   at: number;
 }
 
-/** One day of consent statistics: how many visitors decided, and the share (0..1) allowing each category. */
+/** One bucket (a day, an hour or a month) of consent statistics: how many visitors decided, and the share (0..1) allowing each category. */
 export interface DayShares {
   day: string;
   visitors: number;
@@ -21,36 +21,29 @@ export interface DayShares {
 const DEFAULT_STATE: Record<number, boolean> = { 1: true, 2: true, 3: false, 4: false };
 
 /**
- * Per day (`days` days from `start`, `dayMs` long): the visitors who logged a decision that day,
- * and for each category the share of them whose state at the end of that day allowed it.
- * `records` must be sorted by time and may start before `start` (earlier choices carry over).
+ * Per bucket (contiguous half-open ranges, oldest first): the visitors who logged a decision in it,
+ * and for each category the share of them whose state at the bucket's end allowed it. `records`
+ * must be sorted by time and may start before the first bucket (earlier choices carry over).
  */
-export function dailyConsentShares(
+export function consentShares(
   records: readonly CategoryRecord[],
-  start: number,
-  days: number,
-  dayMs: number,
-): Array<Omit<DayShares, 'day'> & { day: string }> {
+  buckets: ReadonlyArray<{ start: number; end: number }>,
+): Array<Omit<DayShares, 'day'>> {
   const state = new Map<string, Record<number, boolean>>();
-  const out: Array<Omit<DayShares, 'day'> & { day: string }> = [];
+  const out: Array<Omit<DayShares, 'day'>> = [];
   let i = 0;
-  for (let d = 0; d < days; d++) {
-    const end = start + (d + 1) * dayMs;
+  for (const { start, end } of buckets) {
     const deciders = new Set<string>();
     for (; i < records.length && records[i]!.at < end; i++) {
       const r = records[i]!;
       const current = state.get(r.session) ?? { ...DEFAULT_STATE };
       state.set(r.session, current);
       if (r.category !== null) current[r.category] = r.granted;
-      if (r.at >= end - dayMs) deciders.add(r.session);
+      if (r.at >= start) deciders.add(r.session);
     }
     const share = (category: number): number =>
       deciders.size === 0 ? 0 : [...deciders].filter((s) => state.get(s)![category]).length / deciders.size;
-    out.push({
-      day: String(start + d * dayMs),
-      visitors: deciders.size,
-      shares: { 1: share(1), 2: share(2), 3: share(3), 4: share(4) },
-    });
+    out.push({ visitors: deciders.size, shares: { 1: share(1), 2: share(2), 3: share(3), 4: share(4) } });
   }
   return out;
 }

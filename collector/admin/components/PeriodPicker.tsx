@@ -1,0 +1,86 @@
+import { useState, type FormEvent } from 'react';
+import type { PeriodInfo } from '../api';
+import type { Lang, Messages } from '../i18n';
+import { PERIOD_NAMES, type PeriodChoice } from '../period';
+
+/**
+ * The period every view shows: today, 7 or 30 days, 12 months, or a custom range of days in the
+ * site's time zone. A preset applies at once; a custom range on "Apply" (both days required).
+ */
+export function PeriodPicker({ t, value, onChange }: { t: Messages; value: PeriodChoice; onChange: (c: PeriodChoice) => void }) {
+  const [draft, setDraft] = useState(value);
+  const apply = (event: FormEvent) => {
+    event.preventDefault();
+    onChange(draft);
+  };
+  return (
+    <form className="period filters" onSubmit={apply} aria-label={t.period}>
+      <label>
+        {t.period}
+        <select
+          value={draft.name}
+          data-testid="period"
+          onChange={(e) => {
+            const next = { ...draft, name: e.target.value as PeriodChoice['name'] };
+            setDraft(next);
+            if (next.name !== 'custom') onChange(next);
+          }}
+        >
+          {PERIOD_NAMES.map((name) => (
+            <option key={name} value={name}>
+              {t.periods[name]}
+            </option>
+          ))}
+        </select>
+      </label>
+      {draft.name === 'custom' && (
+        <>
+          <label>
+            {t.from}
+            <input type="date" required value={draft.from} onChange={(e) => setDraft({ ...draft, from: e.target.value })} />
+          </label>
+          <label>
+            {t.to}
+            <input
+              type="date"
+              required
+              value={draft.to}
+              min={draft.from}
+              onChange={(e) => setDraft({ ...draft, to: e.target.value })}
+            />
+          </label>
+          <div className="buttons">
+            <button type="submit">{t.apply}</button>
+          </div>
+        </>
+      )}
+    </form>
+  );
+}
+
+/** "14.05.2025 – 20.05.2025, compared with ... (time zone Europe/Berlin)": what the figures cover. */
+export function PeriodNote({
+  t,
+  lang,
+  period,
+  compared = true,
+}: {
+  t: Messages;
+  lang: Lang;
+  period: PeriodInfo;
+  /** False where nothing is compared (the consent log): the period's days only. */
+  compared?: boolean;
+}) {
+  const day = new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeZone: 'UTC' });
+  const range = ([from, to]: [string, string]) =>
+    from === to
+      ? day.format(new Date(`${from}T00:00:00Z`))
+      : day.formatRange(new Date(`${from}T00:00:00Z`), new Date(`${to}T00:00:00Z`));
+  return (
+    <p className="hint" data-testid="period-note">
+      {compared
+        ? t.periodShown(range(period.days.current), range(period.days.previous), period.timeZone)
+        : t.periodOnly(range(period.days.current), period.timeZone)}
+    </p>
+  );
+}

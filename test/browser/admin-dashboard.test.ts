@@ -1,0 +1,339 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collectPageErrors, launch } from '../support/browser';
+import { ADMIN_PASSWORD, removeDir, signIn, startCollector, type Harness } from '../support/collector';
+import { SITE, driveDashboardScenario } from '../support/dashboard-scenario';
+import { serveBundleUnderTest } from '../support/demo';
+
+/**
+ * The admin dashboard in Chromium, on the built app, with the scenario's visitors
+ * (test/support/dashboard-scenario.ts) in Europe/Berlin: each view shows exactly the hand-counted
+ * figures for the chosen period and the previous one, says who is counted, keeps chart values in a
+ * collapsed table, is axe-clean, and fits 390 px. PAGEPULSE_ADMIN_SHOTS=<folder> saves every view
+ * at 1366 and 390 px.
+ */
+
+const SHOTS = process.env.PAGEPULSE_ADMIN_SHOTS;
+const WIDTHS = { desktop: { width: 1366, height: 900 }, mobile: { width: 390, height: 844 } };
+const AXE = readFileSync('node_modules/axe-core/axe.min.js', 'utf8');
+
+let browser: Browser;
+let h: Harness;
+let page: Page;
+let pageErrors: string[] = [];
+const cspViolations: string[] = [];
+
+beforeAll(async () => {
+  browser = await launch();
+  h = await startCollector({ visitorRate: { burst: 1_000_000, perSecond: 1_000_000 } });
+  await driveDashboardScenario(h);
+  const admin = await signIn(h.url);
+  expect((await admin.post('/admin/api/settings', { timeZone: 'Europe/Berlin' })).status).toBe(200);
+  const context = await browser.newContext({ viewport: WIDTHS.desktop, locale: 'de-DE' });
+  page = await context.newPage();
+  pageErrors = collectPageErrors(page);
+  page.on('console', (m) => m.text().includes('Content Security Policy') && cspViolations.push(m.text()));
+  await page.goto(`${h.url}/admin/login`);
+  await page.fill('#password', ADMIN_PASSWORD);
+  await Promise.all([page.waitForURL(`${h.url}/admin/`), page.getByRole('button', { name: /Anmelden/ }).click()]);
+}, 60_000);
+afterAll(async () => {
+  await browser.close();
+  await h.close();
+  removeDir(h.dbPath);
+});
+
+async function axeViolations(): Promise<string[]> {
+  // evaluated through the DevTools protocol: the admin CSP rightly refuses an injected script tag
+  await page.evaluate(AXE);
+  return page.evaluate(async () => {
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: (ctx: unknown, opts: unknown) => Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown }> }> }>;
+        };
+      }
+    ).axe;
+    const result = await axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] });
+    return result.violations.map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
+  });
+}
+
+/** At 390 px nothing is wider than the viewport; axe finds nothing at either width; screenshots if asked. */
+async function checkWidths(name: string): Promise<void> {
+  for (const [width, size] of Object.entries(WIDTHS)) {
+    await page.setViewportSize(size);
+    await page.waitForTimeout(100);
+    if (SHOTS) {
+      mkdirSync(`${SHOTS}/parts`, { recursive: true });
+      await page.screenshot({ path: `${SHOTS}/${name}-${size.width}.png`, fullPage: true });
+      // and in parts of one screen each, to look at closely
+      const height = await page.evaluate(() => document.documentElement.scrollHeight);
+      for (let y = 0, part = 1; y < height; y += size.height, part++)
+        await page.screenshot({
+          path: `${SHOTS}/parts/${name}-${size.width}-${part}.png`,
+          fullPage: true,
+          clip: { x: 0, y, width: size.width, height: Math.min(size.height, height - y) },
+        });
+    }
+    expect(await axeViolations(), `${name} at ${width}`).toEqual([]);
+    // no sideways scrolling; on failure the elements that stick out (outside clipped, hidden table heads) are named
+    const wider = await page.evaluate((limit) => {
+      if (document.documentElement.scrollWidth <= limit) return [];
+      return [...document.querySelectorAll('main *')]
+        .filter((e) => e.getBoundingClientRect().right > limit + 0.5 && !e.closest('thead, details:not([open])'))
+        .map((e) => `${e.tagName.toLowerCase()}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`);
+    }, size.width);
+    expect(wider, `${name} at ${width}`).toEqual([]);
+  }
+  await page.setViewportSize(WIDTHS.desktop);
+}
+
+async function openView(hash: string, heading: string): Promise<void> {
+  await page.goto(`${h.url}/admin/#${hash}`);
+  await expect.poll(() => page.locator('h1').textContent()).toBe(heading);
+  await page.locator('[role="status"]', { hasText: 'Lädt' }).waitFor({ state: 'detached' });
+}
+
+async function choose(period: string): Promise<void> {
+  await page.getByTestId('period').selectOption(period);
+  await page.locator('[role="status"]', { hasText: /Lädt|Loading/ }).waitFor({ state: 'detached' });
+}
+
+/** A table's body rows as arrays of cell texts (whitespace squeezed). */
+const rows = (testId: string) =>
+  page
+    .getByTestId(testId)
+    .locator('tbody tr')
+    .evaluateAll((trs) =>
+      trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent!.replace(/\s+/g, ' ').trim())),
+    );
+
+describe('the admin dashboard shows the scenario for the chosen period and the previous one', () => {
+  it('overview, last 7 days: key figures beside the previous 7 days, and who is counted', async () => {
+    await openView('overview', 'Übersicht');
+    await choose('7d');
+    expect(await page.getByTestId('counted').textContent()).toContain('Besucher, die Statistiken erlaubt haben');
+    expect(await page.getByTestId('period-note').textContent()).toBe(
+      '14.–20.05.2025, verglichen mit 07.–13.05.2025 (Zeitzone Europe/Berlin)',
+    );
+    const figures = await page
+      .getByTestId('figures')
+      .locator('div')
+      .evaluateAll((divs) => divs.map((d) => d.textContent!.replace(/\s+/g, ' ').trim()));
+    // 130 s over 6 page views = 21.7 s, shown as 22 s; 70 s over 3 = 23.3 s
+    expect(figures).toEqual([
+      'Seitenaufrufe6vorher 3',
+      'Besucher4vorher 2',
+      'Besuche4vorher 2',
+      'Absprungrate50 %vorher 50 %',
+      'Ø Verweildauer22 svorher 23 s',
+    ]);
+  });
+
+  it('overview: the chart has 7 bars and its values in a table that is closed until opened', async () => {
+    expect(await page.locator('.chart rect.bar').count()).toBe(7);
+    const details = page.locator('details', { has: page.getByTestId('series-table') });
+    expect(await details.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
+    await details.locator('summary').click();
+    expect(await rows('series-table')).toEqual([
+      ['2025-05-14', '1', '1', '2025-05-07', '0'],
+      ['2025-05-15', '0', '0', '2025-05-08', '0'],
+      ['2025-05-16', '0', '0', '2025-05-09', '0'],
+      ['2025-05-17', '0', '0', '2025-05-10', '2'],
+      ['2025-05-18', '2', '1', '2025-05-11', '0'],
+      ['2025-05-19', '1', '1', '2025-05-12', '0'],
+      ['2025-05-20', '2', '1', '2025-05-13', '1'],
+    ]);
+    await details.locator('summary').click();
+  });
+
+  it('overview: pages with time on page, entry and exit pages, referrers, campaigns, devices, browsers, widths', async () => {
+    expect(await rows('top-pages')).toEqual([
+      [`${SITE}/`, '2', '2', '40 s'],
+      [`${SITE}/galerie.html`, '2', '1', '20 s'],
+      [`${SITE}/kontakt.html`, '2', '0', '5 s'],
+    ]);
+    expect(await rows('entry-pages')).toEqual([
+      [`${SITE}/`, '2', '1'],
+      [`${SITE}/galerie.html`, '1', '1'],
+      [`${SITE}/kontakt.html`, '1', '0'],
+    ]);
+    expect(await rows('exit-pages')).toEqual([
+      [`${SITE}/galerie.html`, '2', '0'],
+      [`${SITE}/kontakt.html`, '2', '0'],
+    ]);
+    expect(await rows('referrers')).toEqual([
+      ['mail.example.net', '1', '0'],
+      ['www.google.com', '1', '0'],
+    ]);
+    expect(await rows('utmSource')).toEqual([['newsletter', '2', '0']]);
+    expect(await rows('utmMedium')).toEqual([['email', '2', '0']]);
+    expect(await rows('utmCampaign')).toEqual([['fruehling', '2', '0']]);
+    expect(await page.getByTestId('utmTerm').count()).toBe(0);
+    expect(await rows('devices')).toEqual([
+      ['Computer', '2', '1', '50 %'],
+      ['Smartphone', '1', '1', '25 %'],
+      ['Tablet', '1', '0', '25 %'],
+    ]);
+    expect(await rows('browsers')).toEqual([
+      ['Safari', '2', '0', '50 %'],
+      ['Chrome', '1', '2', '25 %'],
+      ['Firefox', '1', '0', '25 %'],
+    ]);
+    expect(await rows('screens')).toEqual([
+      // narrow to wide
+      ['< 600 px', '1', '1', '25 %'],
+      ['600–1023 px', '1', '0', '25 %'],
+      ['1024–1439 px', '1', '0', '25 %'],
+      ['≥ 1440 px', '1', '1', '25 %'],
+    ]);
+    await checkWidths('overview-7d');
+  });
+
+  it('overview, 12 months and today: the figures follow the picker', async () => {
+    await choose('12m');
+    await expect.poll(() => page.getByTestId('figures').locator('div').first().textContent()).toBe('Seitenaufrufe10vorher 0');
+    expect(await page.locator('.chart rect.bar').count()).toBe(12);
+    await choose('today');
+    // C this morning (08:00 in Berlin), B yesterday
+    await expect.poll(() => page.getByTestId('figures').locator('div').first().textContent()).toBe('Seitenaufrufe2vorher 1');
+    expect(await page.locator('.chart rect.bar').count()).toBe(24);
+    await checkWidths('overview-today');
+    await choose('7d');
+  });
+
+  it('clicks: each selector with its count now and before, and a link to the overlay on that page', async () => {
+    await openView('clicks', 'Klicks');
+    expect(await page.getByTestId('counted').textContent()).toContain('Besucher, die Statistiken erlaubt haben');
+    expect(await page.locator('main table tbody tr').evaluateAll((trs) => trs.map((tr) => tr.textContent))).toEqual([
+      'a.gallery31',
+    ]);
+    expect(await page.getByTestId('heatmap-link').getAttribute('href')).toBe(`${SITE}/#pagepulse-heatmap`);
+    // visitor text is text: no element made from a selector
+    expect(await page.locator('main table strong').textContent()).toBe('a.gallery');
+    await checkWidths('clicks-7d');
+  });
+
+  it('consents: the period and the previous one, and per day', async () => {
+    await openView('consentStats', 'Einwilligungen');
+    expect(await rows('consent-total')).toEqual([
+      ['Letzte 7 Tage', '1', '100 %', '100 %', '100 %', '100 %'],
+      ['Vorperiode', '1', '100 %', '100 %', '100 %', '0 %'],
+    ]);
+    expect((await rows('consent-stats')).map((r) => r.slice(0, 2))).toEqual([['2025-05-18', '1']]);
+    await checkWidths('consents-7d');
+  });
+
+  it("consent log: the period's records, at Berlin times", async () => {
+    await openView('log', 'Einwilligungsprotokoll');
+    const times = await page
+      .getByTestId('consent-log')
+      .locator('tbody tr td:first-child')
+      .evaluateAll((tds) => tds.map((td) => td.textContent));
+    expect(times).toEqual(['18.05.25, 10:00:05', '18.05.25, 10:00:05', '18.05.25, 10:00:05']);
+    expect(await page.getByTestId('period-note').textContent()).toBe('14.–20.05.2025 (Zeitzone Europe/Berlin)');
+    await checkWidths('log-7d');
+  });
+
+  it('settings: the time zone; English texts say who is counted', async () => {
+    await openView('settings', 'Einstellungen');
+    const zone = page.getByLabel('Zeitzone der Website (IANA-Name)');
+    await expect.poll(() => zone.inputValue()).toBe('Europe/Berlin');
+    // the collector checks the name; a wrong one is refused and nothing changes
+    await zone.fill('Mars/Olympus');
+    await page.getByRole('button', { name: 'Speichern' }).first().click();
+    await expect.poll(() => page.getByTestId('zone-status').textContent()).toContain('IANA');
+    await zone.fill('Europe/Berlin');
+    await page.getByRole('button', { name: 'Speichern' }).first().click();
+    await expect.poll(() => page.getByTestId('zone-status').textContent()).toBe('Gespeichert.');
+    await checkWidths('settings');
+    await page.getByRole('button', { name: 'Switch to English' }).click();
+    await page.goto(`${h.url}/admin/#overview`);
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Overview');
+    await page.locator('[role="status"]', { hasText: 'Loading' }).waitFor({ state: 'detached' });
+    expect(await page.getByTestId('counted').textContent()).toContain('visitors who allowed statistics');
+    expect(await page.getByTestId('period-note').textContent()).toContain('(time zone Europe/Berlin)');
+    await checkWidths('overview-7d-en');
+    await page.getByRole('button', { name: 'Deutsch' }).click();
+    expect(cspViolations).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+});
+
+describe('the built bundle in Chromium feeds the same figures', () => {
+  const IPHONE =
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+  const FIREFOX = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Firefox/128.0';
+  let live: Harness;
+  beforeAll(async () => {
+    live = await startCollector({ now: Date.now, settings: { daemonrefresh: 0.5 } });
+  });
+  afterAll(async () => {
+    await live.close();
+    removeDir(live.dbPath);
+  });
+
+  /** A visitor who allows everything on `path`, then stays until `beats` heartbeats of the page view arrived. */
+  async function visit(userAgent: string, viewport: { width: number; height: number }, paths: string[]): Promise<void> {
+    const context = await browser.newContext({ userAgent, viewport, screen: viewport });
+    await serveBundleUnderTest(context);
+    const visitor = await context.newPage();
+    await visitor.goto(`${live.url}${paths[0]}`);
+    const banner = visitor.locator('pagepulse-consent');
+    await banner.locator('.banner').waitFor();
+    await Promise.all([visitor.waitForEvent('load'), banner.getByRole('button', { name: 'Alle akzeptieren' }).click()]);
+    for (const [i, path] of paths.entries()) {
+      if (i > 0) await visitor.goto(`${live.url}${path}`);
+      // three answered heartbeats: the page view and two "still here" (0.5 s apart)
+      await visitor.evaluate(
+        () =>
+          new Promise<void>((resolve) => {
+            let n = 0;
+            document.addEventListener('pagepulse:heartbeat', () => ++n === 3 && resolve());
+          }),
+      );
+    }
+    await context.close();
+  }
+
+  it('utm_* and pagepulse-debug are not pages of their own; device, browser and width come from the real requests', async () => {
+    await visit(IPHONE, { width: 390, height: 844 }, [
+      '/?utm_source=newsletter&utm_campaign=herbst&pagepulse-debug=1',
+      '/kontakt/datenschutz.html',
+    ]);
+    await visit(FIREFOX, { width: 1366, height: 900 }, ['/#galerie']);
+    const admin = await signIn(live.url);
+    expect((await admin.post('/admin/api/settings', { timeZone: 'UTC' })).status).toBe(200);
+    const traffic = (await (await admin.get('/admin/api/traffic?period=today')).json()) as Record<
+      string,
+      Array<{ label: string; current: number; timeOnPage?: number }>
+    > & { summary: Record<string, { current: number }> };
+    expect(traffic.summary.views!.current).toBe(3);
+    expect(traffic.summary.visitors!.current).toBe(2);
+    expect(traffic.summary.bounceRate!.current).toBe(0.5); // the Firefox visitor saw one page
+    expect(traffic.pages!.map((p) => [p.label, p.current])).toEqual([
+      [`${live.url}/`, 2],
+      [`${live.url}/kontakt/datenschutz.html`, 1],
+    ]);
+    // each page view lasted at least two heartbeat intervals (1 s)
+    for (const page of traffic.pages!) expect(page.timeOnPage).toBeGreaterThanOrEqual(1000);
+    expect(traffic.utmSource).toEqual([{ label: 'newsletter', current: 1, previous: 0 }]);
+    expect(traffic.utmCampaign).toEqual([{ label: 'herbst', current: 1, previous: 0 }]);
+    // the bundle's Referer is the page itself: no referring site
+    expect(traffic.referrers).toEqual([]);
+    expect(traffic.devices!.map((d) => [d.label, d.current])).toEqual([
+      ['desktop', 1],
+      ['mobile', 1],
+    ]);
+    expect(traffic.browsers!.map((d) => [d.label, d.current])).toEqual([
+      ['Firefox', 1],
+      ['Safari', 1],
+    ]);
+    expect(traffic.screens!.map((d) => [d.label, d.current])).toEqual([
+      ['1024–1439', 1],
+      ['< 600', 1],
+    ]);
+  });
+});

@@ -1,0 +1,174 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeDir, signIn, startCollector, type Admin, type Harness } from '../support/collector';
+import { SITE, driveDashboardScenario } from '../support/dashboard-scenario';
+
+/**
+ * The dashboard's figures for a period and the one before, from the scenario's visitors
+ * (test/support/dashboard-scenario.ts: known user agents, window widths, referrers, campaign
+ * parameters and times on page) in Europe/Berlin. Every expected number below is counted by hand
+ * from that story, not by the collector's code.
+ */
+
+let h: Harness;
+let admin: Admin;
+
+beforeAll(async () => {
+  h = await startCollector({ visitorRate: { burst: 1_000_000, perSecond: 1_000_000 } });
+  await driveDashboardScenario(h);
+  // signed in now (an admin session ends after 2 h idle); the days are Berlin's from here on
+  admin = await signIn(h.url);
+  expect((await admin.post('/admin/api/settings', { timeZone: 'Europe/Berlin' })).status).toBe(200);
+});
+afterAll(async () => {
+  await h.close();
+  removeDir(h.dbPath);
+  expect(h.errors).toEqual([]);
+});
+
+const get = async <T>(path: string): Promise<T> => {
+  const res = await admin.get(path);
+  expect(res.status).toBe(200);
+  return (await res.json()) as T;
+};
+type Traffic = Record<string, unknown> & { series: Array<Record<string, unknown>>; summary: Record<string, unknown> };
+
+describe('dashboard figures for a period and the previous one (Europe/Berlin)', () => {
+  it('7 days: page views, visitors, bounce rate and time on page, each beside the previous 7 days', async () => {
+    const traffic = await get<Traffic>('/admin/api/traffic?period=7d');
+    expect(traffic.period).toEqual({
+      name: '7d',
+      timeZone: 'Europe/Berlin',
+      unit: 'day',
+      days: { current: ['2025-05-14', '2025-05-20'], previous: ['2025-05-07', '2025-05-13'] },
+    });
+    // now: A 2 views, B 1, C 2, D 1; bounces B and D of 4 visits; times 60, 30, 10, 20, 4, 6 s -> 130 / 6
+    // before: F 2 views, E 1; bounce E of 2; times 20, 10, 40 s -> 70 / 3
+    expect(traffic.summary).toEqual({
+      views: { current: 6, previous: 3 },
+      visitors: { current: 4, previous: 2 },
+      visits: { current: 4, previous: 2 },
+      bounceRate: { current: 0.5, previous: 0.5 },
+      timeOnPage: { current: 21_667, previous: 23_333 },
+    });
+    expect(traffic.series).toEqual([
+      { label: '2025-05-14', views: 1, visitors: 1, previousLabel: '2025-05-07', previousViews: 0 },
+      { label: '2025-05-15', views: 0, visitors: 0, previousLabel: '2025-05-08', previousViews: 0 },
+      { label: '2025-05-16', views: 0, visitors: 0, previousLabel: '2025-05-09', previousViews: 0 },
+      { label: '2025-05-17', views: 0, visitors: 0, previousLabel: '2025-05-10', previousViews: 2 },
+      { label: '2025-05-18', views: 2, visitors: 1, previousLabel: '2025-05-11', previousViews: 0 },
+      { label: '2025-05-19', views: 1, visitors: 1, previousLabel: '2025-05-12', previousViews: 0 },
+      { label: '2025-05-20', views: 2, visitors: 1, previousLabel: '2025-05-13', previousViews: 1 },
+    ]);
+  });
+
+  it('7 days: pages (without fragments, QA switches and utm_*), entry and exit pages, with time on page', async () => {
+    const traffic = await get<Traffic>('/admin/api/traffic?period=7d');
+    expect(traffic.pages).toEqual([
+      { label: `${SITE}/`, current: 2, previous: 2, timeOnPage: 40_000 },
+      { label: `${SITE}/galerie.html`, current: 2, previous: 1, timeOnPage: 20_000 },
+      { label: `${SITE}/kontakt.html`, current: 2, previous: 0, timeOnPage: 5_000 },
+    ]);
+    expect(traffic.entryPages).toEqual([
+      { label: `${SITE}/`, current: 2, previous: 1 },
+      { label: `${SITE}/galerie.html`, current: 1, previous: 1 },
+      { label: `${SITE}/kontakt.html`, current: 1, previous: 0 },
+    ]);
+    expect(traffic.exitPages).toEqual([
+      { label: `${SITE}/galerie.html`, current: 2, previous: 0 },
+      { label: `${SITE}/kontakt.html`, current: 2, previous: 0 },
+    ]);
+  });
+
+  it('7 days: referrers (only another host), campaigns, devices, browsers and screen sizes', async () => {
+    const traffic = await get<Traffic>('/admin/api/traffic?period=7d');
+    expect(traffic.referrers).toEqual([
+      { label: 'mail.example.net', current: 1, previous: 0 },
+      { label: 'www.google.com', current: 1, previous: 0 },
+    ]);
+    expect(traffic.utmSource).toEqual([{ label: 'newsletter', current: 2, previous: 0 }]);
+    expect(traffic.utmMedium).toEqual([{ label: 'email', current: 2, previous: 0 }]);
+    expect(traffic.utmCampaign).toEqual([{ label: 'fruehling', current: 2, previous: 0 }]);
+    expect(traffic.utmTerm).toEqual([]);
+    expect(traffic.devices).toEqual([
+      { label: 'desktop', current: 2, previous: 1 },
+      { label: 'mobile', current: 1, previous: 1 },
+      { label: 'tablet', current: 1, previous: 0 },
+    ]);
+    expect(traffic.browsers).toEqual([
+      { label: 'Safari', current: 2, previous: 0 },
+      { label: 'Chrome', current: 1, previous: 2 },
+      { label: 'Firefox', current: 1, previous: 0 },
+    ]);
+    expect(traffic.screens).toEqual([
+      { label: '1024–1439', current: 1, previous: 0 },
+      { label: '600–1023', current: 1, previous: 0 },
+      { label: '< 600', current: 1, previous: 1 },
+      { label: '≥ 1440', current: 1, previous: 1 },
+    ]);
+  });
+
+  it('today, 12 months and a custom day: the site time zone decides which day a visit belongs to', async () => {
+    const today = await get<Traffic>('/admin/api/traffic?period=today');
+    expect(today.summary.views).toEqual({ current: 2, previous: 1 }); // C this morning; B yesterday
+    expect(today.series).toHaveLength(24);
+    expect(today.series[8]).toMatchObject({ label: '08:00', views: 2 }); // 06:00 UTC is 08:00 in Berlin
+    const year = await get<Traffic>('/admin/api/traffic?period=12m');
+    expect(year.summary.views).toEqual({ current: 10, previous: 0 });
+    expect(year.series.map((s) => s.label)).toEqual([
+      '2024-06', '2024-07', '2024-08', '2024-09', '2024-10', '2024-11', '2024-12', '2025-01', '2025-02', '2025-03', '2025-04', '2025-05',
+    ]); // prettier-ignore
+    expect(year.series.at(-1)).toMatchObject({ views: 10, previousLabel: '2024-05', previousViews: 0 });
+    // 13 May in Berlin: E (23:30), not D (00:30 on the 14th), though both are 13 May in UTC
+    const day = await get<Traffic>('/admin/api/traffic?period=custom&from=2025-05-13&to=2025-05-13');
+    expect(day.summary.views).toEqual({ current: 1, previous: 0 });
+    expect(day.browsers).toEqual([{ label: 'Chrome', current: 1, previous: 0 }]);
+    // the day the clocks go forward in Berlin has 23 hours: no 02:00
+    const spring = await get<Traffic>('/admin/api/traffic?period=custom&from=2025-03-30&to=2025-03-30');
+    expect(spring.series.map((s) => s.label).slice(0, 3)).toEqual(['00:00', '01:00', '03:00']);
+    expect(spring.series).toHaveLength(23);
+    expect((await admin.get('/admin/api/traffic?period=custom&from=2025-05-14&to=2025-05-13')).status).toBe(400);
+    expect((await admin.get('/admin/api/traffic?period=week')).status).toBe(400);
+  });
+
+  it('clicks of the period per selector, beside the previous period; stored under the page without QA switches', async () => {
+    expect(await get('/admin/api/clicks?period=7d')).toMatchObject({
+      pages: [
+        { page: `${SITE}/`, total: { current: 3, previous: 2 }, selectors: [{ selector: 'a.gallery', current: 3, previous: 1 }] },
+      ],
+    });
+    // the overlay asks for the page as the browser shows it: the same stored clicks
+    const overlay = await fetch(
+      `${h.url}/api/clicks?page=${encodeURIComponent(`${SITE}/?pagepulse-heatmap=1&pagepulse-debug=1`)}`,
+    );
+    expect(await overlay.json()).toEqual({
+      page: `${SITE}/`,
+      clicks: [
+        { selector: 'a.gallery', count: 4 },
+        { selector: 'nav a', count: 1 },
+      ],
+    });
+  });
+
+  it('consent shares and the consent log follow the period', async () => {
+    const stats = await get<{ current: unknown; previous: unknown; buckets: unknown[] }>('/admin/api/consent-stats?period=7d');
+    expect(stats.current).toEqual({ visitors: 1, shares: { 1: 1, 2: 1, 3: 1, 4: 1 } }); // A allowed all
+    expect(stats.previous).toEqual({ visitors: 1, shares: { 1: 1, 2: 1, 3: 1, 4: 0 } }); // E allowed Statistiken
+    expect(stats.buckets).toHaveLength(7);
+    const log = await get<{ consents: Array<{ at: string }> }>('/admin/api/consents?period=7d');
+    expect(log.consents.map((c) => c.at)).toEqual([
+      '2025-05-18T08:00:05.000Z',
+      '2025-05-18T08:00:05.000Z',
+      '2025-05-18T08:00:05.000Z',
+    ]);
+    // a day of the log's own filter is a Berlin day too
+    const day = await get<{ consents: unknown[] }>('/admin/api/consents?from=2025-05-13&to=2025-05-13');
+    expect(day.consents).toHaveLength(2); // E's generic choice and Statistiken
+  });
+
+  it('keeps the time zone as a validated setting', async () => {
+    expect(await get('/admin/api/settings')).toMatchObject({ timeZone: 'Europe/Berlin' });
+    for (const bad of ['Mars/Olympus', 'Europe/Berlin; DROP', ''])
+      expect((await admin.post('/admin/api/settings', { timeZone: bad })).status).toBe(400);
+    expect(await get('/admin/api/settings')).toMatchObject({ timeZone: 'Europe/Berlin' });
+  });
+});
