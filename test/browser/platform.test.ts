@@ -73,7 +73,9 @@ describe('notifications', () => {
     expect(box.top).toBeLessThan(40);
     const first = await page.evaluate(() => (window as unknown as { __first: Promise<number> }).__first);
     expect(first).toBeGreaterThanOrEqual(4990); // not before its 5 s (the page clock's rounding aside)
-    expect(first).toBeLessThan(6500);
+    // at most a second late (the 50 ms before it renders, and a busy machine's timer lateness): a
+    // 6 s close fails here (it did at the earlier 6.5 s bound)
+    expect(first).toBeLessThan(6000);
 
     await page.evaluate(() => window.PagePulse!.notify('Zweite Nachricht', { status: 'warning' }));
     const item = page.locator('pagepulse-notify li');
