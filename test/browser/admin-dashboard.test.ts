@@ -93,12 +93,12 @@ async function checkWidths(name: string): Promise<void> {
 async function openView(hash: string, heading: string): Promise<void> {
   await page.goto(`${h.url}/admin/#${hash}`);
   await expect.poll(() => page.locator('h1').textContent()).toBe(heading);
-  await page.locator('[role="status"]', { hasText: 'Lädt' }).waitFor({ state: 'detached' });
+  await expect.poll(() => page.locator('[role="status"]', { hasText: 'Lädt' }).count()).toBe(0);
 }
 
 async function choose(period: string): Promise<void> {
   await page.getByTestId('period').selectOption(period);
-  await page.locator('[role="status"]', { hasText: /Lädt|Loading/ }).waitFor({ state: 'detached' });
+  await expect.poll(() => page.locator('[role="status"]', { hasText: /Lädt|Loading/ }).count()).toBe(0);
 }
 
 /** A table's body rows as arrays of cell texts (whitespace squeezed). */
@@ -252,7 +252,7 @@ describe('the admin dashboard shows the scenario for the chosen period and the p
     await page.getByRole('button', { name: 'Switch to English' }).click();
     await page.goto(`${h.url}/admin/#overview`);
     await expect.poll(() => page.locator('h1').textContent()).toBe('Overview');
-    await page.locator('[role="status"]', { hasText: 'Loading' }).waitFor({ state: 'detached' });
+    await expect.poll(() => page.locator('[role="status"]', { hasText: 'Loading' }).count()).toBe(0);
     expect(await page.getByTestId('counted').textContent()).toContain('visitors who allowed statistics');
     expect(await page.getByTestId('period-note').textContent()).toContain('(time zone Europe/Berlin)');
     await checkWidths('overview-7d-en');

@@ -102,7 +102,7 @@ async function shoot(name: string): Promise<void> {
 async function openView(hash: string, heading: string): Promise<void> {
   await page.goto(`${collector.url}/admin/#${hash}`);
   await expect.poll(() => page.locator('h1').textContent()).toBe(heading);
-  await page.locator('[role="status"]', { hasText: 'Lädt' }).waitFor({ state: 'detached' });
+  await expect.poll(() => page.locator('[role="status"]', { hasText: 'Lädt' }).count()).toBe(0);
 }
 
 describe('admin area in Chromium, with data made by driving the demo site', () => {

@@ -53,9 +53,12 @@ describe('demo page with com_gdpr globals', () => {
       'Besucherstatistik',
       'Videos und Werbung',
     ]);
+    // the decline reloads the page: wait for that reload's load event (the current page's 'load' has
+    // passed already, and a goto sent before the reload starts is aborted by it)
+    const reloaded = page.waitForEvent('load');
     await page.locator('pagepulse-consent').getByRole('button', { name: 'Nur notwendige' }).click();
     await page.waitForFunction(() => document.cookie.includes('cookieconsent_status=deny'));
-    await page.waitForLoadState('load');
+    await reloaded;
     await page.goto(`${collector.url}/gdpr.html`);
     await banner(page).waitFor();
     expect(await page.evaluate(() => window.PagePulse!.consent.get().status)).toBe('deny');
