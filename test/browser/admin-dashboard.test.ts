@@ -1,6 +1,7 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeViolations } from '../support/axe';
 import { collectPageErrors, launch } from '../support/browser';
 import { ADMIN_PASSWORD, removeDir, signIn, startCollector, type Harness } from '../support/collector';
 import { SITE, driveDashboardScenario } from '../support/dashboard-scenario';
@@ -16,7 +17,6 @@ import { serveBundleUnderTest } from '../support/demo';
 
 const SHOTS = process.env.PAGEPULSE_ADMIN_SHOTS;
 const WIDTHS = { desktop: { width: 1366, height: 900 }, mobile: { width: 390, height: 844 } };
-const AXE = readFileSync('node_modules/axe-core/axe.min.js', 'utf8');
 
 let browser: Browser;
 let h: Harness;
@@ -44,22 +44,6 @@ afterAll(async () => {
   removeDir(h.dbPath);
 });
 
-async function axeViolations(): Promise<string[]> {
-  // evaluated through the DevTools protocol: the admin CSP rightly refuses an injected script tag
-  await page.evaluate(AXE);
-  return page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: {
-          run: (ctx: unknown, opts: unknown) => Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown }> }> }>;
-        };
-      }
-    ).axe;
-    const result = await axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] });
-    return result.violations.map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
-  });
-}
-
 /** At 390 px nothing is wider than the viewport; axe finds nothing at either width; screenshots if asked. */
 async function checkWidths(name: string): Promise<void> {
   for (const [width, size] of Object.entries(WIDTHS)) {
@@ -77,7 +61,7 @@ async function checkWidths(name: string): Promise<void> {
           clip: { x: 0, y, width: size.width, height: Math.min(size.height, height - y) },
         });
     }
-    expect(await axeViolations(), `${name} at ${width}`).toEqual([]);
+    expect(await axeViolations(page), `${name} at ${width}`).toEqual([]);
     // no sideways scrolling; on failure the elements that stick out (outside clipped, hidden table heads) are named
     const wider = await page.evaluate((limit) => {
       if (document.documentElement.scrollWidth <= limit) return [];

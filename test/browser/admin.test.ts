@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeViolations } from '../support/axe';
 import { collectPageErrors, launch } from '../support/browser';
 import { ADMIN_PASSWORD, removeDir, startCollector, type Harness } from '../support/collector';
 import { serveBundleUnderTest } from '../support/demo';
@@ -8,7 +9,6 @@ import { serveBundleUnderTest } from '../support/demo';
 /** Set to a folder to save a screenshot of each admin view at both widths (docs/collector.md "Admin area"). */
 const SHOTS = process.env.PAGEPULSE_ADMIN_SHOTS;
 const WIDTHS = { desktop: { width: 1280, height: 900 }, mobile: { width: 390, height: 844 } };
-const AXE = readFileSync('node_modules/axe-core/axe.min.js', 'utf8');
 
 let browser: Browser;
 let collector: Harness;
@@ -70,22 +70,6 @@ async function driveDemo(): Promise<void> {
       { timeout: 10_000 },
     )
     .toBeGreaterThanOrEqual(3);
-}
-
-async function axeViolations(target: Page): Promise<string[]> {
-  // evaluated through the DevTools protocol: the admin CSP rightly refuses an injected script tag
-  await target.evaluate(AXE);
-  return target.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: {
-          run: (ctx: unknown, opts: unknown) => Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown }> }> }>;
-        };
-      }
-    ).axe;
-    const result = await axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] });
-    return result.violations.map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
-  });
 }
 
 async function shoot(name: string): Promise<void> {
