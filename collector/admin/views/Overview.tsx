@@ -74,8 +74,25 @@ export function Overview({ t, lang, period }: { t: Messages; lang: Lang; period:
               {body}
             </section>
           );
-          const pageBreakdown = (rows: Row[], header: string, testId: string) => (
-            <Breakdown t={t} lang={lang} rows={rows} labelHeader={t.page} countHeader={header} format={count} testId={testId} />
+          // one breakdown of this period's rows, counted as `countHeader`, with the view's language
+          const breakdown = (
+            testId: string,
+            rows: Row[],
+            labelHeader: string,
+            countHeader: string,
+            more: Pick<React.ComponentProps<typeof Breakdown>, 'labelOf' | 'share' | 'extra'> = {},
+          ) => (
+            <Breakdown
+              key={testId}
+              t={t}
+              lang={lang}
+              rows={rows}
+              labelHeader={labelHeader}
+              countHeader={countHeader}
+              format={count}
+              testId={testId}
+              {...more}
+            />
           );
           const campaigns = UTM.filter((key) => data[key].length > 0);
           return (
@@ -130,34 +147,19 @@ export function Overview({ t, lang, period }: { t: Messages; lang: Lang; period:
                 {card(
                   'pages-title',
                   t.topPages,
-                  <Breakdown
-                    t={t}
-                    lang={lang}
-                    rows={data.pages}
-                    labelHeader={t.page}
-                    countHeader={t.pageViews}
-                    format={count}
-                    extra={{
+                  breakdown('top-pages', data.pages, t.page, t.pageViews, {
+                    extra: {
                       header: t.timeOnPage,
                       cell: (row) => duration(data.pages.find((p) => p.label === row.label)!.timeOnPage, lang),
-                    }}
-                    testId="top-pages"
-                  />,
+                    },
+                  }),
                 )}
-                {card('entry-title', t.entryPages, pageBreakdown(data.entryPages, t.entries, 'entry-pages'))}
-                {card('exit-title', t.exitPages, pageBreakdown(data.exitPages, t.exits, 'exit-pages'))}
+                {card('entry-title', t.entryPages, breakdown('entry-pages', data.entryPages, t.page, t.entries))}
+                {card('exit-title', t.exitPages, breakdown('exit-pages', data.exitPages, t.page, t.exits))}
                 {card(
                   'referrers-title',
                   t.referrers,
-                  <Breakdown
-                    t={t}
-                    lang={lang}
-                    rows={data.referrers}
-                    labelHeader={t.referrer}
-                    countHeader={t.visitors}
-                    format={count}
-                    testId="referrers"
-                  />,
+                  breakdown('referrers', data.referrers, t.referrer, t.visitors),
                   t.referrersHint,
                 )}
                 {card(
@@ -166,65 +168,33 @@ export function Overview({ t, lang, period }: { t: Messages; lang: Lang; period:
                   campaigns.length === 0 ? (
                     <p>{t.none}</p>
                   ) : (
-                    campaigns.map((key) => (
-                      <Breakdown
-                        key={key}
-                        t={t}
-                        lang={lang}
-                        rows={data[key]}
-                        labelHeader={t.utm[key]!}
-                        countHeader={t.visitors}
-                        format={count}
-                        testId={key}
-                      />
-                    ))
+                    campaigns.map((key) => breakdown(key, data[key], t.utm[key]!, t.visitors))
                   ),
                   t.campaignsHint,
                 )}
                 {card(
                   'devices-title',
                   t.devices,
-                  <Breakdown
-                    t={t}
-                    lang={lang}
-                    rows={data.devices}
-                    labelHeader={t.device}
-                    countHeader={t.visitors}
-                    format={count}
-                    labelOf={(row) => t.deviceNames[row.label] ?? row.label}
-                    share
-                    testId="devices"
-                  />,
+                  breakdown('devices', data.devices, t.device, t.visitors, {
+                    labelOf: (row) => t.deviceNames[row.label] ?? row.label,
+                    share: true,
+                  }),
                 )}
                 {card(
                   'browsers-title',
                   t.browsers,
-                  <Breakdown
-                    t={t}
-                    lang={lang}
-                    rows={data.browsers}
-                    labelHeader={t.browser}
-                    countHeader={t.visitors}
-                    format={count}
-                    labelOf={(row) => (row.label === 'unknown' ? t.unknown : row.label)}
-                    share
-                    testId="browsers"
-                  />,
+                  breakdown('browsers', data.browsers, t.browser, t.visitors, {
+                    labelOf: (row) => (row.label === 'unknown' ? t.unknown : row.label),
+                    share: true,
+                  }),
                 )}
                 {card(
                   'screens-title',
                   t.screens,
-                  <Breakdown
-                    t={t}
-                    lang={lang}
-                    rows={bySize(data.screens)}
-                    labelHeader={t.screen}
-                    countHeader={t.visitors}
-                    format={count}
-                    labelOf={(row) => (row.label === 'unknown' ? t.unknown : `${row.label} px`)}
-                    share
-                    testId="screens"
-                  />,
+                  breakdown('screens', bySize(data.screens), t.screen, t.visitors, {
+                    labelOf: (row) => (row.label === 'unknown' ? t.unknown : `${row.label} px`),
+                    share: true,
+                  }),
                 )}
               </div>
             </>
