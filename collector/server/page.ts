@@ -21,10 +21,15 @@ export interface PageAddress {
   utm: Record<UtmField, string | null>;
 }
 
+/** `url` without its fragment: `#kontakt` is the same page. */
+export function withoutFragment(url: string): string {
+  const hash = url.indexOf('#');
+  return hash < 0 ? url : url.slice(0, hash);
+}
+
 /** `url` without its fragment, QA switches and campaign parameters, and the campaign values. */
 export function pageAddress(url: string): PageAddress {
-  const hash = url.indexOf('#');
-  const noHash = hash < 0 ? url : url.slice(0, hash);
+  const noHash = withoutFragment(url);
   const mark = noHash.indexOf('?');
   const utm = Object.fromEntries(UTM_FIELDS.map((field) => [field, null])) as Record<UtmField, string | null>;
   if (mark < 0) return { page: noHash, utm };

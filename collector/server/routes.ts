@@ -2,7 +2,7 @@ import type { FormRef, Store, Visitor } from './db';
 import { CATEGORY_NUMBERS, describeCategory } from './descriptions';
 import { describeAgent } from './agent';
 import { HttpError } from './http';
-import { pageAddress, referrerHost } from './page';
+import { pageAddress, referrerHost, withoutFragment } from './page';
 import { SESSION_COOKIE } from './session';
 import type { Settings } from './settings';
 
@@ -178,12 +178,6 @@ export const READS: Record<string, (ctx: RouteContext) => Promise<Reply>> = {
   },
 };
 
-/** Form consents keep their page's query (the proof names the page as sent) but not its fragment. */
-function pageKey(url: string): string {
-  const hash = url.indexOf('#');
-  return hash < 0 ? url : url.slice(0, hash);
-}
-
 function required(params: URLSearchParams, name: string): string {
   const value = params.get(name);
   if (value === null || value.trim() === '') throw new HttpError(400, `missing field: ${name}`);
@@ -211,7 +205,8 @@ function formRef(params: URLSearchParams): FormRef {
   if (!formId && !formName) throw new HttpError(400, 'missing field: formid or formname');
   if (formId.length > MAX_FIELD_CHARS || formName.length > MAX_FIELD_CHARS)
     throw new HttpError(400, 'field too long: formid or formname');
-  return { url: pageKey(required(params, 'url')), formId, formName };
+  // form consents keep their page's query (the proof names the page as sent) but not its fragment
+  return { url: withoutFragment(required(params, 'url')), formId, formName };
 }
 
 /** `formfields[<label>]=<value>` pairs as one object (an own-keys-only object: labels come from the page). */
