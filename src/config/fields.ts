@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { lazy, matches, maxLength, numberWhere } from '../platform/schema';
+import { isLooseNumber, lazy, matches, maxLength, numberWhere, oneOf, string } from '../platform/schema';
 import type { Service } from './config';
 
 /**
@@ -11,17 +11,16 @@ import type { Service } from './config';
  */
 
 /** on/off, 1/0, true/false, yes/no, as booleans, numbers or strings. */
-export const onOff = lazy(() =>
-  z.pipe(
-    z.union([z.literal([true, false, 0, 1]), z.string().check(matches(/^\s*(on|off|1|0|true|false|yes|no)\s*$/i))]),
-    z.transform((v) => v === true || v === 1 || (typeof v === 'string' && /^\s*(on|1|true|yes)\s*$/i.test(v))),
-  ),
-);
+const isOnOff = (v: unknown): boolean =>
+  v === true || v === false || v === 0 || v === 1 || (typeof v === 'string' && /^\s*(on|off|1|0|true|false|yes|no)\s*$/i.test(v));
+const onOffValue = (v: unknown): boolean =>
+  v === true || v === 1 || (typeof v === 'string' && /^\s*(on|1|true|yes)\s*$/i.test(v));
+export const onOff = lazy(() => oneOf(isOnOff, onOffValue));
 
 /** An address the bundle may call or link to: http(s) absolute, protocol-relative or relative. */
 export const safeUrl = lazy(() =>
   z.pipe(
-    z.string().check(
+    string().check(
       z.refine((v) => v.length > 0),
       maxLength(2048),
       z.refine((v) => !/^\s*[a-z][a-z0-9+.-]*:/i.test(v) || /^\s*https?:/i.test(v), 'only http(s) or relative addresses'),
@@ -39,20 +38,24 @@ export const baseUrl = lazy(() =>
 );
 
 /** Milliseconds for the keep-alive, or off. */
+const OFF: unknown[] = [false, 'off', '0', 0];
 export const keepalive = lazy(() =>
-  z.union([
-    z.pipe(
-      z.literal([false, 'off', '0', 0]),
-      z.transform(() => null),
+  z.pipe(
+    oneOf(
+      (v) => OFF.includes(v) || isLooseNumber(v),
+      (v) => (OFF.includes(v) ? null : Number(v)),
     ),
-    numberWhere((n) => n >= 100 && n <= 86_400_000, 'between 100 and 86400000 ms'),
-  ]),
+    z.custom<number | null>(
+      (n) => n === null || ((n as number) >= 100 && (n as number) <= 86_400_000),
+      'between 100 and 86400000 ms',
+    ),
+  ),
 );
 
 /** A language the bundle speaks. */
 export const lang = lazy(() =>
   z.pipe(
-    z.string().check(matches(/^\s*(de|en)([-_][a-z]{2})?\s*$/i)),
+    string().check(matches(/^\s*(de|en)([-_][a-z]{2})?\s*$/i)),
     z.transform((v) => (v.trim().slice(0, 2).toLowerCase() === 'en' ? 'en' : 'de') as 'de' | 'en'),
   ),
 );
@@ -60,14 +63,14 @@ export const lang = lazy(() =>
 /** An ISO 3166 alpha-2 country code. */
 export const country = lazy(() =>
   z.pipe(
-    z.string().check(matches(/^\s*[a-z]{2}\s*$/i)),
+    string().check(matches(/^\s*[a-z]{2}\s*$/i)),
     z.transform((v) => v.trim().toUpperCase()),
   ),
 );
 
 /** A CSS selector; a syntax error is caught at the edge instead of at click time. */
 export const selector = lazy(() =>
-  z.string().check(
+  string().check(
     z.refine((v) => v.length > 0),
     maxLength(500),
     z.refine((v) => {
@@ -84,7 +87,7 @@ export const selector = lazy(() =>
 /** A short display text (category names, placeholder and deny messages). */
 export const text = lazy(() =>
   z.pipe(
-    z.string().check(maxLength(2000)),
+    string().check(maxLength(2000)),
     z.transform((v) => v.trim()),
   ),
 );
@@ -95,7 +98,7 @@ export const timeoutMs = lazy(() => numberWhere((n) => n >= 100 && n <= 120_000,
 /** com_gdpr's compliance type: only opt-in changes the defaults; opt-out and info keep them. */
 export const complianceType = lazy(() =>
   z.pipe(
-    z.string().check(matches(/^\s*(opt-?in|opt-?out|info)\s*$/i)),
+    string().check(matches(/^\s*(opt-?in|opt-?out|info)\s*$/i)),
     z.transform((v) => (/in/i.test(v) ? 'opt-in' : 'opt-out') as 'opt-in' | 'opt-out'),
   ),
 );
@@ -112,15 +115,12 @@ export const domainList = lazy(() =>
   ),
 );
 
-/** Google Consent Mode: auto (when gtag/dataLayer is on the page), on, off. */
+/** Google Consent Mode: auto (when gtag/dataLayer is on the page), on, off (or any other on/off form). */
 export const gcm = lazy(() =>
-  z.union([
-    z.literal(['auto', 'on', 'off']),
-    z.pipe(
-      onOff(),
-      z.transform((b) => (b ? 'on' : 'off') as 'on' | 'off'),
-    ),
-  ]),
+  oneOf(
+    (v) => v === 'auto' || isOnOff(v),
+    (v) => (v === 'auto' ? 'auto' : onOffValue(v) ? 'on' : 'off') as 'auto' | 'on' | 'off',
+  ),
 );
 
 /** A cookie name pattern: a cookie name, or a name prefix followed by `*` (`_ga_*`). */

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { lazy, maxLength } from '../platform/schema';
+import { lazy, maxLength, string } from '../platform/schema';
 import type { CategoryId } from './categories';
 import { defaultConfig, type CategoryConfig, type Config, type Service } from './config';
 import * as f from './fields';
@@ -20,7 +20,7 @@ const SCALARS = {
   stateInput: f.selector,
   privacyUrl: f.safeUrl,
   country: f.country,
-  csrfToken: lazy(() => z.string().check(maxLength(200))),
+  csrfToken: lazy(() => string().check(maxLength(200))),
   requestTimeout: f.timeoutMs,
   complianceType: f.complianceType,
   revokable: f.onOff,

@@ -20,16 +20,33 @@ export function lazy<T>(build: () => T): () => T {
 export const matches = (pattern: RegExp) => z.refine<string>((v) => pattern.test(v));
 /** At most `n` characters or items. */
 export const maxLength = (n: number) => z.refine<string | unknown[]>((v) => v.length <= n);
-/** A finite number, as a custom check: zod's number schema class is not needed for one test. */
-export const finite = () => z.custom<number>((v) => typeof v === 'number' && Number.isFinite(v));
+/**
+ * A string, as a custom check that stops the checks after it when it fails: zod's string schema
+ * class (coercion, formats) is not needed for a `typeof`. A failure reads "Invalid input", as
+ * `z.string()`'s did.
+ */
+export const string = () => z.custom<string>((v) => typeof v === 'string', { abort: true });
+
+/** A finite number. */
+export const isFinite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+/** A finite number or a numeric string ("6", "2.5"): what `looseNumber` accepts. */
+export const isLooseNumber = (v: unknown): boolean => isFinite(v) || (typeof v === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(v));
+
+/**
+ * Alternatives are one custom check and one transform, not `z.union` of `z.literal`s: the union
+ * and literal schema classes (about 400 B gzip) and the construction of a schema per alternative
+ * at start-up (each zod schema costs its constructor's work on first use) are not needed for a
+ * test that a line of code does. A failure reads "Invalid input", as the union's did.
+ */
+export const oneOf = <T, R>(test: (v: unknown) => boolean, to: (v: T) => R) =>
+  z.pipe(
+    z.custom<T>(test),
+    z.transform((v: T) => to(v)),
+  );
 
 /** A finite number, also written as a numeric string ("6", "2.5"). */
-export const looseNumber = lazy(() =>
-  z.pipe(
-    z.union([finite(), z.string().check(matches(/^\s*-?\d+(\.\d+)?\s*$/))]),
-    z.transform((v) => Number(v)),
-  ),
-);
+export const looseNumber = lazy(() => oneOf(isLooseNumber, Number));
 
 /** A loose number that also satisfies `test` (message names the range in warnings). */
 export function numberWhere(test: (n: number) => boolean, message?: string) {

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { isRecord } from '../platform/record';
-import { finite, lazy, looseNumber, numberWhere } from '../platform/schema';
+import { isFinite, isLooseNumber, lazy, numberWhere, oneOf } from '../platform/schema';
 
 /** Longest debug or badge text kept from a server answer; the rest is cut. */
 const MAX_TEXT = 2000;
@@ -35,14 +35,15 @@ export interface StreamAnswer {
 const schemas = lazy(() => {
   const positive = numberWhere((n) => n > 0);
   const nonNegative = numberWhere((n) => n >= 0);
-  const flag = z.pipe(
-    z.union([looseNumber(), z.literal([true, false])]),
-    z.transform((v) => v === true || v === 1),
+  // a number or numeric string (1 = on), or a boolean
+  const flag = oneOf(
+    (v) => typeof v === 'boolean' || isLooseNumber(v),
+    (v) => Number(v) === 1,
   );
   return {
-    textish: z.pipe(
-      z.union([z.string(), finite(), z.literal([true, false, null, undefined])]),
-      z.transform((v) => (v == null ? '' : String(v)).slice(0, MAX_TEXT)),
+    textish: oneOf(
+      (v) => typeof v === 'string' || isFinite(v) || typeof v === 'boolean' || v == null,
+      (v) => (v == null ? '' : String(v)).slice(0, MAX_TEXT),
     ),
     list: z.custom<unknown[]>(Array.isArray),
     config: {
