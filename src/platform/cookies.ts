@@ -15,9 +15,23 @@ const DAY_MS = 86_400_000;
 /** The page's cookie jar. */
 export function documentCookieJar(doc: Document): CookieJar {
   const secure = (): string => (doc.location?.protocol === 'https:' ? '; Secure' : '');
+  // `document.cookie` read once per task: start-up asks for five cookies, and each read of the
+  // getter costs; a write of ours forgets it, and a microtask later another script's may have come
+  let text: string | null = null;
+  const read = (): string => {
+    if (text === null) {
+      text = doc.cookie;
+      queueMicrotask(() => (text = null));
+    }
+    return text;
+  };
+  const write = (cookie: string): void => {
+    text = null;
+    doc.cookie = cookie;
+  };
   return {
     get(name) {
-      for (const part of doc.cookie.split(';')) {
+      for (const part of read().split(';')) {
         const eq = part.indexOf('=');
         if (eq < 0) continue;
         if (part.slice(0, eq).trim() !== name) continue;
@@ -31,16 +45,19 @@ export function documentCookieJar(doc: Document): CookieJar {
     },
     set(name, value, days) {
       const expires = new Date(Date.now() + days * DAY_MS).toUTCString();
-      doc.cookie = `${name}=${encodeURIComponent(value)}; expires=${expires}; path=/; SameSite=Lax${secure()}`;
+      write(`${name}=${encodeURIComponent(value)}; expires=${expires}; path=/; SameSite=Lax${secure()}`);
     },
-    names: () => doc.cookie.split('; ').map((cookie) => cookie.split('=')[0]!),
+    names: () =>
+      read()
+        .split('; ')
+        .map((cookie) => cookie.split('=')[0]!),
     remove(name) {
       // expired (max-age=-1: some cookie jars keep a cookie whose expiry is "now"), host-only, then
       // for each domain from the host up (`www.example.com`, `example.com`, `com`): the browser
       // ignores the ones a cookie cannot have (a public suffix, another label of an IP)
-      doc.cookie = `${name}=;max-age=-1;path=/`;
+      write(`${name}=;max-age=-1;path=/`);
       for (let domain = doc.location.hostname; domain; domain = domain.slice(domain.indexOf('.') + 1 || domain.length))
-        doc.cookie = `${name}=;max-age=-1;path=/;domain=${domain}`;
+        write(`${name}=;max-age=-1;path=/;domain=${domain}`);
     },
   };
 }

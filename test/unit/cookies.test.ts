@@ -16,6 +16,33 @@ afterEach(() => {
   }
 });
 
+describe('the cookie jar', () => {
+  it('reads document.cookie once per task, and again after a write of its own or a microtask later', async () => {
+    let reads = 0;
+    const stored: string[] = ['a=1', 'b=x%20y'];
+    const doc = {
+      location: { protocol: 'https:', hostname: 'www.example.com' },
+      get cookie() {
+        reads++;
+        return stored.join('; ');
+      },
+      set cookie(value: string) {
+        stored.push(value.split(';')[0]!);
+      },
+    } as unknown as Document;
+    const jar = documentCookieJar(doc);
+    expect([jar.get('a'), jar.get('b'), jar.get('c'), jar.names()]).toEqual(['1', 'x y', null, ['a', 'b']]);
+    expect(reads).toBe(1);
+    jar.set('c', '3', 1);
+    expect(jar.get('c')).toBe('3'); // its own write is seen at once
+    expect(reads).toBe(2);
+    stored.push('d=4'); // another script's write, in a later task
+    await Promise.resolve();
+    expect(jar.get('d')).toBe('4');
+    expect(reads).toBe(3);
+  });
+});
+
 describe('cookie clearing (docs/protocol.md#clearing)', () => {
   it('expires a cookie set on the host and one set for the parent domain, as Google Analytics sets _ga', () => {
     document.cookie = '_ga=GA1.1.1; path=/; domain=example.com';
