@@ -109,6 +109,9 @@ function Banner(props: Props) {
   const { view, actions, t, config, texts } = props;
   const state = useSyncExternalStore(view.subscribe, view.get);
   const section = useRef<HTMLElement>(null);
+  // the dialog is rendered from its first opening on (a first visit's banner does not build it)
+  const opened = useRef(false);
+  opened.current ||= state.details !== null;
   useEffect(() => {
     if (state.open) section.current?.focus({ preventScroll: true });
   }, [state.open]);
@@ -179,7 +182,7 @@ function Banner(props: Props) {
           {texts.acceptAll}
         </button>
       </div>
-      <Details {...props} />
+      {opened.current && <Details {...props} />}
     </section>
   );
 }
