@@ -1,5 +1,6 @@
 import type { CategoryId, Config } from './config';
 import type { Messages } from './i18n';
+import type { CookieJar } from './platform/cookies';
 import type { Lifetime } from './platform/lifetime';
 import type { Requester } from './platform/request';
 import type { DebugStore } from './platform/debug';
@@ -87,6 +88,8 @@ export interface Context {
   log: Logger;
   debug: DebugStore;
   consent: ConsentStore;
+  /** The page's cookies (`document.cookie`). */
+  cookies: CookieJar;
   /** Show a notification (top-center, auto-closing). */
   notify(text: string, options?: NotifyOptions): void;
   /** Dispatch a `pagepulse:*` event with a detached copy of the detail. */

@@ -126,6 +126,7 @@ function boot(marker: Record<symbol, unknown>): void {
   });
   const t = messages(config.lang);
   const notifier = createNotifier({ doc, win, lifetime, log, t });
+  const cookies = documentCookieJar(doc);
   const ctx: Context = {
     config,
     win,
@@ -144,8 +145,9 @@ function boot(marker: Record<symbol, unknown>): void {
     }),
     debug: createDebugStore(config.debug, (error) => log.error(error)),
     // storage blocked (privacy mode, sandbox): no com_gdpr toggles
+    cookies,
     consent: createConsentStore(
-      documentCookieJar(doc),
+      cookies,
       config,
       (error) => log.error(error),
       () =>

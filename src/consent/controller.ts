@@ -7,7 +7,7 @@ import { createStore, type Store } from '../platform/store';
 import type { Blocker } from './blocker';
 import { fetchDescription, type CategoryDetails } from './descriptions';
 import { consentModeBridge } from './gcm';
-import { deliver, flushQueue, logEntries } from './log';
+import { deliver, flushQueue, logEntries, type LogQueue } from './log';
 import { acceptsByCountry, automaticCategories, statusFor } from './rules';
 import { guardedStorage, readItem, writeItem } from './storage';
 import type { Categories, ConsentStatus, ConsentStore } from './store';
@@ -79,13 +79,16 @@ export interface ConsentControllerDeps {
   log: { error(...args: unknown[]): void };
   blocker: Pick<Blocker, 'release'>;
   ui: ConsentViewPort;
+  /** The page's cookies: the log queue's marker (consent/log.ts). */
+  cookies: LogQueue['cookies'];
 }
 
 /** The consent controller: view state, choices (log, Consent Mode, reload), the start-up decision. */
 export function startConsentController(deps: ConsentControllerDeps): ConsentHandle {
-  const { config, consent, doc, win, t, lifetime, request, notify, log, blocker, ui } = deps;
-  // localStorage keeps the log queue, sessionStorage the deny flag; either may be refused (null)
-  const storage = guardedStorage(() => win.localStorage);
+  const { config, consent, doc, win, t, lifetime, request, notify, log, blocker, ui, cookies } = deps;
+  // localStorage keeps the log queue (opened only when its marker cookie says there is one),
+  // sessionStorage the deny flag; either may be refused
+  const queue: LogQueue = { storage: guardedStorage(() => win.localStorage), cookies };
   const session = guardedStorage(() => win.sessionStorage);
   const view = createStore<ConsentViewState>({
     open: false,
@@ -133,7 +136,7 @@ export function startConsentController(deps: ConsentControllerDeps): ConsentHand
         changed.map((id) => [id, now[id]]),
       );
       await Promise.race([
-        deliver(request, storage, entries),
+        deliver(request, queue, entries),
         new Promise((resolve) => lifetime.timeout(() => resolve(null), LOG_WAIT_MS)),
       ]);
     }
@@ -191,16 +194,15 @@ export function startConsentController(deps: ConsentControllerDeps): ConsentHand
     categoryName: (id) => config.categories[id].name || t[`category${id}`],
   };
 
-  // not needed for the page's first frame: re-sending queued logs (their first storage read costs
-  // milliseconds), the deny message carried over the reload and the revoke button wait for an
-  // idle moment, so the host page's own start-up goes first
-  // Without a choice on record (a first visit) there is none of it: the queue and the flag are
-  // written only on the way to a reload after a choice, whose page then has the cookie; an older
-  // queue (cookies cleared, storage kept) goes with the next page that has one. No storage is read.
+  // not needed for the page's first frame: re-sending queued logs, the deny message carried over
+  // the reload and the revoke button wait for an idle moment, so the host page's own start-up goes
+  // first. Storage is opened only when there is something in it (a first storage access costs
+  // milliseconds): the queue when its marker cookie is set, the deny flag after a decline (it is
+  // written only on the way to the reload after one). A first visit has neither: nothing runs.
   if (consent.get().chosen)
     lifetime.idle(() => {
-      settle(flushQueue(request, storage), log.error);
-      if (readItem(session, DENY_FLAG) === '1') {
+      settle(flushQueue(request, queue), log.error);
+      if (consent.get().status === 'deny' && readItem(session, DENY_FLAG) === '1') {
         writeItem(session, DENY_FLAG, null);
         notifyDenied();
       }

@@ -1,13 +1,26 @@
 import type { CategoryId, Config } from '../config';
+import type { CookieJar } from '../platform/cookies';
 import type { Requester } from '../platform/request';
 import { encodeForm } from '../platform/encode';
 import { gdprUrl } from './endpoints';
 import { readItem, writeItem, type SafeStorage } from './storage';
+import { CONSENT_DAYS } from './store';
 
 /** Where undelivered consent logs wait for the next page. */
 export const QUEUE_KEY = 'pagepulse.consentlog';
+/**
+ * Set while a queue is stored (docs/protocol.md#consent-log): a page without it never opens
+ * localStorage, whose first access costs a return visit milliseconds. Notwendig, like the consent cookies.
+ */
+export const QUEUE_COOKIE = 'pagepulse_q';
 /** At most this many records are kept: a site whose log endpoint is gone must not fill storage. */
 const MAX_QUEUED = 50;
+
+/** Where the queue lives: the storage, and the cookies that hold its marker. */
+export interface LogQueue {
+  storage: SafeStorage | null;
+  cookies: Pick<CookieJar, 'get' | 'set' | 'remove'>;
+}
 
 /** One log call: address and form body, ready to send again as they were. */
 export interface LogEntry {
@@ -49,42 +62,45 @@ export function readQueue(storage: SafeStorage | null): LogEntry[] {
     .map(([url, body]) => ({ url: url!, body: body! }));
 }
 
-/** Replace the stored queue (the newest MAX_QUEUED entries). */
-export function writeQueue(storage: SafeStorage | null, entries: readonly LogEntry[]): void {
-  // storage full or forbidden: the records of this page are still sent once
-  writeItem(
-    storage,
-    QUEUE_KEY,
-    entries.length === 0
-      ? null
-      : entries
-          .slice(-MAX_QUEUED)
-          .map((e) => `${e.url}\t${e.body}`)
-          .join('\n'),
-  );
+/** Replace the stored queue (the newest MAX_QUEUED entries), and set or clear its marker. */
+export function writeQueue({ storage, cookies }: LogQueue, entries: readonly LogEntry[]): void {
+  const text = entries
+    .slice(-MAX_QUEUED)
+    .map((e) => `${e.url}\t${e.body}`)
+    .join('\n');
+  // storage full or forbidden: the records of this page are still sent once; the marker then
+  // promises a queue there is none of, and the next page's flushQueue clears it
+  writeItem(storage, QUEUE_KEY, text || null);
+  // 365 days like the consent cookies: a queue that outlives its marker goes with the next choice's log
+  if (text) cookies.set(QUEUE_COOKIE, '1', CONSENT_DAYS);
+  else cookies.remove(QUEUE_COOKIE);
 }
 
 /**
  * Send entries with keepalive (they must survive the reload after a choice). Each entry is queued
  * BEFORE it is sent and removed once the server answered, so a record is lost neither to a failing
  * server nor to a reload that comes first; at worst a slow answer means one duplicate later.
+ * `all`: send the whole queue, the older entries too (flushQueue).
  */
-export function deliver(request: Requester, storage: SafeStorage | null, entries: readonly LogEntry[]): Promise<void> {
-  if (entries.length === 0) return Promise.resolve();
-  writeQueue(storage, [...readQueue(storage), ...entries]);
-  return send(request, storage, entries);
+export function deliver(request: Requester, queue: LogQueue, entries: readonly LogEntry[], all?: boolean): Promise<void> {
+  const queued = [...readQueue(queue.storage), ...entries];
+  writeQueue(queue, queued);
+  return send(request, queue, all ? queued : entries);
 }
 
-/** Re-send what earlier pages could not deliver. */
-export function flushQueue(request: Requester, storage: SafeStorage | null): Promise<void> {
-  return send(request, storage, readQueue(storage));
-}
+/**
+ * Re-send what earlier pages could not deliver; without the marker, storage is not opened at all.
+ * With it, the queue is written back as read: a marker without a queue (storage refused, or
+ * cleared by the visitor) is dropped, so the next page does not look again.
+ */
+export const flushQueue = (request: Requester, queue: LogQueue): Promise<void> =>
+  queue.cookies.get(QUEUE_COOKIE) ? deliver(request, queue, [], true) : Promise.resolve();
 
-async function send(request: Requester, storage: SafeStorage | null, entries: readonly LogEntry[]): Promise<void> {
+async function send(request: Requester, queue: LogQueue, entries: readonly LogEntry[]): Promise<void> {
   await Promise.all(
     entries.map(async (entry) => {
       const result = await request({ url: entry.url, data: entry.body, keepalive: true, responseType: 'text' });
-      if (result.ok) writeQueue(storage, removeOne(readQueue(storage), entry));
+      if (result.ok) writeQueue(queue, removeOne(readQueue(queue.storage), entry));
     }),
   );
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config';
-import { logEntries, readQueue, writeQueue, deliver, flushQueue, QUEUE_KEY } from '../../src/consent/log';
+import { logEntries, readQueue, writeQueue, deliver, flushQueue, QUEUE_COOKIE, QUEUE_KEY } from '../../src/consent/log';
 import type { SafeStorage } from '../../src/consent/storage';
 import {
   acceptsByCountry,
@@ -75,6 +75,8 @@ describe('consent log queue', () => {
   });
   it('keeps what failed, drops what arrived, and survives Array.prototype.toJSON', async () => {
     const storage = memoryStorage();
+    const jar = memoryJar();
+    const queue = { storage, cookies: jar };
     const proto = Array.prototype as unknown as { toJSON?: () => string };
     proto.toJSON = () => 'garbled';
     try {
@@ -83,13 +85,15 @@ describe('consent log queue', () => {
         up
           ? { ok: true, status: 200, data: '' }
           : { ok: false, error: { kind: 'abort', status: 0, detail: 'down' } }) as unknown as Requester;
-      await deliver(request, storage, logEntries({ base: '/' }, false, [[2, false]]));
+      await deliver(request, queue, logEntries({ base: '/' }, false, [[2, false]]));
       expect(readQueue(storage)).toHaveLength(2);
       expect(storage.data.get(QUEUE_KEY)).toContain('gdpr_generic_cookie_consent=0');
+      expect(jar.data).toEqual({ [QUEUE_COOKIE]: '1' }); // the marker: a queue waits
       up = true;
-      await flushQueue(request, storage);
+      await flushQueue(request, queue);
       expect(readQueue(storage)).toEqual([]);
       expect(storage.data.has(QUEUE_KEY)).toBe(false);
+      expect(jar.data).toEqual({}); // delivered: the marker goes with the queue
     } finally {
       delete proto.toJSON;
     }
@@ -105,10 +109,37 @@ describe('consent log queue', () => {
       removeItem: () => {},
     };
     expect(readQueue(throwing)).toEqual([]);
-    expect(() => writeQueue(throwing, [{ url: '/a', body: 'b' }])).not.toThrow();
+    expect(() => writeQueue({ storage: throwing, cookies: memoryJar() }, [{ url: '/a', body: 'b' }])).not.toThrow();
     const garbage = memoryStorage();
     garbage.setItem(QUEUE_KEY, 'no tab here\n\t\n/ok\tx=1');
     expect(readQueue(garbage)).toEqual([{ url: '/ok', body: 'x=1' }]);
+  });
+  it('flushQueue opens storage only under the marker cookie, and drops a marker that has no queue', async () => {
+    let lookups = 0;
+    const stored = memoryStorage();
+    stored.setItem(QUEUE_KEY, '/a\tx=1');
+    const counting: SafeStorage = {
+      getItem: (key) => (lookups++, stored.getItem(key)),
+      setItem: (key, value) => (lookups++, stored.setItem(key, value)),
+      removeItem: (key) => (lookups++, stored.removeItem(key)),
+    };
+    const sent: string[] = [];
+    const request = (async (o: { url: string }) => {
+      sent.push(o.url);
+      return { ok: true, status: 200, data: '' };
+    }) as unknown as Requester;
+    // no marker (a queue an older version left, or none): nothing is read, nothing sent
+    await flushQueue(request, { storage: counting, cookies: memoryJar() });
+    expect([lookups, sent]).toEqual([0, []]);
+    // the marker: the queue is read, sent, and both go
+    const jar = memoryJar({ [QUEUE_COOKIE]: '1' });
+    await flushQueue(request, { storage: counting, cookies: jar });
+    expect(sent).toEqual(['/a']);
+    expect([stored.data.has(QUEUE_KEY), jar.data]).toEqual([false, {}]);
+    // a marker over an empty or refused storage is cleared, so the next page does not look again
+    const stale = memoryJar({ [QUEUE_COOKIE]: '1' });
+    await flushQueue(request, { storage: null, cookies: stale });
+    expect(stale.data).toEqual({});
   });
 });
 

@@ -89,6 +89,7 @@ function setup(options: Options = {}) {
     notify: (text) => void notes.push(text),
     log: { error: (...args) => errors.push(args) },
     blocker: { release },
+    cookies: jar,
     ui: {
       mountView: (view, actions) => void mounts.push([view, actions]),
       revokeButton(visible, reopen) {
@@ -155,6 +156,7 @@ describe('consent controller', () => {
       cookieconsent_status: 'allow',
       cookieconsent_categories: '1.2.3',
       cookieconsent_revision: '0',
+      pagepulse_q: '1', // the log calls are queued until they are answered
     });
     expect(page.consent.get().reloading).toBe(true);
     await vi.waitFor(() => expect(page.reload).toHaveBeenCalledTimes(1));
@@ -210,7 +212,7 @@ describe('consent controller', () => {
   });
 
   it('a first visit opens no storage: no queue to flush, no deny flag, until a choice is made', async () => {
-    const page = setup();
+    const page = setup({ answer: null }); // the server fails: the log calls stay queued
     expect(page.mounts).toHaveLength(1);
     // the idle start-up work waits at most 1 s: give it longer
     await new Promise((resolve) => setTimeout(resolve, 1300));
@@ -219,9 +221,27 @@ describe('consent controller', () => {
     page.actions().acceptAll();
     await vi.waitFor(() => expect(page.reload).toHaveBeenCalled());
     expect(page.storageLookups()).toBeGreaterThan(0); // the log entries are queued before they are sent
+    expect(page.cookies.pagepulse_q).toBe('1');
     // a return visit flushes the queue in an idle moment
     const next = setup({ cookies: page.cookies });
     await vi.waitFor(() => expect(next.storageLookups()).toBeGreaterThan(0), { timeout: 3000 });
+  });
+
+  it('a return visit opens no storage without the queue marker or a decline, and still offers the revoke button', async () => {
+    const first = setup();
+    first.actions().acceptAll();
+    expect(first.cookies.pagepulse_q).toBe('1'); // queued before sending: the marker is set
+    await vi.waitFor(() => expect(first.reload).toHaveBeenCalled());
+    // the answers came: the queue and its marker are gone
+    expect(first.cookies.pagepulse_q).toBeUndefined();
+    const next = setup({ cookies: first.cookies });
+    await vi.waitFor(() => expect(next.revokeButton).toEqual([true]), { timeout: 3000 });
+    expect(next.storageLookups()).toBe(0);
+    expect(next.calls).toEqual([]);
+    // after a decline the deny flag is looked up (sessionStorage), the queue still not
+    const declined = setup({ cookies: { cookieconsent_status: 'deny', cookieconsent_categories: '1' } });
+    await vi.waitFor(() => expect(declined.revokeButton).toEqual([true]), { timeout: 3000 });
+    expect(declined.storageLookups()).toBe(1);
   });
 
   it('logConsent off: the choice sends nothing', async () => {
@@ -278,6 +298,7 @@ describe('consent controller', () => {
       cookieconsent_status: 'allow',
       cookieconsent_categories: '1.2.3',
       cookieconsent_revision: '0',
+      pagepulse_q: '1',
     });
     const dataLayer = (page.win as unknown as { dataLayer: IArguments[] }).dataLayer;
     expect(Array.from(dataLayer.at(-1)!)).toEqual([
@@ -299,9 +320,15 @@ describe('consent controller', () => {
       cookieconsent_status: 'allow',
       cookieconsent_categories: '1.2.4',
       cookieconsent_revision: '0',
+      pagepulse_q: '1',
     });
     page.handle.set({ 2: false, 4: false });
-    expect(page.cookies).toEqual({ cookieconsent_status: 'deny', cookieconsent_categories: '1', cookieconsent_revision: '0' });
+    expect(page.cookies).toEqual({
+      cookieconsent_status: 'deny',
+      cookieconsent_categories: '1',
+      cookieconsent_revision: '0',
+      pagepulse_q: '1',
+    });
     await vi.waitFor(() =>
       expect(logLines(page.calls)).toEqual([
         'processGenericCookieCategories gdpr_generic_cookie_consent=1',
