@@ -18,11 +18,17 @@ export function isWindows11(platform: unknown, platformVersion: unknown): boolea
   return Number.parseInt(platformVersion.split('.')[0] ?? '', 10) >= WINDOWS_11_MAJOR;
 }
 
-/** Ask the client hints once: `'Windows 11'` or null; never rejects (a page may have replaced them). */
+/**
+ * Ask the client hints once: `'Windows 11'` or null; never rejects (a page may have replaced them).
+ * A platform other than Windows is known without asking (the low-entropy `platform`): the
+ * high-entropy request, a round trip to the browser, is made only where its answer can matter,
+ * as the original client uses it only when `platform` is `Windows`.
+ */
 export async function askWindowsVersion(nav: Navigator): Promise<string | null> {
   try {
     const data = (nav as Navigator & { userAgentData?: UserAgentData }).userAgentData;
     if (!data || typeof data.getHighEntropyValues !== 'function') return null;
+    if (typeof data.platform === 'string' && data.platform !== 'Windows') return null;
     const values = await data.getHighEntropyValues(['platformVersion']);
     return isWindows11(values?.platform ?? data.platform, values?.platformVersion) ? WINDOWS_11 : null;
   } catch {

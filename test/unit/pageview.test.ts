@@ -68,6 +68,9 @@ describe('Windows 11 client hints', () => {
     expect(asked).toEqual([['platformVersion']]);
     expect(await askWindowsVersion(nav(hints('10.0.0')))).toBeNull();
     expect(await askWindowsVersion(nav(undefined))).toBeNull();
+    // another platform is known from the low-entropy hint: the high-entropy one is not asked
+    expect(await askWindowsVersion(nav({ ...hints('15.0.0'), platform: 'Android' }))).toBeNull();
+    expect(asked).toHaveLength(2);
     expect(await askWindowsVersion(nav({ getHighEntropyValues: () => Promise.reject(new Error('denied')) }))).toBeNull();
     expect(
       await askWindowsVersion(
