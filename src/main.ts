@@ -51,7 +51,19 @@ try {
     log.info('already running on this page; this copy starts nothing');
   } else {
     marker[INSTANCE] = true;
-    boot(marker);
+    // in the microtask right after this script's own run: a microtask checkpoint follows every
+    // script, so the blocker and the banner still come before the parser reads the next tag, but
+    // no frame of the bundle's top-level function (the whole file) is on the stack. With DevTools
+    // attached (Lighthouse, PageSpeed Insights) Chromium records a stack for each cookie read and
+    // each request a script starts, and such a frame makes V8 re-parse the whole bundle for its
+    // source positions (docs/decisions.md "Start-up order", issue 23)
+    queueMicrotask(() => {
+      try {
+        boot(marker);
+      } catch (error) {
+        log.error('failed to start', error);
+      }
+    });
   }
 } catch (error) {
   log.error('failed to start', error);
