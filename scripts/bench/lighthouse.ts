@@ -58,7 +58,28 @@ const TYPES: Record<string, string> = {
 
 /** vanilla-cookieconsent started as its README shows (two categories, English texts), and shown to
  * automated browsers too: its default `hideFromBots` would hide the banner from Lighthouse. */
-const CC_RUN = `CookieConsent.run({hideFromBots:false,categories:{necessary:{enabled:true,readOnly:true},analytics:{}},language:{default:'en',translations:{en:{consentModal:{title:'We use cookies',description:'Cookies help us run this site and measure visits.',acceptAllBtn:'Accept all',acceptNecessaryBtn:'Reject all',showPreferencesBtn:'Manage preferences'},preferencesModal:{title:'Cookie preferences',acceptAllBtn:'Accept all',acceptNecessaryBtn:'Reject all',savePreferencesBtn:'Save preferences',sections:[{title:'Necessary',linkedCategory:'necessary'},{title:'Analytics',linkedCategory:'analytics'}]}}}}});`;
+const CC_RUN = `CookieConsent.run({hideFromBots:false,categories:{necessary:{enabled:true,readOnly:true},analytics:{},marketing:{}},onConsent:()=>{if(CookieConsent.acceptedCategory('marketing'))for(const f of document.querySelectorAll('iframe[data-cc-src]'))f.src=f.dataset.ccSrc},language:{default:'en',translations:{en:{consentModal:{title:'We use cookies',description:'Cookies help us run this site and measure visits.',acceptAllBtn:'Accept all',acceptNecessaryBtn:'Reject all',showPreferencesBtn:'Manage preferences'},preferencesModal:{title:'Cookie preferences',acceptAllBtn:'Accept all',acceptNecessaryBtn:'Reject all',savePreferencesBtn:'Save preferences',sections:[{title:'Necessary',linkedCategory:'necessary'},{title:'Analytics',linkedCategory:'analytics'},{title:'Marketing',linkedCategory:'marketing'}]}}}}});`;
+
+/**
+ * The demo's consent-managed content in cookieconsent's own markup, so that the peers' page loads
+ * what ours does once consent is given (the return visit): its two tags as cookieconsent-managed
+ * scripts (`data-category` by name; cookieconsent reads `data-src` itself), and the video iframe
+ * through the `onConsent` callback in CC_RUN (cookieconsent has no iframe blocking of its own; a
+ * site adds those few lines or the iframemanager library). Throws when the demo's markup changed.
+ */
+function forCookieconsent(html: string): string {
+  const names: Record<string, string> = { '3': 'analytics', '4': 'marketing' };
+  let scripts = 0;
+  let out = html.replace(/<script type="text\/plain" data-category="([34])"/g, (_m, id: string) => {
+    scripts++;
+    return `<script type="text/plain" data-category="${names[id]}"`;
+  });
+  const iframe = /<iframe data-category="4" data-src=/;
+  if (scripts !== 2 || !iframe.test(out))
+    throw new Error('demo/index.html: its consent-managed tags changed; update forCookieconsent()');
+  out = out.replace(iframe, '<iframe data-cc-src=');
+  return out;
+}
 
 /**
  * An init script that sets `window.__frameAt` in the first animation frame that finds the consent
@@ -110,7 +131,8 @@ function pageFor(variant: Variant): string {
     liteBefore: TAG.replace('/dist/pagepulse.iife.js', '/before/pagepulse.lite.iife.js'),
     reactBefore: TAG.replace('/dist/pagepulse.iife.js', '/before/pagepulse.iife.js'),
   };
-  return html.replace(TAG, tags[variant]);
+  const page = html.replace(TAG, tags[variant]);
+  return variant === 'peers' || variant === 'cookieconsent' ? forCookieconsent(page) : page;
 }
 
 /**
