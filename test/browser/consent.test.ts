@@ -397,6 +397,9 @@ describe('consent log queue', () => {
     const queued = await page.evaluate(() => localStorage.getItem('pagepulse.consentlog'));
     expect(queued).toContain('processGenericCookieCategories\tgdpr_generic_cookie_consent=1');
     expect(queued).toContain('gdpr_cookie_category=4&gdpr_cookie_category_state=0');
+    // the marker that lets a page without a queue skip localStorage (docs/protocol.md#consent-log)
+    const marker = async () => (await context.cookies()).find((c) => c.name === 'pagepulse_q')?.value ?? null;
+    expect(await marker()).toBe('1');
     // the reloaded page re-sends the queue at its first idle moment (at most 1 s): let those three
     // fail too before the server comes back, or they may land while the next page sends its own
     await expect.poll(() => logs(since).length).toBeGreaterThanOrEqual(6);
@@ -413,6 +416,7 @@ describe('consent log queue', () => {
         'user.processGenericCookieCategories gdpr_generic_cookie_consent=1',
       ]);
     await expect.poll(() => page.evaluate(() => localStorage.getItem('pagepulse.consentlog'))).toBeNull();
+    await expect.poll(marker).toBeNull(); // delivered: the marker goes with the queue
     expect(logs(since).length).toBeGreaterThanOrEqual(3);
     expect(consoleLines.filter((l) => l.startsWith('error: PagePulse'))).toEqual([]);
     server.on('user.processGenericCookieCategories', () => undefined);
