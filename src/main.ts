@@ -156,8 +156,8 @@ function boot(marker: Record<symbol, unknown>): void {
       timeoutMs: config.requestTimeout,
     }),
     debug: createDebugStore(config.debug, (error) => log.error(error)),
-    // storage blocked (privacy mode, sandbox): no com_gdpr toggles
     cookies,
+    // storage blocked (privacy mode, sandbox): no com_gdpr toggles
     consent: createConsentStore(
       cookies,
       config,
