@@ -207,17 +207,22 @@ describe('sign-in', () => {
     expect((await login(ADMIN_PASSWORD)).status).toBe(303);
   });
 
-  it('200 parallel wrong passwords from one address: at most 5 are checked, the rest get 429, and a page answers within 200 ms meanwhile', async () => {
-    const burst = Array.from({ length: 200 }, (_, i) => login(`geraten-${i}`));
+  it('200 parallel wrong passwords from one address: at most 5 are checked, the rest get 429, and a page is answered before the checks are done', async () => {
     const started = performance.now();
+    const burst = Array.from({ length: 200 }, (_, i) => login(`geraten-${i}`));
     const page = await fetch(`${h.url}/`);
     const pageMs = performance.now() - started;
     expect(page.status).toBe(200);
     const statuses = (await Promise.all(burst)).map((r) => r.status);
+    const burstMs = performance.now() - started;
     expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(5);
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(195);
     expect(statuses.filter((s) => s !== 401 && s !== 429)).toEqual([]);
-    expect(pageMs).toBeLessThan(200);
+    // the password checks (scrypt) run beside the event loop: the page, asked for after the burst,
+    // does not wait for them. Checks on the event loop would hold it until the last one is done
+    // (about burstMs); relative, so a busy machine slows both sides alike (a fixed 200 ms bound
+    // failed with two CPU hogs beside the suite, at 246 ms)
+    expect(pageMs).toBeLessThan(burstMs / 2);
   });
 
   it('a browser that signed in before is not locked out by failures of others at its address', async () => {
