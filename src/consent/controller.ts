@@ -1,5 +1,5 @@
 import { CATEGORY_IDS, type CategoryId, type Config } from '../config';
-import type { Messages } from '../i18n';
+import { format, type Messages } from '../i18n';
 import { settle } from '../platform/guard';
 import type { Lifetime } from '../platform/lifetime';
 import type { Requester } from '../platform/request';
@@ -81,14 +81,25 @@ export interface ConsentControllerDeps {
   ui: ConsentViewPort;
   /** The page's cookies: the log queue's marker (consent/log.ts). */
   cookies: LogQueue['cookies'];
+  /** The debug box: a log endpoint the server does not have is named there, once. */
+  debug: { add(title: string, text: string): void };
 }
 
 /** The consent controller: view state, choices (log, Consent Mode, reload), the start-up decision. */
 export function startConsentController(deps: ConsentControllerDeps): ConsentHandle {
-  const { config, consent, doc, win, t, lifetime, request, notify, log, blocker, ui, cookies } = deps;
+  const { config, consent, doc, win, t, lifetime, request, notify, log, blocker, ui, cookies, debug } = deps;
   // localStorage keeps the log queue (opened only when its marker cookie says there is one),
-  // sessionStorage the deny flag; either may be refused
-  const queue: LogQueue = { storage: guardedStorage(() => win.localStorage), cookies };
+  // sessionStorage the deny flag; either may be refused. A refused log call (a site without
+  // com_gdpr answers its tasks 404) is dropped and named once per page
+  let refused = false;
+  const queue: LogQueue = {
+    storage: guardedStorage(() => win.localStorage),
+    cookies,
+    refused(error) {
+      if (!refused) debug.add(t.consentCallTitle, format(t.consentLogRefused, String(error.status)));
+      refused = true;
+    },
+  };
   const session = guardedStorage(() => win.sessionStorage);
   const view = createStore<ConsentViewState>({
     open: false,

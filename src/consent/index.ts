@@ -5,6 +5,7 @@ import { startBlocker, type Blocker } from './blocker';
 import { startConsentController, type ConsentHandle, type ConsentViewPort } from './controller';
 import { watchFormConsent } from './form-consent';
 import { consentModeBridge } from './gcm';
+import { isFinal, isLogCall } from './log';
 
 export type { ConsentHandle, ConsentViewPort } from './controller';
 
@@ -34,9 +35,11 @@ export function startConsentEarly(ctx: Context): ConsentEarly {
 export function startConsent(ctx: Context, early: ConsentEarly, ui: ConsentViewPort): ConsentHandle {
   const { t } = ctx;
   // the widget's own calls: a failure is kept (queue) or shown in place, and named in the debug box
-  const request = reporting(ctx.request, (error, options) =>
-    ctx.debug.add(t.consentCallTitle, `${options.url.split('task=')[1] ?? options.url}: ${describeError(error, t)}`),
-  );
+  // (a log call the server refuses for good is named once by the log queue instead, consent/log.ts)
+  const request = reporting(ctx.request, (error, options) => {
+    if (!(isFinal(error) && isLogCall(options.url)))
+      ctx.debug.add(t.consentCallTitle, `${options.url.split('task=')[1] ?? options.url}: ${describeError(error, t)}`);
+  });
   watchFormConsent({ ...ctx, request });
   const handle = startConsentController({ ...ctx, request, blocker: early.blocker, ui });
   early.openSettings = handle.open;

@@ -1,6 +1,6 @@
 import type { CategoryId, Config } from '../config';
 import type { CookieJar } from '../platform/cookies';
-import type { Requester } from '../platform/request';
+import type { RequestError, Requester } from '../platform/request';
 import { encodeForm } from '../platform/encode';
 import { gdprUrl } from './endpoints';
 import { readItem, writeItem, type SafeStorage } from './storage';
@@ -20,13 +20,26 @@ const MAX_QUEUED = 50;
 export interface LogQueue {
   storage: SafeStorage | null;
   cookies: Pick<CookieJar, 'get' | 'set' | 'remove'>;
+  /** Told when the server refused a log call for good (a site without com_gdpr answers 404). */
+  refused?: (error: RequestError) => void;
 }
+
+/**
+ * Whether a failed log call is final: the server answered 4xx (a Joomla site without com_gdpr
+ * answers its tasks 404), which no retry changes; 408 and 429 ask for a later try, and network
+ * failures and 5xx may pass. A final entry is dropped, never sent again.
+ */
+export const isFinal = (error: RequestError): boolean =>
+  error.kind === 'http' && error.status >= 400 && error.status < 500 && error.status !== 408 && error.status !== 429;
 
 /** One log call: address and form body, ready to send again as they were. */
 export interface LogEntry {
   url: string;
   body: string;
 }
+
+/** Whether an address is one of the log calls (their tasks are the only com_gdpr `process*` ones). */
+export const isLogCall = (url: string): boolean => url.includes('task=user.process');
 
 /** The log calls for a choice (protocol section 5): the generic one, then one per changed category. */
 export function logEntries(
@@ -100,7 +113,9 @@ async function send(request: Requester, queue: LogQueue, entries: readonly LogEn
   await Promise.all(
     entries.map(async (entry) => {
       const result = await request({ url: entry.url, data: entry.body, keepalive: true, responseType: 'text' });
-      if (result.ok) writeQueue(queue, removeOne(readQueue(queue.storage), entry));
+      const final = !result.ok && isFinal(result.error);
+      if (result.ok || final) writeQueue(queue, removeOne(readQueue(queue.storage), entry));
+      if (final) queue.refused?.(result.error);
     }),
   );
 }

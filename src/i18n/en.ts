@@ -47,5 +47,6 @@ export const en: Messages = {
   placeholderButton: 'Open cookie settings',
   scriptLoadError: 'Script could not be loaded: %s (%m)',
   consentCallTitle: 'Cookie consent (client)',
+  consentLogRefused: 'The consent log endpoint is missing on the server (HTTP %s): entries are dropped, not sent again.',
   keepaliveTitle: 'Session (client)',
 };

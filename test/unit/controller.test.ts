@@ -26,8 +26,9 @@ interface Options {
   cookies?: Record<string, string>;
   session?: Record<string, string>;
   gpc?: boolean;
-  /** Answer of every request: ok with this text, or a failure. */
+  /** Answer of every request: ok with this text, or a failure (HTTP `failStatus`, default 500). */
   answer?: string | null;
+  failStatus?: number;
   /** Put a dataLayer on the page (Consent Mode `auto` then bridges). */
   dataLayer?: unknown[];
 }
@@ -47,7 +48,7 @@ function setup(options: Options = {}) {
   const request = (async (o: RequestOptions) => {
     calls.push(o);
     return options.answer === null
-      ? { ok: false, error: { kind: 'http', status: 500, detail: '' } }
+      ? { ok: false, error: { kind: 'http', status: options.failStatus ?? 500, detail: '' } }
       : { ok: true, status: 200, data: options.answer ?? '' };
   }) as Requester;
   const reload = vi.fn();
@@ -73,6 +74,7 @@ function setup(options: Options = {}) {
   const lifetime = createLifetime(globalThis);
   lifetimes.push(lifetime);
   const notes: string[] = [];
+  const debugs: string[] = [];
   const errors: unknown[][] = [];
   const release = vi.fn(async () => {});
   const mounts: Array<[Store<ConsentViewState>, ConsentActions]> = [];
@@ -90,6 +92,7 @@ function setup(options: Options = {}) {
     log: { error: (...args) => errors.push(args) },
     blocker: { release },
     cookies: jar,
+    debug: { add: (title, text) => void debugs.push(`${title}: ${text}`) },
     ui: {
       mountView: (view, actions) => void mounts.push([view, actions]),
       revokeButton(visible, reopen) {
@@ -102,6 +105,7 @@ function setup(options: Options = {}) {
   const actions = () => mounts[0]![1];
   return {
     errors,
+    debugs,
     handle,
     consent,
     cookies,
@@ -166,6 +170,28 @@ describe('consent controller', () => {
     ]);
     expect(page.calls.every((c) => c.keepalive === true)).toBe(true);
     expect(page.release).toHaveBeenCalledTimes(1); // the page reloads instead
+  });
+
+  it('a site without com_gdpr (404, as the real one answers): the log calls are dropped, never re-sent, named once', async () => {
+    for (const status of [404, 403, 400]) {
+      const page = setup({ answer: null, failStatus: status });
+      page.actions().toggle(3, true);
+      page.actions().save();
+      await vi.waitFor(() => expect(page.reload).toHaveBeenCalledTimes(1));
+      expect(logLines(page.calls)).toHaveLength(2);
+      // nothing queued, no marker: the next page sends nothing again
+      expect(page.cookies.pagepulse_q).toBeUndefined();
+      expect(page.debugs).toEqual([`${t.consentCallTitle}: ${t.consentLogRefused.replace('%s', String(status))}`]);
+    }
+    // 408, 429 and 5xx may pass later: kept with the marker, nothing said about a missing endpoint
+    for (const status of [408, 429, 500, 503]) {
+      const page = setup({ answer: null, failStatus: status });
+      page.actions().toggle(3, true);
+      page.actions().save();
+      await vi.waitFor(() => expect(page.reload).toHaveBeenCalledTimes(1));
+      expect(page.cookies.pagepulse_q).toBe('1');
+      expect(page.debugs).toEqual([]);
+    }
   });
 
   it('save with every optional category off is a deny, logged as such', async () => {
