@@ -13,7 +13,7 @@ export interface PagePulseApi {
   /** 'react' or 'lite' (preact's core and hooks behind our React-named shims, src/ui/lite/). */
   readonly build: string;
   consent: {
-    /** The current choice: `{ status, categories: {1: true, 2: true, 3: false, 4: false}, chosen, services }`. */
+    /** The current choice: `{ status, categories: {1: true, 2: true, 3: false, 4: false}, chosen, services, id }`. */
     get(): ConsentSnapshot;
     /** Set categories as if the visitor saved them in the dialog. */
     set(categories: Partial<Record<CategoryId, boolean>>): void;
@@ -64,6 +64,7 @@ export function createApi(ctx: Context, handles: ApiHandles): PagePulseApi {
         status: null,
         categories: { 1: true, 2: false, 3: false, 4: false },
         chosen: false,
+        id: null,
         services: [],
       }),
       set: guard(
@@ -135,7 +136,7 @@ export function createApi(ctx: Context, handles: ApiHandles): PagePulseApi {
 export function snapshot(state: ConsentState): ConsentSnapshot {
   const categories = {} as Record<CategoryId, boolean>;
   for (const id of CATEGORY_IDS) categories[id] = state.categories[id];
-  return { status: state.status, categories, chosen: state.chosen, services: [...state.services] };
+  return { status: state.status, categories, chosen: state.chosen, services: [...state.services], id: state.id };
 }
 
 /** `Context.emit`: dispatch a `pagepulse:*` event on `doc` with a detached copy of the detail. */

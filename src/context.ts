@@ -33,6 +33,10 @@ export interface ConsentState {
   chosen: boolean;
   /** Services the visitor allowed on their own (`pagepulse_services`), whatever their category. */
   services: string[];
+  /** The consent ID (`pagepulse_consent_id`): made with the first choice, kept across later ones and withdrawals. */
+  id: string | null;
+  /** A choice was made, but under a lower policy revision than the page's (or one seen before): asked again. */
+  outdated?: true;
   /** The last choice changed categories and the page is about to reload: nothing new starts on this page. */
   reloading?: true;
 }
@@ -43,7 +47,8 @@ export interface ConsentStore {
   subscribe(listener: () => void): () => void;
   /**
    * Record a choice: locked categories stay on; writes both cookies; returns the categories that
-   * changed. With `reloadOnChange`, a choice that changed any category marks the state `reloading`.
+   * changed. With `reloadOnChange`, a choice that takes something back (a category switched off, a
+   * service no longer allowed) marks the state `reloading`; one that only adds never does.
    */
   choose(
     status: ConsentStatus,
@@ -53,14 +58,16 @@ export interface ConsentStore {
   ): CategoryId[];
   /** Whether a category is on now. */
   allows(id: CategoryId): boolean;
-  /** Allow one service on its own (the placeholder's "always allow"); no reload, categories unchanged. */
-  allowService(key: string): void;
+  /** Allow one service on its own (the placeholder's "always allow"); no reload, categories unchanged; false when nothing changed. */
+  allowService(key: string): boolean;
+  /** The policy revision choices are made under: the page's, or a higher one this browser met before. */
+  revision: number;
   /** Expire the cookies of every category and service not allowed now (docs/protocol.md#5b-services-clearing-revision). */
   clear(): void;
 }
 
 /** The consent state as the page sees it (`PagePulse.consent.get()`, `pagepulse:consent`). */
-export type ConsentSnapshot = Pick<ConsentState, 'status' | 'categories' | 'chosen' | 'services'>;
+export type ConsentSnapshot = Pick<ConsentState, 'status' | 'categories' | 'chosen' | 'services' | 'id'>;
 
 /** The CustomEvents the bundle dispatches on `document` (docs/protocol.md#public-api). */
 export interface PagePulseEvents {

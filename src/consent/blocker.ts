@@ -23,8 +23,9 @@ export interface BlockerDeps {
   allows(id: CategoryId): boolean;
   /** The consent store: the services allowed on their own, and the placeholder's "always allow". */
   consent: Pick<ConsentStore, 'get' | 'allowService'>;
-  /** The placeholder's button. */
+  /** The placeholder's buttons. */
   openSettings(): void;
+  allowService(key: string): void;
   log: { error(...args: unknown[]): void };
 }
 
@@ -106,10 +107,7 @@ export function startBlocker(deps: BlockerDeps): Blocker {
       box.setAttribute('aria-label', name);
       box.append(
         button(t.placeholderOnce, () => settle(activate([item]), log.error)),
-        button(format(t.placeholderAlways, name), () => {
-          deps.consent.allowService(service!);
-          settle(release(), log.error);
-        }),
+        button(format(t.placeholderAlways, name), () => deps.allowService(service!)),
       );
     } else box.append(button(t.placeholderButton, () => deps.openSettings()));
     element.parentNode.insertBefore(box, element);

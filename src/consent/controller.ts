@@ -10,7 +10,8 @@ import { consentModeBridge } from './gcm';
 import { deliver, flushQueue, logEntries, type LogQueue } from './log';
 import { acceptsByCountry, automaticCategories, statusFor } from './rules';
 import { guardedStorage, readItem, writeItem } from './storage';
-import type { Categories, ConsentStatus, ConsentStore } from './store';
+import { formatCategories, type Categories, type ConsentStatus, type ConsentStore } from './store';
+import { textVersion } from './texts';
 
 export type { CategoryDetails } from './descriptions';
 
@@ -63,6 +64,8 @@ export interface ConsentHandle {
   revoke(): void;
   /** Set categories as if the visitor saved them in the banner. */
   set(categories: Partial<Record<CategoryId, boolean>>): void;
+  /** Allow a service on its own (a placeholder's "always allow"): stored, logged, released in place. */
+  allowService(key: string): void;
 }
 
 /** What the controller works with; main.ts builds it from the context (consent/index.ts). */
@@ -140,17 +143,14 @@ export function startConsentController(deps: ConsentControllerDeps): ConsentHand
     // looked up at the choice: a gtag loaded after the bundle is told the choices too
     consentModeBridge(deps)?.('update', now);
     hide();
-    if (config.logConsent) {
-      const entries = logEntries(
-        config,
-        status !== 'deny',
-        changed.map((id) => [id, now[id]]),
-      );
+    if (config.logConsent)
       await Promise.race([
-        deliver(request, queue, entries),
+        record(
+          status !== 'deny',
+          changed.map((id) => [id, now[id]]),
+        ),
         new Promise((resolve) => lifetime.timeout(() => resolve(null), LOG_WAIT_MS)),
       ]);
-    }
     const denied = status === 'deny' && config.denyMessageEnabled;
     if (consent.get().reloading) {
       if (denied) writeItem(session, DENY_FLAG, '1');
@@ -159,6 +159,21 @@ export function startConsentController(deps: ConsentControllerDeps): ConsentHand
     }
     if (denied) notifyDenied();
     settle(blocker.release(), log.error);
+  };
+  /** Log what the visitor agreed to now (a choice, or a service allowed on its own), with the consent ID. */
+  const record = (generic: boolean, changed: Array<[CategoryId, boolean]>): Promise<void> => {
+    const state = consent.get();
+    return deliver(
+      request,
+      queue,
+      logEntries(config, generic, changed, {
+        id: state.id!,
+        categories: formatCategories(state.categories),
+        services: state.services.join('.'),
+        revision: consent.revision,
+        text: textVersion(config, t),
+      }),
+    );
   };
   const decide = (status: ConsentStatus, wanted: Categories, reloadDelay?: number, services?: readonly string[]): void =>
     settle(choose(status, wanted, reloadDelay, services), log.error);
@@ -231,6 +246,14 @@ export function startConsentController(deps: ConsentControllerDeps): ConsentHand
   return {
     open: show,
     revoke: actions.decline,
+    allowService(key) {
+      if (!consent.allowService(key)) return;
+      // logged as what stands now: the generic call repeats the status (or, before any choice, what
+      // the defaults amount to) and carries the services
+      const state = consent.get();
+      if (config.logConsent) settle(record((state.status ?? statusFor(state.categories)) !== 'deny', []), log.error);
+      settle(blocker.release(), log.error);
+    },
     set(categories) {
       const next = { ...consent.get().categories };
       for (const id of CATEGORY_IDS) if (typeof categories[id] === 'boolean') next[id] = categories[id]!;

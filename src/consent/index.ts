@@ -1,5 +1,6 @@
 import type { Context } from '../context';
 import { describeError } from '../joomla/alerts';
+import { settle } from '../platform/guard';
 import { reporting } from '../platform/request';
 import { startBlocker, type Blocker } from './blocker';
 import { startConsentController, type ConsentHandle, type ConsentViewPort } from './controller';
@@ -12,8 +13,9 @@ export type { ConsentHandle, ConsentViewPort } from './controller';
 /** What must act before the DOM is ready: the Consent Mode default and the blocker. */
 export interface ConsentEarly {
   blocker: Blocker;
-  /** The placeholder button's target, set once the consent feature runs. */
+  /** The placeholder buttons' targets, set once the consent feature runs. */
   openSettings: () => void;
+  allowService: (key: string) => void;
 }
 
 /** Before the DOM is ready: Consent Mode default (before any tag), clearing what is not allowed, and the blocker. */
@@ -22,10 +24,17 @@ export function startConsentEarly(ctx: Context): ConsentEarly {
   ctx.consent.clear();
   const early: ConsentEarly = {
     openSettings: () => {},
+    // before the controller runs (a placeholder clicked while the page still loads): stored and
+    // released, logged with the next choice
+    allowService: (key) => {
+      ctx.consent.allowService(key);
+      settle(early.blocker.release(), ctx.log.error);
+    },
     blocker: startBlocker({
       ...ctx,
       allows: (id) => ctx.consent.allows(id),
       openSettings: () => early.openSettings(),
+      allowService: (key) => early.allowService(key),
     }),
   };
   return early;
@@ -43,5 +52,6 @@ export function startConsent(ctx: Context, early: ConsentEarly, ui: ConsentViewP
   watchFormConsent({ ...ctx, request });
   const handle = startConsentController({ ...ctx, request, blocker: early.blocker, ui });
   early.openSettings = handle.open;
+  early.allowService = handle.allowService;
   return handle;
 }

@@ -41,24 +41,49 @@ export interface LogEntry {
 /** Whether an address is one of the log calls (their tasks are the only com_gdpr `process*` ones). */
 export const isLogCall = (url: string): boolean => url.includes('task=user.process');
 
+/**
+ * What a choice agreed to (docs/protocol.md#consent-log, our fields; com_gdpr ignores fields it
+ * does not read): the consent ID on every call, the rest with the generic one.
+ */
+export interface ConsentRecord {
+  id: string;
+  /** The categories on, `1.2.3`. */
+  categories: string;
+  /** The services allowed on their own, `youtube.vimeo`. */
+  services: string;
+  revision: number;
+  /** A version of the banner text the visitor saw (texts.ts `textVersion`). */
+  text: string;
+}
+
 /** The log calls for a choice (protocol section 5): the generic one, then one per changed category. */
 export function logEntries(
   config: Pick<Config, 'base'>,
   generic: boolean,
   changed: ReadonlyArray<[CategoryId, boolean]>,
+  record?: ConsentRecord,
 ): LogEntry[] {
+  const id: Array<[string, string]> = record ? [['consent_id', record.id]] : [];
   return [
     {
       url: gdprUrl(config.base, 'processGenericCookieCategories'),
-      body: encodeForm([['gdpr_generic_cookie_consent', generic ? 1 : 0]]),
+      body: encodeForm([
+        ['gdpr_generic_cookie_consent', generic ? 1 : 0],
+        ...id,
+        ...(record
+          ? ([
+              ['consent_categories', record.categories],
+              ['consent_services', record.services],
+              ['consent_revision', record.revision],
+              ['consent_text', record.text],
+            ] as const)
+          : []),
+      ]),
     },
-    ...changed.map(([id, on]) => ({
+    ...changed.map(([category, on]) => ({
       url: gdprUrl(config.base, 'processCookieCategory'),
       // com_gdpr's state: 0 = enabled, 1 = disabled
-      body: encodeForm([
-        ['gdpr_cookie_category', id],
-        ['gdpr_cookie_category_state', on ? 0 : 1],
-      ]),
+      body: encodeForm([['gdpr_cookie_category', category], ['gdpr_cookie_category_state', on ? 0 : 1], ...id]),
     })),
   ];
 }

@@ -52,7 +52,7 @@ export function parseChoices(raw: string | null): Partial<Categories> {
  * server allows (gdprCookieCategoryDisabledN = 1 keeps it off), then the visitor's com_gdpr toggle,
  * then the default. `allow` never means "all": com_gdpr's "Allow cookies" switched on nothing.
  */
-export function startupConsent(input: StartupInput, config: Config): Omit<ConsentState, 'services'> {
+export function startupConsent(input: StartupInput, config: Config): Omit<ConsentState, 'services' | 'id'> {
   const raw = input.status;
   const status: ConsentStatus | null = raw === 'allow' || raw === 'deny' || raw === 'dismiss' ? raw : null;
   const defaults = defaultCategories(config);

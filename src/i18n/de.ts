@@ -48,7 +48,8 @@ export const de = {
   placeholderButton: 'Cookie-Einstellungen öffnen',
   scriptLoadError: 'Skript konnte nicht geladen werden: %s (%m)',
   consentCallTitle: 'Cookie-Einwilligung (Client)',
-  consentLogRefused: 'Das Einwilligungsprotokoll fehlt auf dem Server (HTTP %s): Einträge werden verworfen, nicht erneut gesendet.',
+  consentLogRefused:
+    'Das Einwilligungsprotokoll fehlt auf dem Server (HTTP %s): Einträge werden verworfen, nicht erneut gesendet.',
   keepaliveTitle: 'Sitzung (Client)',
 };
 

@@ -187,6 +187,7 @@ describe('consent store', () => {
       chosen: false,
       categories: { 1: true, 2: true, 3: false, 4: false },
       services: [],
+      id: null,
     });
     expect(readConsent(jar(), { ...config, complianceType: 'opt-in' }).categories).toEqual({
       1: true,
@@ -223,16 +224,46 @@ describe('consent store', () => {
     const cookies = jar();
     const store = createConsentStore(cookies, config);
     expect(store.choose('allow', { 1: false, 3: true })).toEqual([3]);
+    const id = cookies.data.pagepulse_consent_id;
+    expect(id).toMatch(/^[\w-]{22}$/);
     expect(cookies.data).toEqual({
       cookieconsent_status: 'allow',
       cookieconsent_categories: '1.2.3',
       cookieconsent_revision: '0',
+      pagepulse_consent_id: id,
     });
     expect(store.get()).toEqual({
       status: 'allow',
       chosen: true,
       categories: { 1: true, 2: true, 3: true, 4: false },
       services: [],
+      id,
     });
+    // a later choice keeps the ID; a malformed ID cookie is not taken
+    store.choose('deny', { 2: false, 3: false });
+    expect(cookies.data.pagepulse_consent_id).toBe(id);
+    expect(readConsent(jar({ pagepulse_consent_id: '<script>' }), config).id).toBeNull();
+  });
+  it('revision: an older choice asks again (outdated), and a page still carrying the older revision does not apply it again', () => {
+    const config = defaultConfig();
+    const chosen = { cookieconsent_status: 'allow', cookieconsent_categories: '1.2.3.4', cookieconsent_revision: '1' };
+    // the page's revision 1: the choice counts
+    expect(readConsent(jar(chosen), { ...config, revision: 1 })).toMatchObject({ chosen: true, categories: { 4: true } });
+    // revision 2 meets it: a first visit, marked outdated, and the browser remembers revision 2
+    const cookies = jar(chosen);
+    const store = createConsentStore(cookies, { ...config, revision: 2 });
+    expect(store.get()).toMatchObject({ chosen: false, outdated: true, categories: { 3: false, 4: false } });
+    expect(cookies.data.pagepulse_revision).toBe('2');
+    expect(cookies.data.cookieconsent_categories).toBe('1.2.3.4'); // replaced only by a choice
+    // a cached page still at revision 1 does not apply the outdated choice
+    const old = createConsentStore(cookies, { ...config, revision: 1 });
+    expect(old.get()).toMatchObject({ chosen: false, outdated: true });
+    expect(old.revision).toBe(2);
+    // a choice there is made under revision 2 and counts on every page
+    old.choose('allow', { 3: true, 4: false });
+    expect(cookies.data.cookieconsent_revision).toBe('2');
+    expect(readConsent(cookies, { ...config, revision: 2 })).toMatchObject({ chosen: true, categories: { 3: true, 4: false } });
+    // a first visit is not outdated
+    expect(readConsent(jar(), { ...config, revision: 3 }).outdated).toBeUndefined();
   });
 });

@@ -124,9 +124,13 @@ function setup(options: Options = {}) {
   };
 }
 
-/** The log calls (the only POSTs the controller sends with a body) as `task body` lines. */
+/** The log calls (the only POSTs the controller sends with a body) as `task body` lines, com_gdpr's fields only. */
 const logLines = (calls: RequestOptions[]) =>
-  calls.filter((c) => /processGeneric|processCookie/.test(c.url)).map((c) => `${c.url.split('task=user.')[1]} ${String(c.data)}`);
+  calls
+    .filter((c) => /processGeneric|processCookie/.test(c.url))
+    .map((c) => `${c.url.split('task=user.')[1]} ${String(c.data).replace(/&consent_[a-z]+=[^&]*/g, '')}`);
+/** The consent ID cookie: 22 base64url characters. */
+const ID = expect.stringMatching(/^[\w-]{22}$/);
 
 describe('statusFor: the one allow/deny rule', () => {
   it('allows when any optional category is on, denies when only the necessary one is', () => {
@@ -149,7 +153,7 @@ describe('consent controller', () => {
     expect(page.calls).toEqual([]);
   });
 
-  it('save: status by statusFor, cookies written, one log call per changed category, then a reload', async () => {
+  it('save: status by statusFor, cookies written, one log call per changed category; only adding, it releases in place', async () => {
     const page = setup();
     page.actions().toggle(3, true);
     page.actions().toggle(1, false); // locked: stays on
@@ -160,25 +164,81 @@ describe('consent controller', () => {
       cookieconsent_status: 'allow',
       cookieconsent_categories: '1.2.3',
       cookieconsent_revision: '0',
+      pagepulse_consent_id: ID,
       pagepulse_q: '1', // the log calls are queued until they are answered
     });
-    expect(page.consent.get().reloading).toBe(true);
-    await vi.waitFor(() => expect(page.reload).toHaveBeenCalledTimes(1));
+    // nothing was taken back: no reload, the blocker runs what category 3 now allows
+    expect(page.consent.get().reloading).toBeUndefined();
+    await vi.waitFor(() => expect(page.release).toHaveBeenCalledTimes(2));
+    expect(page.reload).not.toHaveBeenCalled();
     expect(logLines(page.calls)).toEqual([
       'processGenericCookieCategories gdpr_generic_cookie_consent=1',
       'processCookieCategory gdpr_cookie_category=3&gdpr_cookie_category_state=0',
     ]);
     expect(page.calls.every((c) => c.keepalive === true)).toBe(true);
-    expect(page.release).toHaveBeenCalledTimes(1); // the page reloads instead
+    // taking category 3 back reloads: what it started cannot be stopped in place
+    page.handle.set({ 3: false });
+    expect(page.consent.get().reloading).toBe(true);
+    await vi.waitFor(() => expect(page.reload).toHaveBeenCalledTimes(1));
+  });
+
+  it('every log call carries the consent ID; the generic one what was agreed (categories, services, revision, text version)', async () => {
+    const page = setup({ config: { revision: 4 } });
+    page.actions().toggle(3, true);
+    page.actions().toggleService('youtube', true);
+    page.actions().save();
+    await vi.waitFor(() => expect(page.release).toHaveBeenCalledTimes(2));
+    const id = page.cookies.pagepulse_consent_id!;
+    const bodies = page.calls.filter((c) => /task=user.process/.test(c.url)).map((c) => new URLSearchParams(String(c.data)));
+    expect(bodies.map((b) => b.get('consent_id'))).toEqual([id, id]);
+    expect(Object.fromEntries(bodies[0]!)).toEqual({
+      gdpr_generic_cookie_consent: '1',
+      consent_id: id,
+      consent_categories: '1.2.3',
+      consent_services: 'youtube',
+      consent_revision: '4',
+      consent_text: expect.stringMatching(/^[0-9a-f]{8}$/),
+    });
+    // the ID stays across later choices and a withdrawal, also on a later page (a new browser session keeps the cookie)
+    const later = setup({ cookies: { ...page.cookies }, config: { revision: 4 } });
+    later.handle.revoke();
+    await vi.waitFor(() => expect(later.reload).toHaveBeenCalledTimes(1));
+    expect(later.cookies.pagepulse_consent_id).toBe(id);
+    expect(
+      later.calls
+        .filter((c) => /task=user.process/.test(c.url))
+        .map((c) => new URLSearchParams(String(c.data)).get('consent_id')),
+    ).toEqual([id, id, id]);
+    // another site text is another version
+    const other = setup({ config: { revision: 4, messageText: 'Andere Worte.' } });
+    other.actions().acceptAll();
+    await vi.waitFor(() => expect(other.calls.length).toBeGreaterThan(0));
+    expect(new URLSearchParams(String(other.calls[0]!.data)).get('consent_text')).not.toBe(bodies[0]!.get('consent_text'));
+  });
+
+  it('a service allowed on its own (a placeholder\'s "always allow") is stored and logged with the consent ID, without a choice', async () => {
+    const page = setup({ cookies: { cookieconsent_status: 'allow', cookieconsent_categories: '1.2' } });
+    page.handle.allowService('vimeo');
+    page.handle.allowService('vimeo'); // again: nothing new
+    await vi.waitFor(() => expect(page.release).toHaveBeenCalledTimes(2));
+    expect(page.cookies).toMatchObject({
+      pagepulse_services: 'vimeo',
+      pagepulse_consent_id: ID,
+      cookieconsent_categories: '1.2',
+    });
+    const calls = page.calls.filter((c) => /task=user.process/.test(c.url));
+    expect(calls.map((c) => Object.fromEntries(new URLSearchParams(String(c.data))))).toEqual([
+      expect.objectContaining({ gdpr_generic_cookie_consent: '1', consent_services: 'vimeo', consent_categories: '1.2' }),
+    ]);
+    expect(page.reload).not.toHaveBeenCalled();
   });
 
   it('a site without com_gdpr (404, as the real one answers): the log calls are dropped, never re-sent, named once', async () => {
     for (const status of [404, 403, 400]) {
       const page = setup({ answer: null, failStatus: status });
-      page.actions().toggle(3, true);
-      page.actions().save();
+      page.actions().decline();
       await vi.waitFor(() => expect(page.reload).toHaveBeenCalledTimes(1));
-      expect(logLines(page.calls)).toHaveLength(2);
+      expect(logLines(page.calls)).toHaveLength(2); // generic, category 2 off
       // nothing queued, no marker: the next page sends nothing again
       expect(page.cookies.pagepulse_q).toBeUndefined();
       expect(page.debugs).toEqual([`${t.consentCallTitle}: ${t.consentLogRefused.replace('%s', String(status))}`]);
@@ -186,8 +246,7 @@ describe('consent controller', () => {
     // 408, 429 and 5xx may pass later: kept with the marker, nothing said about a missing endpoint
     for (const status of [408, 429, 500, 503]) {
       const page = setup({ answer: null, failStatus: status });
-      page.actions().toggle(3, true);
-      page.actions().save();
+      page.actions().decline();
       await vi.waitFor(() => expect(page.reload).toHaveBeenCalledTimes(1));
       expect(page.cookies.pagepulse_q).toBe('1');
       expect(page.debugs).toEqual([]);
@@ -219,7 +278,12 @@ describe('consent controller', () => {
     const page = setup({ config: { reloadAfterChange: false, denyMessage: 'Schade.' } });
     page.actions().decline();
     await vi.waitFor(() => expect(page.notes).toEqual(['Schade.']));
-    expect(page.cookies).toEqual({ cookieconsent_status: 'deny', cookieconsent_categories: '1', cookieconsent_revision: '0' });
+    expect(page.cookies).toEqual({
+      cookieconsent_status: 'deny',
+      cookieconsent_categories: '1',
+      cookieconsent_revision: '0',
+      pagepulse_consent_id: ID,
+    });
     expect(page.reload).not.toHaveBeenCalled();
     expect(page.release).toHaveBeenCalledTimes(2);
   });
@@ -245,7 +309,7 @@ describe('consent controller', () => {
     expect(page.storageLookups()).toBe(0);
     expect(page.revokeButton).toEqual([false]);
     page.actions().acceptAll();
-    await vi.waitFor(() => expect(page.reload).toHaveBeenCalled());
+    await vi.waitFor(() => expect(page.release).toHaveBeenCalledTimes(2));
     expect(page.storageLookups()).toBeGreaterThan(0); // the log entries are queued before they are sent
     expect(page.cookies.pagepulse_q).toBe('1');
     // a return visit flushes the queue in an idle moment
@@ -257,7 +321,7 @@ describe('consent controller', () => {
     const first = setup();
     first.actions().acceptAll();
     expect(first.cookies.pagepulse_q).toBe('1'); // queued before sending: the marker is set
-    await vi.waitFor(() => expect(first.reload).toHaveBeenCalled());
+    await vi.waitFor(() => expect(first.release).toHaveBeenCalledTimes(2));
     // the answers came: the queue and its marker are gone
     expect(first.cookies.pagepulse_q).toBeUndefined();
     const next = setup({ cookies: first.cookies });
@@ -273,7 +337,7 @@ describe('consent controller', () => {
   it('logConsent off: the choice sends nothing', async () => {
     const page = setup({ config: { logConsent: false } });
     page.actions().acceptAll();
-    await vi.waitFor(() => expect(page.reload).toHaveBeenCalled());
+    await vi.waitFor(() => expect(page.release).toHaveBeenCalledTimes(2));
     expect(page.cookies.cookieconsent_categories).toBe('1.2.3.4');
     expect(page.calls).toEqual([]);
   });
@@ -283,11 +347,12 @@ describe('consent controller', () => {
     config.categories[4].offered = false;
     const page = setup({ config: { categories: config.categories } });
     page.actions().acceptAll();
-    await vi.waitFor(() => expect(page.reload).toHaveBeenCalled());
+    await vi.waitFor(() => expect(page.release).toHaveBeenCalledTimes(2));
     expect(page.cookies).toEqual({
       cookieconsent_status: 'allow',
       cookieconsent_categories: '1.2.3',
       cookieconsent_revision: '0',
+      pagepulse_consent_id: ID,
     });
   });
 
@@ -324,6 +389,7 @@ describe('consent controller', () => {
       cookieconsent_status: 'allow',
       cookieconsent_categories: '1.2.3',
       cookieconsent_revision: '0',
+      pagepulse_consent_id: ID,
       pagepulse_q: '1',
     });
     const dataLayer = (page.win as unknown as { dataLayer: IArguments[] }).dataLayer;
@@ -332,7 +398,9 @@ describe('consent controller', () => {
       'update',
       expect.objectContaining({ analytics_storage: 'granted', ad_storage: 'denied' }),
     ]);
-    await vi.waitFor(() => expect(page.reload).toHaveBeenCalledTimes(1), { timeout: 3000 });
+    // it only adds to the defaults: released in place, no reload
+    await vi.waitFor(() => expect(page.release).toHaveBeenCalledTimes(2), { timeout: 3000 });
+    expect(page.reload).not.toHaveBeenCalled();
     expect(setup({ config: { country: 'de' } }).mounts).toHaveLength(1);
   });
 
@@ -346,6 +414,7 @@ describe('consent controller', () => {
       cookieconsent_status: 'allow',
       cookieconsent_categories: '1.2.4',
       cookieconsent_revision: '0',
+      pagepulse_consent_id: ID,
       pagepulse_q: '1',
     });
     page.handle.set({ 2: false, 4: false });
@@ -353,6 +422,7 @@ describe('consent controller', () => {
       cookieconsent_status: 'deny',
       cookieconsent_categories: '1',
       cookieconsent_revision: '0',
+      pagepulse_consent_id: ID,
       pagepulse_q: '1',
     });
     await vi.waitFor(() =>
@@ -391,6 +461,7 @@ describe('consent controller', () => {
       cookieconsent_status: 'deny',
       cookieconsent_categories: '1',
       cookieconsent_revision: '0',
+      pagepulse_consent_id: ID,
       keep: '1',
     });
     expect(page.consent.get()).toMatchObject({ status: 'deny', services: [], categories: { 2: false, 3: false, 4: false } });

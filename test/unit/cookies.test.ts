@@ -80,6 +80,7 @@ describe('cookie clearing (docs/protocol.md#clearing)', () => {
       status: 'allow' as const,
       chosen: true,
       services,
+      id: null,
       categories: { 1: true, 2: on.includes(2), 3: on.includes(3), 4: on.includes(4) },
     });
     expect(cookiesToClear(all, config, state([2, 4])).sort()).toEqual(

@@ -87,17 +87,28 @@ describe('Windows 11 client hints', () => {
 describe('consent choice that will reload', () => {
   const jar = () => memoryJar();
 
-  it('is announced in the state the store listeners see, only when a category changed', () => {
+  it('is announced in the state the store listeners see, only when a choice takes something back', () => {
     const store = createConsentStore(jar(), defaultConfig());
     const seen: Array<boolean | undefined> = [];
     store.subscribe(() => seen.push(store.get().reloading));
+    // only adding (3 on): released in place, the tracker may start on this page
     store.choose('allow', { 3: true }, true);
-    expect(seen).toEqual([true]);
+    expect(seen).toEqual([undefined]);
+    // taking 2 back: the page reloads
+    store.choose('allow', { 2: false }, true);
+    expect(seen).toEqual([undefined, true]);
     // no change: no reload, so it is not reloading
     store.choose('allow', { 3: true }, true);
-    expect(seen).toEqual([true, undefined]);
-    // a change without reloadAfterChange
-    store.choose('allow', { 4: true });
-    expect(seen).toEqual([true, undefined, undefined]);
+    expect(seen).toEqual([undefined, true, undefined]);
+    // a narrowing change without reloadAfterChange
+    store.choose('allow', { 3: false });
+    expect(seen).toEqual([undefined, true, undefined, undefined]);
+    // a service taken back while its category is off is taken back too; while it is on, nothing changes
+    store.allowService('youtube');
+    store.choose('allow', {}, true, []);
+    expect(seen.at(-1)).toBe(true);
+    store.choose('allow', { 4: true }, true, ['youtube']);
+    store.choose('allow', {}, true, []);
+    expect(seen.at(-1)).toBeUndefined();
   });
 });
