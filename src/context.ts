@@ -62,6 +62,8 @@ export interface ConsentStore {
   allowService(key: string): boolean;
   /** The policy revision choices are made under: the page's, or a higher one this browser met before. */
   revision: number;
+  /** Read the cookies again under the configuration as it is now (the page's options arrived), unless a choice was made here. */
+  reread(): void;
   /** Expire the cookies of every category and service not allowed now (docs/protocol.md#5b-services-clearing-revision). */
   clear(): void;
 }

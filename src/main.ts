@@ -6,7 +6,7 @@ import { guardedStorage, readItem } from './consent/storage';
 import { createConsentStore } from './consent/store';
 import { startConsent, startConsentEarly, type ConsentEarly, type ConsentHandle } from './consent';
 import { acceptsByCountry } from './consent/rules';
-import { messages } from './i18n';
+import { format, messages } from './i18n';
 import { documentCookieJar } from './platform/cookies';
 import { showPlatformError } from './joomla/alerts';
 import { startKeepalive } from './joomla/keepalive';
@@ -16,6 +16,9 @@ import { createRequester, reporting } from './platform/request';
 import { createTracker } from './tracker';
 import { createDebugStore } from './platform/debug';
 import { createConsentViewPort } from './ui/consent';
+import { createPlaceholders } from './ui/consent/placeholder';
+import { supersedeOriginals, type Originals } from './joomla/originals';
+import { watchInsertions } from './platform/watch';
 import { createNotifier } from './ui/notify';
 import { lazySurface, loadQaFile, watchDebugBox } from './ui/surfaces';
 import type { createHeatmapOverlay } from './ui/heatmap';
@@ -130,12 +133,14 @@ function boot(marker: Record<symbol, unknown>): void {
   const win = window;
   const doc = document;
   const lifetime = createLifetime(win, (error) => log.error(error));
-  const config = readConfig({
+  const env = {
     win: win as unknown as Window & Record<string, unknown>,
     doc,
     script: ownScript,
-    warn: (m) => console.warn(m),
-  });
+    warn: (m: string) => console.warn(m),
+  };
+  const warned = new Set<string>();
+  const config = readConfig(env, warned);
   const t = messages(config.lang);
   const notifier = createNotifier({ doc, win, lifetime, log, t });
   const cookies = documentCookieJar(doc);
@@ -173,8 +178,13 @@ function boot(marker: Record<symbol, unknown>): void {
   };
 
   lifetime.add(() => notifier.dispose());
-  // before the DOM is ready: Consent Mode default and the blocking observer must precede other tags
-  const early = config.consent ? startConsentEarly(ctx) : null;
+  // before the DOM is ready: the insertion watch, which keeps the component's own clients (when
+  // PagePulse replaces them) and vendor code (until a choice) from running, must precede other tags
+  const watch = config.tracker || config.consent ? watchInsertions({ win, doc, lifetime, onError: log.error }) : null;
+  const originals = watch ? supersedeOriginals(watch, { tracker: config.tracker, consent: config.consent }) : null;
+  // com_gdpr's own client runs already (its tag came first): one banner, never two
+  const early =
+    config.consent && watch && !originals?.consent ? startConsentEarly(ctx, watch, createPlaceholders(doc, config, ctx.t)) : null;
   // a first visit shows the banner first (docs/decisions.md "Start-up order"): with a <body> to show it in (a
   // tag in the body, a bookmarklet), the consent widget starts now, while the script runs, and the
   // banner is in the page before the parser goes on; a tag in <head> starts it at DOMContentLoaded
@@ -182,7 +192,11 @@ function boot(marker: Record<symbol, unknown>): void {
   const consent = bannerNow ? startConsent(ctx, early, createConsentViewPort(ctx)) : null;
   const run = (): void => {
     try {
-      start(ctx, marker, early, consent);
+      // a tag first in <head> ran before the options the page prints after it (Joomla's script
+      // options, jrealtimeBaseURI, com_gdpr's globals): read once more now that they are there
+      Object.assign(config, readConfig(env, warned));
+      if (!ctx.consent.get().chosen) ctx.consent.reread();
+      start(ctx, marker, early, consent, originals);
     } catch (error) {
       log.error('failed to start', error);
     }
@@ -191,12 +205,21 @@ function boot(marker: Record<symbol, unknown>): void {
 }
 
 /** DOM ready: debug box watcher, tracker, consent widget (unless it started already), public API. */
-function start(ctx: Context, marker: Record<symbol, unknown>, early: ConsentEarly | null, started: ConsentHandle | null): void {
+function start(
+  ctx: Context,
+  marker: Record<symbol, unknown>,
+  early: ConsentEarly | null,
+  started: ConsentHandle | null,
+  originals: Originals | null,
+): void {
   const { win, config, lifetime } = ctx;
   lifetime.add(watchDebugBox(ctx, besideBundle));
   lifetime.add(startKeepalive(ctx));
+  // the component's own client is on the page and runs: no second heartbeat, click recorder or banner
+  for (const file of [originals?.tracker, originals?.consent])
+    if (file) ctx.debug.add(ctx.t.originalTitle, format(ctx.t.originalRunning, file));
 
-  const tracker = config.tracker ? createTracker(ctx) : null;
+  const tracker = config.tracker && !originals?.tracker ? createTracker(ctx) : null;
   if (tracker) {
     lifetime.add(() => tracker.dispose());
     // docs/protocol.md#tracking-and-consent: with consent respected, track only while category 3 is on;

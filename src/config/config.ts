@@ -82,30 +82,101 @@ export interface Service {
   category: Exclude<CategoryId, 1>;
   /** Display name on placeholders and in the dialog. */
   name: string;
-  /** Host names whose scripts and iframes belong to it (the host itself or a subdomain). */
+  /** Who receives what loading it sends (placeholder, dialog). */
+  provider?: string;
+  /** The provider's privacy policy, linked from the placeholder and the dialog. */
+  privacyUrl?: string;
+  /** What it is for: `video`, `map`, `statistics`, `ads`, `tags` (built-in texts), or the site's own words. */
+  purpose?: string;
+  /**
+   * Address patterns whose scripts and iframes belong to it: `host` (the host or a subdomain),
+   * `host/path` (and the path starts so), `*` for one whole label (`maps.google.*`, or with a path
+   * `google.*` + `/maps`).
+   */
   hosts: string[];
   /** Cookie name patterns (exact, or a prefix and `*`) cleared when it is no longer allowed. */
   cookies: string[];
+  /** Text that marks an inline script as this service's snippet (`_paq.push`): held like its scripts. */
+  snippets?: string[];
 }
+
+const GOOGLE = 'Google Ireland Limited';
+const GOOGLE_PRIVACY = 'https://policies.google.com/privacy';
 
 /**
  * The built-in services. Cookie names are the ones each provider documents for its script on the
  * site's own domain (Google Analytics 4 `_ga`, `_ga_<id>`, and Universal Analytics' `_gid`, `_gat*`;
  * Matomo's `_pk_*` and Tag Manager's `mtm_*`; Meta's `_fbp`, `_fbc`); the embeds set theirs on
- * their own domains, which a page cannot clear.
+ * their own domains, which a page cannot clear. Snippets are the vendors' own install code, as
+ * they hand it out (docs/protocol.md#services).
  */
 const SERVICES: Record<string, Service> = {
-  youtube: { category: 4, name: 'YouTube', hosts: ['youtube.com', 'youtube-nocookie.com'], cookies: [] },
-  vimeo: { category: 4, name: 'Vimeo', hosts: ['vimeo.com'], cookies: [] },
-  googlemaps: { category: 4, name: 'Google Maps', hosts: ['maps.google.com', 'maps.googleapis.com'], cookies: [] },
+  youtube: {
+    category: 4,
+    name: 'YouTube',
+    provider: GOOGLE,
+    privacyUrl: GOOGLE_PRIVACY,
+    purpose: 'video',
+    hosts: ['youtube.com', 'youtube-nocookie.com'],
+    cookies: [],
+  },
+  vimeo: {
+    category: 4,
+    name: 'Vimeo',
+    provider: 'Vimeo.com, Inc.',
+    privacyUrl: 'https://vimeo.com/privacy',
+    purpose: 'video',
+    hosts: ['vimeo.com'],
+    cookies: [],
+  },
+  googlemaps: {
+    category: 4,
+    name: 'Google Maps',
+    provider: GOOGLE,
+    privacyUrl: GOOGLE_PRIVACY,
+    purpose: 'map',
+    hosts: ['maps.google.*', 'maps.googleapis.com', 'google.*/maps'],
+    cookies: [],
+  },
   'google-analytics': {
     category: 3,
     name: 'Google Analytics',
-    hosts: ['google-analytics.com', 'googletagmanager.com'],
+    provider: GOOGLE,
+    privacyUrl: GOOGLE_PRIVACY,
+    purpose: 'statistics',
+    hosts: ['google-analytics.com', 'analytics.google.com', 'googletagmanager.com/gtag/'],
     cookies: ['_ga', '_ga_*', '_gid', '_gat', '_gat_*'],
+    // gtag.js's snippet configures it (a consent-default-only snippet is not held)
+    snippets: ["gtag('config'", 'gtag("config"', 'google-analytics.com/analytics.js'],
   },
-  matomo: { category: 3, name: 'Matomo', hosts: ['matomo.cloud'], cookies: ['_pk_*', 'mtm_*'] },
-  'meta-pixel': { category: 4, name: 'Meta Pixel', hosts: ['facebook.net'], cookies: ['_fbp', '_fbc'] },
+  'google-tag-manager': {
+    category: 3,
+    name: 'Google Tag Manager',
+    provider: GOOGLE,
+    privacyUrl: GOOGLE_PRIVACY,
+    purpose: 'tags',
+    hosts: ['googletagmanager.com'],
+    cookies: [],
+    snippets: ['googletagmanager.com/gtm.js'],
+  },
+  matomo: {
+    category: 3,
+    name: 'Matomo',
+    purpose: 'statistics',
+    hosts: ['matomo.cloud'],
+    cookies: ['_pk_*', 'mtm_*'],
+    snippets: ['_paq.push', '_mtm.push'],
+  },
+  'meta-pixel': {
+    category: 4,
+    name: 'Meta Pixel',
+    provider: 'Meta Platforms Ireland Limited',
+    privacyUrl: 'https://www.facebook.com/privacy/policy/',
+    purpose: 'ads',
+    hosts: ['facebook.net'],
+    cookies: ['_fbp', '_fbc'],
+    snippets: ['connect.facebook.net', "fbq('init'", 'fbq("init"'],
+  },
 };
 
 /** One consent category as the site configured it. */
@@ -118,7 +189,7 @@ export interface CategoryConfig {
   locked: boolean;
   /** On before the visitor chose (opt-out model). */
   defaultOn: boolean;
-  /** Scripts and iframes from these hosts, added later by other scripts, belong to this category. */
+  /** Scripts and iframes from these address patterns (as a service's `hosts`) belong to this category. */
   domains: string[];
   /** The site's own cookie name patterns of this category, cleared while it is off. */
   cookies: string[];

@@ -103,16 +103,16 @@ export const complianceType = lazy(() =>
   ),
 );
 
-/** Host names per category for blocking scripts and iframes added later by other scripts. */
+/** A list of at most `max` strings, each passing `test`: one custom check instead of z.array (its element, size-cap and async machinery). */
+const listOf = (max: number, test: (item: string) => boolean) =>
+  z.custom<string[]>((v) => Array.isArray(v) && v.length <= max && v.every((item) => typeof item === 'string' && test(item)));
+
+/**
+ * Address patterns per category (and per service): `host`, `host/path`, `*` for a whole label
+ * (`maps.google.*`); a host with at least two labels, no scheme, query or fragment.
+ */
 export const domainList = lazy(() =>
-  // one custom check instead of z.array: zod's array schema brings its element, size-cap and
-  // async machinery for a list that is rejected as a whole anyway
-  z.custom<string[]>(
-    (v) =>
-      Array.isArray(v) &&
-      v.length <= 200 &&
-      v.every((d) => typeof d === 'string' && d.length <= 253 && /^[a-z0-9.-]+\.[a-z]{2,}$/i.test(d)),
-  ),
+  listOf(200, (d) => d.length <= 253 && /^[a-z0-9*-]+(\.[a-z0-9*-]+)+(\/[^\s?#]*)?$/i.test(d)),
 );
 
 /** Google Consent Mode: auto (when gtag/dataLayer is on the page), on, off (or any other on/off form). */
@@ -127,19 +127,18 @@ export const gcm = lazy(() =>
 const COOKIE_PATTERN = /^[\w!#$%&'+.^`|~-]{1,128}\*?$/;
 
 /** Cookie name patterns cleared while their category or service is not allowed. */
-export const cookiePatterns = lazy(() =>
-  z.custom<string[]>(
-    (v) => Array.isArray(v) && v.length <= 100 && v.every((p) => typeof p === 'string' && COOKIE_PATTERN.test(p)),
-  ),
-);
+export const cookiePatterns = lazy(() => listOf(100, (p) => COOKIE_PATTERN.test(p)));
 
 /** The consent policy's revision: an integer 0..1e9. */
 export const revision = lazy(() => numberWhere((n) => Number.isInteger(n) && n >= 0 && n <= 1e9));
 
+/** A short plain text of at most `max` characters with something in it. */
+const short = (v: unknown, max: number): boolean => typeof v === 'string' && /\S/.test(v) && v.length <= max;
+
 /**
  * One `PagePulseConfig.services` entry (`{key: {...}}`, one per source setting): null drops the
- * service; otherwise a whole entry (category and name required; hosts and cookies default to none)
- * that replaces a built-in one of the same key.
+ * service; otherwise a whole entry (category and name required; hosts and cookies default to none;
+ * provider, privacyUrl, purpose and snippets optional) that replaces a built-in one of the same key.
  */
 export const serviceEntry = lazy(() =>
   z.custom<Record<string, Service | null>>((v) =>
@@ -148,11 +147,17 @@ export const serviceEntry = lazy(() =>
         entry === null ||
         (typeof entry === 'object' &&
           [2, 3, 4].includes(entry.category!) &&
-          typeof entry.name === 'string' &&
-          /\S/.test(entry.name) &&
-          entry.name.length <= 100 &&
+          short(entry.name, 100) &&
+          (entry.provider === undefined || short(entry.provider, 200)) &&
+          (entry.purpose === undefined || short(entry.purpose, 500)) &&
+          (entry.privacyUrl === undefined || (short(entry.privacyUrl, 2048) && /^https?:\/\//i.test(entry.privacyUrl))) &&
           (entry.hosts === undefined || z.safeParse(domainList(), entry.hosts).success) &&
-          (entry.cookies === undefined || z.safeParse(cookiePatterns(), entry.cookies).success)),
+          (entry.cookies === undefined || z.safeParse(cookiePatterns(), entry.cookies).success) &&
+          (entry.snippets === undefined ||
+            z.safeParse(
+              listOf(20, (p) => p.length >= 4 && p.length <= 200),
+              entry.snippets,
+            ).success)),
     ),
   ),
 );

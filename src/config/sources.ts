@@ -25,7 +25,10 @@ const DATA_KEYS: readonly FieldKey[] = [
   'country',
   'collector',
   'revision',
+  'complianceType',
 ];
+/** Attribute names that are not the key in kebab case. */
+const DATA_NAMES: Partial<Record<FieldKey, string>> = { complianceType: 'data-compliance' };
 
 /** com_gdpr's gdprConfigurationOptions keys -> config keys (a lone name: the same key). */
 const GDPR_OPTIONS: ReadonlyArray<readonly [string, FieldKey] | FieldKey> = [
@@ -116,7 +119,7 @@ export function readSources(env: ConfigEnv): RawSetting[] {
   // 4. data-* attributes on our own script tag
   if (env.script) {
     for (const key of DATA_KEYS) {
-      const attribute = `data-${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+      const attribute = DATA_NAMES[key] ?? `data-${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
       const value = env.script.getAttribute(attribute);
       if (value !== null) push(key, value, attribute);
     }

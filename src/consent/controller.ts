@@ -33,6 +33,10 @@ export interface ConsentViewState {
   /** The services the visitor allows on their own, as the banner's switches stand. */
   services: string[];
   details: CategoryDetails | null;
+  /** The consent ID, shown in the dialog so the visitor can cite it. */
+  id: string | null;
+  /** Asked again because the site's policy revision is newer than the visitor's choice. */
+  outdated: boolean;
 }
 
 /** What the view can do. */
@@ -109,6 +113,8 @@ export function startConsentController(deps: ConsentControllerDeps): ConsentHand
     draft: consent.get().categories,
     services: consent.get().services,
     details: null,
+    id: null,
+    outdated: false,
   });
   const descriptions = new Map<CategoryId, CategoryDetails>();
   let opener: Element | null = null;
@@ -118,7 +124,8 @@ export function startConsentController(deps: ConsentControllerDeps): ConsentHand
 
   function show(): void {
     opener = doc.activeElement;
-    view.set((s) => ({ ...s, open: true, draft: consent.get().categories, services: consent.get().services }));
+    const { categories, services, id, outdated } = consent.get();
+    view.set((s) => ({ ...s, open: true, draft: categories, services, id, outdated: outdated === true }));
     ui.revokeButton(false, show);
     ui.mountView(view, actions);
   }

@@ -16,7 +16,7 @@ export interface CategoryDetails {
 /** Fetch a category's description and sanitize it (links resolved against the page); a failed call gives the `error` state. */
 export async function fetchDescription(
   request: Requester,
-  config: Pick<Config, 'base' | 'descriptionUrl'>,
+  config: Pick<Config, 'base' | 'descriptionUrl' | 'lang'>,
   id: CategoryId,
   page: Pick<Location, 'href'>,
 ): Promise<CategoryDetails> {

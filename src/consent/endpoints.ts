@@ -9,9 +9,13 @@ export function gdprUrl(base: string, task: GdprTask): string {
   return `${base}index.php?option=com_gdpr&task=user.${task}`;
 }
 
-/** A category's description: the site's own endpoint (gdpr_ajaxendpoint_cookie_category_desc), else com_gdpr's. */
-export function descriptionUrl(config: Pick<Config, 'base' | 'descriptionUrl'>, id: CategoryId): string {
-  return `${config.descriptionUrl || `${gdprUrl(config.base, 'getCookieCategoryDescription')}&format=raw`}&gdpr_cookie_category=${id}`;
+/**
+ * A category's description: the site's own endpoint (gdpr_ajaxendpoint_cookie_category_desc), else
+ * com_gdpr's; on an English page com_gdpr's address asks for English with Joomla's own `lang`
+ * parameter (a multilingual Joomla site switches on it, others ignore it; German stays as it was).
+ */
+export function descriptionUrl(config: Pick<Config, 'base' | 'descriptionUrl' | 'lang'>, id: CategoryId): string {
+  return `${config.descriptionUrl || `${gdprUrl(config.base, 'getCookieCategoryDescription')}&format=raw${config.lang === 'en' ? '&lang=en' : ''}`}&gdpr_cookie_category=${id}`;
 }
 
 /** Form consent: a ticked privacy checkbox stores the consent, an unticked one deletes it. */

@@ -2,13 +2,15 @@ import type { Context } from '../context';
 import { describeError } from '../joomla/alerts';
 import { settle } from '../platform/guard';
 import { reporting } from '../platform/request';
-import { startBlocker, type Blocker } from './blocker';
+import type { InsertionWatch } from '../platform/watch';
+import { startBlocker, type Blocker, type PlaceholderPort } from './blocker';
 import { startConsentController, type ConsentHandle, type ConsentViewPort } from './controller';
 import { watchFormConsent } from './form-consent';
 import { consentModeBridge } from './gcm';
 import { isFinal, isLogCall } from './log';
 
 export type { ConsentHandle, ConsentViewPort } from './controller';
+export type { PlaceholderPort } from './blocker';
 
 /** What must act before the DOM is ready: the Consent Mode default and the blocker. */
 export interface ConsentEarly {
@@ -19,7 +21,7 @@ export interface ConsentEarly {
 }
 
 /** Before the DOM is ready: Consent Mode default (before any tag), clearing what is not allowed, and the blocker. */
-export function startConsentEarly(ctx: Context): ConsentEarly {
+export function startConsentEarly(ctx: Context, watch: InsertionWatch, placeholder: PlaceholderPort): ConsentEarly {
   consentModeBridge(ctx)?.('default', ctx.consent.get().categories);
   ctx.consent.clear();
   const early: ConsentEarly = {
@@ -32,6 +34,8 @@ export function startConsentEarly(ctx: Context): ConsentEarly {
     },
     blocker: startBlocker({
       ...ctx,
+      watch,
+      placeholder,
       allows: (id) => ctx.consent.allows(id),
       openSettings: () => early.openSettings(),
       allowService: (key) => early.allowService(key),

@@ -1,12 +1,62 @@
-import { CATEGORY_IDS, type Config } from '../config';
+import { CATEGORY_IDS, type CategoryId, type Config } from '../config';
 import type { ConsentState } from '../context';
 
 /** The consent cookies are Notwendig: never cleared, whatever a site's pattern says. */
 const OWN_COOKIES = /^(cookieconsent_|pagepulse_)/;
 
-/** Whether `host` is one of `domains` or a subdomain of one. */
-export function hostIn(host: string, domains: readonly string[]): boolean {
-  return domains.some((domain) => host === domain || host.endsWith(`.${domain}`));
+/** Compiled address patterns (a page asks for the same few dozen over and over). */
+const compiled = new Map<string, RegExp>();
+
+/**
+ * Whether an address pattern covers `host` + `path` (docs/protocol.md#services): `host` is the host
+ * or a subdomain of it; `host/path` also needs the path to start so; `*` stands for one whole label,
+ * or two where the last is a country code (`maps.google.*` covers maps.google.de and maps.google.co.uk).
+ */
+export function covers(pattern: string, host: string, path: string): boolean {
+  let regex = compiled.get(pattern);
+  if (!regex) {
+    const slash = pattern.indexOf('/');
+    const hostPart = (slash < 0 ? pattern : pattern.slice(0, slash)).toLowerCase();
+    const hostRegex = hostPart
+      .split('.')
+      .map((label) => (label === '*' ? '[^./]+(?:\\.[a-z]{2})?' : label.replace(/[^\w-]/g, '\\$&')))
+      .join('\\.');
+    const pathRegex = slash < 0 ? '' : pattern.slice(slash).replace(/[^\w/-]/g, '\\$&');
+    regex = new RegExp(`^(?:[^/]*\\.)?${hostRegex}${slash < 0 ? '/' : pathRegex}`);
+    compiled.set(pattern, regex);
+  }
+  return regex.test(`${host.toLowerCase()}${path || '/'}`);
+}
+
+/** What claims an element: its category, and the service it belongs to, if any. */
+export interface Claim {
+  category: CategoryId;
+  service: string | null;
+}
+
+/**
+ * The service and category an address belongs to (`named` = the element's `data-service`): the
+ * named service, else the service with the longest pattern covering the address, else the first
+ * category whose `domains` cover it.
+ */
+export function claimOf(config: Config, named: string | null, host: string, path: string): Claim | null {
+  let best: string | null = named && Object.prototype.hasOwnProperty.call(config.services, named) ? named : null;
+  let length = 0;
+  if (!best)
+    for (const [key, service] of Object.entries(config.services))
+      for (const pattern of service.hosts)
+        if (pattern.length > length && covers(pattern, host, path)) [best, length] = [key, pattern.length];
+  if (best) return { category: config.services[best]!.category, service: best };
+  for (const id of CATEGORY_IDS)
+    if (config.categories[id].domains.some((pattern) => covers(pattern, host, path))) return { category: id, service: null };
+  return null;
+}
+
+/** The service whose install snippet an inline script's text holds (`_paq.push`, `fbq('init'`), if any. */
+export function snippetOf(config: Config, text: string): string | null {
+  for (const [key, service] of Object.entries(config.services))
+    if (service.snippets?.some((snippet) => text.includes(snippet))) return key;
+  return null;
 }
 
 /**
@@ -25,11 +75,4 @@ export function cookiesToClear(names: readonly string[], config: Config, state: 
       !OWN_COOKIES.test(name) &&
       patterns.some((pattern) => (pattern.endsWith('*') ? name.startsWith(pattern.slice(0, -1)) : name === pattern)),
   );
-}
-
-/** The service a blocked element belongs to: its `data-service` (`named`), else the one whose hosts hold its address's. */
-export function serviceOf(config: Config, named: string | null, host: string | null): string | null {
-  if (named && Object.prototype.hasOwnProperty.call(config.services, named)) return named;
-  if (host) for (const [key, service] of Object.entries(config.services)) if (hostIn(host, service.hosts)) return key;
-  return null;
 }

@@ -95,9 +95,13 @@ export function createConsentStore(
   };
   const writeServices = (services: string[]): void =>
     services.length ? jar.set(SERVICES_COOKIE, services.join('.'), CONSENT_DAYS) : jar.remove(SERVICES_COOKIE);
+  let touched = false;
   return {
     get: store.get,
     subscribe: store.subscribe,
+    reread() {
+      if (!touched) store.set(readConsent(jar, config, choices));
+    },
     allows: (id) => store.get().categories[id],
     clear,
     revision,
@@ -106,6 +110,7 @@ export function createConsentStore(
       const services = known(config, [...previous.services, key]);
       if (previous.services.includes(key) || services.length === previous.services.length) return false;
       writeServices(services);
+      touched = true;
       store.set({ ...previous, services, id: keepId() });
       return true;
     },
@@ -130,6 +135,7 @@ export function createConsentStore(
       jar.set(REVISION_COOKIE, String(revision), CONSENT_DAYS);
       writeServices(services);
       const state: ConsentState = { status, categories, chosen: true, services, id };
+      touched = true;
       store.set(narrowed && reloadOnChange ? { ...state, reloading: true } : state);
       clear();
       return changed;

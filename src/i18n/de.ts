@@ -34,6 +34,15 @@ export const de = {
   consentLoadError: 'Die Beschreibung konnte nicht geladen werden.',
   consentDenyMessage:
     'Sie haben Cookies abgelehnt. Damit diese Website bestmöglich funktioniert, stimmen Sie der Verwendung von Cookies bitte zu.',
+  consentAllow: '%s erlauben',
+  consentCookies: 'Cookies',
+  consentId: 'Ihre Einwilligungs-ID: %s',
+  consentRevised: 'Wir haben unsere Hinweise geändert. Bitte wählen Sie erneut.',
+  purpose_video: 'Videos abspielen',
+  purpose_map: 'Karten anzeigen',
+  purpose_statistics: 'Besuche auswerten',
+  purpose_ads: 'Werbung messen',
+  purpose_tags: 'Tags laden',
   consentLocked: 'immer aktiv',
   category1: 'Notwendig',
   category2: 'Präferenzen',
@@ -46,10 +55,18 @@ export const de = {
   placeholderOnce: 'Einmal laden',
   placeholderAlways: 'Immer erlauben: %s',
   placeholderButton: 'Cookie-Einstellungen öffnen',
+  placeholderTitle: 'Blockierter Inhalt',
+  placeholderSends: 'Beim Laden werden Daten wie Ihre IP-Adresse an %s übertragen.',
+  placeholderPrivacy: 'Datenschutzhinweise von %s',
+  blockerEscaped:
+    'Anbieter-Code lief oder lud schon vor PagePulse: %s. Damit nichts vor einer Einwilligung läuft, gehört das Tag als erstes in den <head> (README).',
   scriptLoadError: 'Skript konnte nicht geladen werden: %s (%m)',
   consentCallTitle: 'Cookie-Einwilligung (Client)',
   consentLogRefused:
     'Das Einwilligungsprotokoll fehlt auf dem Server (HTTP %s): Einträge werden verworfen, nicht erneut gesendet.',
+  originalTitle: 'Joomla-Komponente',
+  originalRunning:
+    'Der Client der Komponente (%s) läuft schon auf dieser Seite: PagePulse startet diesen Teil nicht ein zweites Mal.',
   keepaliveTitle: 'Sitzung (Client)',
 };
 

@@ -63,6 +63,7 @@ describe('config sources and precedence', () => {
         'data-state-input': '#state',
         'data-privacy-url': '/datenschutz',
         'data-country': 'us',
+        'data-compliance': 'opt-in',
       },
     ).config();
     expect(c).toMatchObject({
@@ -75,7 +76,35 @@ describe('config sources and precedence', () => {
       stateInput: '#state',
       privacyUrl: '/datenschutz',
       country: 'US',
+      complianceType: 'opt-in',
     });
+  });
+
+  it('accepts service address patterns with paths and wildcards, and the new service fields; rejects the rest', () => {
+    const { config, warnings } = env({
+      PagePulseConfig: {
+        categories: { 4: { domains: ['maps.google.*', 'google.*/maps', 'ads.example.com'] } },
+        services: {
+          osm: {
+            category: 4,
+            name: 'OpenStreetMap',
+            provider: 'OSMF',
+            privacyUrl: 'https://osmfoundation.org/privacy',
+            purpose: 'map',
+            hosts: ['openstreetmap.org/export'],
+            snippets: ['L.tileLayer('],
+          },
+          bad1: { category: 4, name: 'X', privacyUrl: 'javascript:alert(1)' },
+          bad2: { category: 4, name: 'X', hosts: ['https://x.example/'] },
+          bad3: { category: 4, name: 'X', snippets: ['a'] },
+        },
+      },
+    });
+    const c = config();
+    expect(c.categories[4].domains).toEqual(['maps.google.*', 'google.*/maps', 'ads.example.com']);
+    expect(c.services.osm).toMatchObject({ provider: 'OSMF', hosts: ['openstreetmap.org/export'], snippets: ['L.tileLayer('] });
+    expect(['bad1', 'bad2', 'bad3'].filter((key) => key in c.services)).toEqual([]);
+    expect(warnings).toHaveLength(3);
   });
 
   it('takes the language from <html lang> unless data-lang says otherwise', () => {

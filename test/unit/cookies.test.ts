@@ -3,7 +3,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config';
-import { cookiesToClear, serviceOf } from '../../src/consent/services';
+import { claimOf, cookiesToClear, covers } from '../../src/consent/services';
 import { documentCookieJar } from '../../src/platform/cookies';
 
 // The DOM's own cookie jar (jsdom's and happy-dom's, which follow RFC 6265 for Domain) is the
@@ -94,14 +94,30 @@ describe('cookie clearing (docs/protocol.md#clearing)', () => {
     expect(cookiesToClear(all, config, state([]))).toContain('pref_theme');
   });
 
-  it('finds the service of an element by data-service, else by host or a subdomain of a service host', () => {
+  it('finds the service of an address by data-service, else by the longest pattern covering host and path, else a category domain', () => {
     const config = defaultConfig();
-    expect(serviceOf(config, 'vimeo', 'www.youtube.com')).toBe('vimeo');
-    expect(serviceOf(config, 'unknown', 'www.youtube-nocookie.com')).toBe('youtube');
-    expect(serviceOf(config, null, 'player.vimeo.com')).toBe('vimeo');
-    expect(serviceOf(config, null, 'connect.facebook.net')).toBe('meta-pixel');
-    expect(serviceOf(config, null, 'notyoutube.com')).toBeNull();
-    expect(serviceOf(config, null, 'www.google.com')).toBeNull();
-    expect(serviceOf(config, 'toString', null)).toBeNull();
+    const service = (named: string | null, address: string) => {
+      const url = new URL(address);
+      return claimOf(config, named, url.hostname, url.pathname)?.service ?? null;
+    };
+    expect(service('vimeo', 'https://www.youtube.com/embed/x')).toBe('vimeo');
+    expect(service('unknown', 'https://www.youtube-nocookie.com/embed/x')).toBe('youtube');
+    expect(service(null, 'https://player.vimeo.com/video/1')).toBe('vimeo');
+    expect(service(null, 'https://connect.facebook.net/en_US/fbevents.js')).toBe('meta-pixel');
+    expect(service(null, 'https://notyoutube.com/')).toBeNull();
+    expect(service('toString', 'https://example.org/')).toBeNull();
+    // Google Maps on www.google.* with a /maps path and on maps.google.* of any country; Google search is not Maps
+    expect(service(null, 'https://www.google.com/maps/embed?pb=!1m18')).toBe('googlemaps');
+    expect(service(null, 'https://www.google.de/maps/embed?pb=x')).toBe('googlemaps');
+    expect(service(null, 'https://maps.google.de/maps?q=Berlin&output=embed')).toBe('googlemaps');
+    expect(service(null, 'https://maps.google.co.uk/maps?output=embed')).toBe('googlemaps');
+    expect(service(null, 'https://www.google.com/search?q=x')).toBeNull();
+    // one host, two services by path: gtag.js is Google Analytics, gtm.js Tag Manager
+    expect(service(null, 'https://www.googletagmanager.com/gtag/js?id=G-1')).toBe('google-analytics');
+    expect(service(null, 'https://www.googletagmanager.com/gtm.js?id=GTM-1')).toBe('google-tag-manager');
+    // a category's domains: no service, the category
+    expect(claimOf(config, null, 'static.hotjar.com', '/c/hotjar.js')).toEqual({ category: 3, service: null });
+    expect(covers('example.*', 'example.co.uk', '/')).toBe(true);
+    expect(covers('example.*', 'example.evil.org', '/')).toBe(false);
   });
 });

@@ -37,7 +37,7 @@ function render(nodes: SafeNode[]): ReactNode[] {
 
 /** The settings dialog: a native modal (top layer, inert page), Tab wraps, Escape closes; the category's services with their own switches. */
 function Details({ view, actions, t, config }: Props) {
-  const { details, draft, services } = useSyncExternalStore(view.subscribe, view.get);
+  const { details, draft, services, id } = useSyncExternalStore(view.subscribe, view.get);
   const dialog = useRef<HTMLDialogElement>(null);
   const opener = useRef<Element | null>(null);
   useEffect(() => {
@@ -68,6 +68,7 @@ function Details({ view, actions, t, config }: Props) {
   };
   const name = details ? actions.categoryName(details.id) : '';
   const on = details ? draft[details.id] : false;
+  const locked = details ? config.categories[details.id].locked : false;
   const keys = details ? Object.keys(config.services).filter((key) => config.services[key]!.category === details.id) : [];
   return (
     <dialog ref={dialog} aria-labelledby="pp-details-title" onClose={onClose} onKeyDown={onKeyDown}>
@@ -77,6 +78,18 @@ function Details({ view, actions, t, config }: Props) {
           ×
         </button>
       </header>
+      {details && (
+        <span className="category">
+          <input
+            type="checkbox"
+            id="pp-details-on"
+            checked={on}
+            disabled={locked}
+            onChange={(event) => actions.toggle(details.id, event.currentTarget.checked)}
+          />
+          <label htmlFor="pp-details-on">{format(t.consentAllow, name)}</label>
+        </span>
+      )}
       <div className="description" aria-live="polite">
         {details?.state === 'loading' && <p className="status">{t.consentLoading}</p>}
         {details?.state === 'error' && <p className="error">{t.consentLoadError}</p>}
@@ -86,20 +99,42 @@ function Details({ view, actions, t, config }: Props) {
       {keys.length > 0 && (
         <fieldset>
           <legend>{t.consentServices}</legend>
-          {keys.map((key) => (
-            <span className="category" key={key}>
-              <input
-                type="checkbox"
-                id={`pp-svc-${key}`}
-                checked={on || services.includes(key)}
-                disabled={on}
-                onChange={(event) => actions.toggleService(key, event.currentTarget.checked)}
-              />
-              <label htmlFor={`pp-svc-${key}`}>{config.services[key]!.name}</label>
-            </span>
-          ))}
+          {keys.map((key) => {
+            const service = config.services[key]!;
+            const purpose = service.purpose && (t[`purpose_${service.purpose}` as keyof Messages] ?? service.purpose);
+            return (
+              <div className="service" key={key}>
+                <span className="category">
+                  <input
+                    type="checkbox"
+                    id={`pp-svc-${key}`}
+                    checked={on || services.includes(key)}
+                    disabled={on}
+                    onChange={(event) => actions.toggleService(key, event.currentTarget.checked)}
+                  />
+                  <label htmlFor={`pp-svc-${key}`}>{service.name}</label>
+                </span>
+                <small>
+                  {[service.provider, purpose, service.cookies.length > 0 && `${t.consentCookies}: ${service.cookies.join(', ')}`]
+                    .filter(Boolean)
+                    .join(' · ')}{' '}
+                  {service.privacyUrl && (
+                    <a href={service.privacyUrl} target="_blank" rel="noopener noreferrer">
+                      {t.consentPrivacy}
+                    </a>
+                  )}
+                </small>
+              </div>
+            );
+          })}
         </fieldset>
       )}
+      {id && <p className="status">{format(t.consentId, id)}</p>}
+      <div className="actions">
+        <button type="button" onClick={actions.save}>
+          {t.consentSave}
+        </button>
+      </div>
     </dialog>
   );
 }
@@ -128,6 +163,7 @@ function Banner(props: Props) {
     >
       <h2 id="pp-title">{render(texts.title)}</h2>
       <div id="pp-text" className="text">
+        {state.outdated && <strong>{t.consentRevised} </strong>}
         {render(texts.message)}{' '}
         {config.privacyUrl && (
           <a href={config.privacyUrl} onClick={actions.openPrivacy}>
@@ -178,7 +214,7 @@ function Banner(props: Props) {
         <button type="button" onClick={actions.save}>
           {t.consentSave}
         </button>
-        <button type="button" className="primary" onClick={actions.acceptAll}>
+        <button type="button" onClick={actions.acceptAll}>
           {texts.acceptAll}
         </button>
       </div>

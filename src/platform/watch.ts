@@ -1,0 +1,81 @@
+import type { Lifetime } from './lifetime';
+
+/** Looks at one element entering the page, or about to; `existing`: it was there when it was added. */
+export type Inspector = (element: Element, existing: boolean) => void;
+
+/** Every element that enters the page, handed to the inspectors whose selector it matches. */
+export interface InsertionWatch {
+  /** Add an inspector for `selector`; it is shown the matching elements already in the page at once. */
+  add(selector: string, inspect: Inspector): void;
+}
+
+/** What the watch needs: the page's own constructors (a strict page may not have them on globalThis). */
+export interface WatchDeps {
+  win: Window;
+  doc: Document;
+  lifetime: Lifetime;
+  onError(error: unknown): void;
+}
+
+/** The insertion methods of Node and Element that take nodes to put into the page. */
+const NODE_METHODS = ['appendChild', 'insertBefore', 'replaceChild'];
+const ELEMENT_METHODS = ['append', 'prepend', 'before', 'after', 'replaceWith', 'insertAdjacentElement'];
+
+/**
+ * Watch insertions two ways (docs/decisions.md "Blocking"): what other scripts insert is shown to
+ * the inspectors BEFORE it is connected, by wrapping the DOM's insertion methods (a script is
+ * prepared and an iframe starts loading the moment they are inserted, so an observer would be late);
+ * what the parser inserts, and what `innerHTML` and the like add, by a MutationObserver, whose
+ * records the parser delivers before it runs a script. A `src` set later on an element already in
+ * the page is seen by the observer too, a microtask after it was set.
+ */
+export function watchInsertions({ win, doc, lifetime, onError }: WatchDeps): InsertionWatch {
+  const inspectors: Array<[string, Inspector]> = [];
+
+  const inspectTree = (node: unknown, existing: boolean, only?: [string, Inspector]): void => {
+    const type = (node as Node | null)?.nodeType;
+    if (type !== 1 && type !== 11) return;
+    for (const [selector, inspect] of only ? [only] : inspectors) {
+      try {
+        if (type === 1 && (node as Element).matches(selector)) inspect(node as Element, existing);
+        for (const element of Array.from((node as ParentNode).querySelectorAll(selector))) inspect(element, existing);
+      } catch (error) {
+        onError(error);
+      }
+    }
+  };
+
+  // the page's global scope: Window's type lacks the constructors patched and used here
+  const page = win as Window & typeof globalThis;
+  const wrap = (proto: Record<string, unknown>, name: string): void => {
+    const original = proto[name] as ((...args: unknown[]) => unknown) | undefined;
+    if (typeof original !== 'function') return;
+    const wrapped = function (this: unknown, ...args: unknown[]): unknown {
+      for (const arg of args) inspectTree(arg, false);
+      return original.apply(this, args);
+    };
+    proto[name] = wrapped;
+    lifetime.add(() => {
+      if (proto[name] === wrapped) proto[name] = original;
+    });
+  };
+  for (const name of NODE_METHODS) wrap(page.Node.prototype as unknown as Record<string, unknown>, name);
+  for (const name of ELEMENT_METHODS) wrap(page.Element.prototype as unknown as Record<string, unknown>, name);
+
+  const observer = new page.MutationObserver((records: MutationRecord[]) => {
+    for (const record of records) {
+      if (record.type === 'attributes') inspectTree(record.target, false);
+      else for (const node of Array.from(record.addedNodes)) inspectTree(node, false);
+    }
+  });
+  observer.observe(doc.documentElement, { childList: true, subtree: true, attributeFilter: ['src'] });
+  lifetime.add(() => observer.disconnect());
+
+  return {
+    add(selector, inspect) {
+      const entry: [string, Inspector] = [selector, inspect];
+      inspectors.push(entry);
+      inspectTree(doc.documentElement, true, entry);
+    },
+  };
+}

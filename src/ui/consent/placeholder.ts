@@ -1,0 +1,62 @@
+import type { Config } from '../../config';
+import type { PlaceholderPort } from '../../consent/blocker';
+import type { Messages } from '../../i18n';
+import { format } from '../../i18n/format';
+import { PLACEHOLDER_CLASS, PLACEHOLDER_TEXT_CLASS } from '../../platform/dom';
+import css from './placeholder.css?inline';
+
+/**
+ * The placeholders over blocked content (docs/protocol.md#blocked-resources): plain DOM, each in
+ * an open shadow root, so page CSS cannot hide their buttons; one stylesheet shared by all. A
+ * service's placeholder names it and its provider, says what loading it sends and links the
+ * provider's privacy policy; its buttons load this element once or always allow the service.
+ */
+export function createPlaceholders(doc: Document, config: Config, t: Messages): PlaceholderPort {
+  let sheet: CSSStyleSheet | null = null;
+  const make = <K extends keyof HTMLElementTagNameMap>(tag: K, parent: Node, text?: string): HTMLElementTagNameMap[K] => {
+    const element = doc.createElement(tag);
+    if (text) element.textContent = text;
+    parent.appendChild(element);
+    return element;
+  };
+  return (target, model, actions) => {
+    const service = model.service ? config.services[model.service]! : null;
+    const host = doc.createElement('pagepulse-placeholder');
+    host.className = PLACEHOLDER_CLASS;
+    host.setAttribute('data-category', String(model.category));
+    if (model.width && /^\d+$/.test(model.width)) host.style.width = `${model.width}px`;
+    if (model.height && /^\d+$/.test(model.height)) host.style.minHeight = `${model.height}px`;
+    const shadow = host.attachShadow({ mode: 'open' });
+    if ('adoptedStyleSheets' in shadow && typeof CSSStyleSheet === 'function' && 'replaceSync' in CSSStyleSheet.prototype) {
+      if (!sheet) (sheet = new CSSStyleSheet()).replaceSync(css);
+      shadow.adoptedStyleSheets = [sheet];
+    } else make('style', shadow, css);
+    const box = make('div', shadow);
+    box.setAttribute('role', 'group');
+    box.setAttribute('aria-label', service?.name ?? t.placeholderTitle);
+    const button = (label: string, parent: Node, onClick: () => void): void => {
+      make('button', parent, label).addEventListener('click', onClick);
+    };
+    const site = config.placeholderText;
+    if (service) {
+      make('strong', make('p', box), format(t.placeholderService, service.name));
+      const text = make('p', box, format(t.placeholderSends, service.provider ?? service.name) + (site ? ` ${site}` : ''));
+      text.className = PLACEHOLDER_TEXT_CLASS;
+      if (service.privacyUrl) {
+        const link = make('a', make('p', box), format(t.placeholderPrivacy, service.provider ?? service.name));
+        link.href = service.privacyUrl;
+        link.target = '_blank';
+        link.rel = 'noopener noreferrer';
+      }
+      const buttons = make('span', box);
+      button(t.placeholderOnce, buttons, actions.once);
+      button(format(t.placeholderAlways, service.name), buttons, actions.always);
+    } else {
+      const text = site || (model.host ? format(t.placeholderDomain, model.host) : t.placeholder);
+      make('p', box, text).className = PLACEHOLDER_TEXT_CLASS;
+      button(t.placeholderButton, box, actions.settings);
+    }
+    target.parentNode!.insertBefore(host, target);
+    return host;
+  };
+}
