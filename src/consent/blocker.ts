@@ -126,6 +126,7 @@ export function startBlocker(deps: BlockerDeps): Blocker {
       element.setAttribute('data-src', src);
       element.removeAttribute('src');
     }
+    element.setAttribute('data-category', String(claim.category));
     if (script) {
       element.setAttribute('data-type', element.getAttribute('type') ?? '');
       element.setAttribute('type', 'text/plain');

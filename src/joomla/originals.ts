@@ -2,13 +2,13 @@ import type { InsertionWatch } from '../platform/watch';
 
 /**
  * The component clients PagePulse replaces (docs/protocol.md#5c): the analytics component's
- * `stream.js` and `heatmap.js` (its system plugin puts them into the head, `defer`), and any script
- * of com_gdpr's (its plugin's consent client). Their inline globals (`jrealtimeBaseURI`,
+ * `stream.js` and `heatmap.js` (its system plugin puts them into the head, `defer`), and com_gdpr's
+ * consent client (its system plugin's `cookieconsent.min.js` and `init.js`). Their inline globals (`jrealtimeBaseURI`,
  * `gdprConfigurationOptions`) are configuration and stay.
  */
 const ORIGINALS = {
-  tracker: /\/com_jrealtimeanalytics\/js\/(stream|heatmap)\.js/,
-  consent: /\/com_gdpr\/[^?#]*\.js/,
+  tracker: /\/com_jrealtimeanalytics\/js\/(stream|heatmap)(\.min)?\.js/,
+  consent: /\/plugins\/system\/gdpr\/assets\/js\/(cookieconsent\.min|init)\.js/,
 } as const;
 
 /** Which original client is already on the page and will run (or ran): PagePulse then yields that part. */
@@ -26,8 +26,9 @@ export function supersedeOriginals(watch: InsertionWatch, ours: Record<keyof typ
     const src = script.getAttribute('src')!;
     for (const kind of ['tracker', 'consent'] as const) {
       if (!ORIGINALS[kind].test(src)) continue;
-      if (existing) live[kind] ??= src.split('/').pop()!.split('?')[0]!;
-      else if (ours[kind] && !live[kind]) {
+      if (existing) {
+        if (script.getAttribute('type') !== 'text/plain') live[kind] ??= src.split('/').pop()!.split('?')[0]!;
+      } else if (ours[kind] && !live[kind]) {
         script.setAttribute('type', 'text/plain');
         script.setAttribute('data-src', src);
         script.removeAttribute('src');

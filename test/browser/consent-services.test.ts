@@ -134,9 +134,14 @@ describe('a new policy revision asks again', () => {
     expect(await tab.locator('iframe').getAttribute('src')).toBeNull();
     expect(server.calls('stream.display').length).toBe(before);
 
-    await reloadedBy(tab, () => tab.locator('pagepulse-consent').getByRole('button', { name: 'Alle akzeptieren' }).click());
-    expect(await jar(context)).toMatchObject({ cookieconsent_revision: '2', cookieconsent_categories: '1.2.3.4' });
-    await tab.waitForFunction(() => window.PagePulse !== undefined);
+    // the banner says why it is back
+    expect(await banner(tab).textContent()).toContain('Wir haben unsere Hinweise geändert');
+    // a choice that only adds is released in place: no reload
+    const origin = await timeOrigin(tab);
+    await tab.locator('pagepulse-consent').getByRole('button', { name: 'Alle akzeptieren' }).click();
+    await expect.poll(async () => (await jar(context)).cookieconsent_revision).toBe('2');
+    expect(await jar(context)).toMatchObject({ cookieconsent_categories: '1.2.3.4' });
+    expect(await timeOrigin(tab)).toBe(origin);
     expect(await banner(tab).count()).toBe(0);
     await expect.poll(() => tab.evaluate(() => (window as unknown as { order?: string[] }).order ?? [])).toEqual(['ad', 'stats']);
 
@@ -161,7 +166,13 @@ describe('services: "load once" and "always allow" on the placeholder', () => {
     const { context, page, errors } = await visit('/yt-once.html', fixturePage({ body: EMBEDS }), DECLINED_MARKETING);
     const first = page.locator('.gdprlock-placeholder').first();
     await first.waitFor();
-    expect(await first.textContent()).toContain('YouTube');
+    // in its own shadow root: the service, its provider, what loading sends, the provider's privacy policy
+    const text = await first.evaluate((host) => host.shadowRoot!.textContent);
+    expect(text).toContain('Inhalt von YouTube');
+    expect(text).toContain('Beim Laden werden Daten wie Ihre IP-Adresse an Google Ireland Limited übertragen.');
+    expect(await first.getByRole('link', { name: 'Datenschutzhinweise von Google Ireland Limited' }).getAttribute('href')).toBe(
+      'https://policies.google.com/privacy',
+    );
     expect(await first.getByRole('button').allTextContents()).toEqual(['Einmal laden', 'Immer erlauben: YouTube']);
     // the Vimeo placeholder names its own service
     expect(await page.locator('.gdprlock-placeholder').nth(2).getByRole('button').allTextContents()).toEqual([
@@ -183,18 +194,31 @@ describe('services: "load once" and "always allow" on the placeholder', () => {
     await context.close();
   });
 
-  it('"Immer erlauben: YouTube" loads every YouTube element at once without a reload, Vimeo stays blocked, and is remembered', async () => {
+  it('"Immer erlauben: YouTube" loads every YouTube element at once without a reload, Vimeo stays blocked, is logged and remembered', async () => {
     const { context, page, errors } = await visit('/yt-always.html', fixturePage({ body: EMBEDS }), DECLINED_MARKETING);
     await page.locator('.gdprlock-placeholder').first().waitFor();
     const origin = await timeOrigin(page);
+    const since = server.requests.length;
     await page.getByRole('button', { name: 'Immer erlauben: YouTube' }).first().click();
     await expect.poll(() => srcs(page)).toEqual([YOUTUBE, YOUTUBE_2, null]);
     expect(await timeOrigin(page)).toBe(origin);
     expect(await page.locator('.gdprlock-placeholder').count()).toBe(1);
-    expect(await jar(context)).toEqual({ ...DECLINED_MARKETING, pagepulse_services: 'youtube' });
+    expect(await jar(context)).toEqual({
+      ...DECLINED_MARKETING,
+      pagepulse_services: 'youtube',
+      pagepulse_consent_id: expect.stringMatching(/^[\w-]{22}$/),
+    });
     expect(await page.evaluate(() => window.PagePulse!.consent.get())).toMatchObject({
       categories: { 4: false },
       services: ['youtube'],
+    });
+    // logged with the consent ID: what stands now, and the service
+    await expect.poll(() => logsSince(since).length).toBe(1);
+    expect(Object.fromEntries(new URLSearchParams(logsSince(since)[0]!.body))).toMatchObject({
+      gdpr_generic_cookie_consent: '1',
+      consent_categories: '1.2',
+      consent_services: 'youtube',
+      consent_id: (await jar(context)).pagepulse_consent_id,
     });
 
     await page.reload();
@@ -219,8 +243,11 @@ describe('services: "load once" and "always allow" on the placeholder', () => {
     expect(await axe([['.gdprlock-placeholder']])).toEqual([]);
     // the placeholder is a labelled group; Tab reaches its buttons, Enter loads once
     expect(await page.getByRole('group', { name: 'YouTube' }).count()).toBe(2);
+    const focused = () => page.evaluate(() => document.activeElement?.shadowRoot?.activeElement?.textContent);
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Einmal laden');
+    expect(await focused()).toBe('Datenschutzhinweise von Google Ireland Limited');
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('Einmal laden');
     await page.keyboard.press('Enter');
     await expect.poll(() => srcs(page)).toEqual([YOUTUBE, null, null]);
 
@@ -237,7 +264,7 @@ describe('services: "load once" and "always allow" on the placeholder', () => {
     const since = server.requests.length;
     await page.locator('pagepulse-consent').getByRole('button', { name: 'Auswahl speichern' }).click();
     await expect.poll(async () => (await jar(context)).pagepulse_services).toBe('vimeo');
-    // a service added needs no reload: the Vimeo element loads at once; nothing is logged for it
+    // a service added needs no reload: the Vimeo element loads at once; the one log call records it
     await expect.poll(() => srcs(page)).toEqual([YOUTUBE, null, VIMEO]);
     expect(logsSince(since).map((r) => r.task)).toEqual(['user.processGenericCookieCategories']);
     expect(errors).toEqual([]);

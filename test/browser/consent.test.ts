@@ -50,7 +50,7 @@ const logs = (since: number) =>
   server.requests
     .slice(since)
     .filter((r) => r.option === 'com_gdpr' && r.task?.startsWith('user.process'))
-    .map((r) => `${r.task} ${r.body}`)
+    .map((r) => `${r.task} ${r.body.replace(/&consent_[a-z]+=[^&]*/g, '')}`)
     .sort();
 /** Click and report whether the page reloaded (a new document) within the wait. */
 async function clickAndWatch(page: Page, name: string, wait = 2500): Promise<boolean> {
@@ -152,12 +152,12 @@ describe('consent buttons', () => {
     await context.close();
   });
 
-  it('Auswahl speichern with Statistiken ticked: logs that category, reloads, and the tracker starts', async () => {
+  it('Auswahl speichern with Statistiken ticked: logs that category, no reload (it only adds), and the tracker starts', async () => {
     const { context, page } = await visit('/save3.html');
     await banner(page).waitFor();
     await page.locator('pagepulse-consent input#pp-cat-3').check();
     const since = server.requests.length;
-    expect(await clickAndWatch(page, 'Auswahl speichern')).toBe(true);
+    expect(await clickAndWatch(page, 'Auswahl speichern', 1500)).toBe(false);
     expect(await cookies(context)).toMatchObject({ cookieconsent_status: 'allow', cookieconsent_categories: '1.2.3' });
     expect(logs(since)).toEqual([
       'user.processCookieCategory gdpr_cookie_category=3&gdpr_cookie_category_state=0',
@@ -169,11 +169,11 @@ describe('consent buttons', () => {
     await context.close();
   });
 
-  it('Alle akzeptieren: all categories, logs, reload, and consent.open() shows the current choice', async () => {
+  it('Alle akzeptieren: all categories, logs with the consent ID, no reload, and consent.open() shows the current choice', async () => {
     const { context, page } = await visit('/all.html');
     await banner(page).waitFor();
     const since = server.requests.length;
-    expect(await clickAndWatch(page, 'Alle akzeptieren')).toBe(true);
+    expect(await clickAndWatch(page, 'Alle akzeptieren', 1500)).toBe(false);
     expect(await cookies(context)).toMatchObject({ cookieconsent_status: 'allow', cookieconsent_categories: '1.2.3.4' });
     expect(logs(since)).toEqual([
       'user.processCookieCategory gdpr_cookie_category=3&gdpr_cookie_category_state=0',
@@ -189,12 +189,21 @@ describe('consent buttons', () => {
       ),
     );
     expect(boxes).toEqual([true, true, true, true]);
+    const id = (await cookies(context)).pagepulse_consent_id;
+    expect(id).toMatch(/^[\w-]{22}$/);
     expect(await page.evaluate(() => window.PagePulse!.consent.get())).toEqual({
       status: 'allow',
       categories: { 1: true, 2: true, 3: true, 4: true },
       chosen: true,
       services: [],
+      id,
     });
+    // every log call carried it
+    const ids = server.requests
+      .slice(since)
+      .filter((r) => r.task?.startsWith('user.process'))
+      .map((r) => new URLSearchParams(r.body).get('consent_id'));
+    expect(ids).toEqual([id, id, id]);
     await context.close();
   });
 });
@@ -213,7 +222,7 @@ describe('blocking', () => {
     );
     // its button opens the settings
     await page.locator('pagepulse-consent .actions button').first().waitFor();
-    expect(await clickAndWatch(page, 'Alle akzeptieren')).toBe(true);
+    expect(await clickAndWatch(page, 'Alle akzeptieren', 1500)).toBe(false); // released in place
     await expect.poll(() => page.evaluate(() => (window as unknown as { order?: string[] }).order)).toEqual(['ad', 'stats']);
     expect(await page.locator('iframe').getAttribute('src')).toBe('/embed.html');
     expect(await page.locator('.gdprlock-placeholder').count()).toBe(0);
@@ -393,15 +402,17 @@ describe('consent log queue', () => {
     const consoleLines = collectConsole(page);
     await banner(page).waitFor();
     const since = server.requests.length;
-    expect(await clickAndWatch(page, 'Alle akzeptieren', 4000)).toBe(true);
+    expect(await clickAndWatch(page, 'Alle akzeptieren', 1500)).toBe(false);
+    await expect.poll(() => logs(since).length).toBeGreaterThanOrEqual(3);
     const queued = await page.evaluate(() => localStorage.getItem('pagepulse.consentlog'));
     expect(queued).toContain('processGenericCookieCategories\tgdpr_generic_cookie_consent=1');
     expect(queued).toContain('gdpr_cookie_category=4&gdpr_cookie_category_state=0');
     // the marker that lets a page without a queue skip localStorage (docs/protocol.md#consent-log)
     const marker = async () => (await context.cookies()).find((c) => c.name === 'pagepulse_q')?.value ?? null;
     expect(await marker()).toBe('1');
-    // the reloaded page re-sends the queue at its first idle moment (at most 1 s): let those three
+    // the next page re-sends the queue at its first idle moment (at most 1 s): let those three
     // fail too before the server comes back, or they may land while the next page sends its own
+    await page.reload();
     await expect.poll(() => logs(since).length).toBeGreaterThanOrEqual(6);
     down = false;
     const before = server.requests.length;

@@ -156,10 +156,18 @@ describe('faulty server: consent log, category description, form consent, keep-a
       await server.waitFor('com_ajax', server.calls('com_ajax').length + 2, 6000); // keep-alive goes on
       const ticks = await page.evaluate(() => (window as unknown as { __ticks: number }).__ticks);
       await expect.poll(() => page.evaluate(() => (window as unknown as { __ticks: number }).__ticks)).toBeGreaterThan(ticks + 8);
-      // the log is only dropped from the queue when the server took it: a "wrong shape" 200 counts as taken
+      // the log is only dropped from the queue when the server took it (a "wrong shape" 200 counts
+      // as taken) or refused it for good: a 4xx other than 408/429, as a site without com_gdpr answers
+      const status = typeof fault.reply === 'object' ? (fault.reply.status ?? 200) : 0;
+      const refused = status >= 400 && status < 500 && status !== 408 && status !== 429;
       const queued = await page.evaluate(() => localStorage.getItem('pagepulse.consentlog'));
       if (delivered) expect(queued).toBeNull();
-      else {
+      else if (refused) {
+        await expect.poll(() => page.evaluate(() => localStorage.getItem('pagepulse.consentlog'))).toBeNull();
+        expect(await shadowText(page, 'pagepulse-debug')).toContain(
+          `Das Einwilligungsprotokoll fehlt auf dem Server (HTTP ${status})`,
+        );
+      } else {
         expect(queued).toContain('gdpr_generic_cookie_consent=1');
         expect(await shadowText(page, 'pagepulse-debug')).toMatch(/Cookie-Einwilligung \(Client\)|Sitzung \(Client\)/);
       }
