@@ -37,16 +37,17 @@ const VARIANTS = {
   'observer in a sync <script src> first in head': '<script src="/observer.js"></script>',
 } as const;
 
-const page = (observer: string) => `<!doctype html>
+/** A page of one variant; its own tag ID and video ID, so a request from an earlier page is never counted for it. */
+const page = (observer: string, id: string) => `<!doctype html>
 <html lang="de">
 <head><meta charset="utf-8"><title>Preload scan</title>
 ${observer}
 <script>${VENDOR_EMBEDS_SCRIPT}</script>
-${GTAG}
+${GTAG.replaceAll('G-TEST123', `G-${id}`)}
 </head>
 <body>
 <p>Text</p>
-<iframe width="560" height="315" src="https://www.youtube.com/embed/abc" title="Film"></iframe>
+<iframe width="560" height="315" src="https://www.youtube.com/embed/${id}" title="Film"></iframe>
 </body>
 </html>`;
 
@@ -60,9 +61,10 @@ try {
   for (const name of engines) {
     const engine = await launchEngine(name, { proxy: proxy.proxyUrl });
     try {
-      for (const [label, observer] of Object.entries(VARIANTS)) {
-        const path = `/${label.replace(/\W+/g, '-')}.html`;
-        server.page(path, page(observer));
+      for (const [index, [label, observer]] of Object.entries(VARIANTS).entries()) {
+        const id = `${name.toUpperCase()}${index}`;
+        const path = `/${id}.html`;
+        server.page(path, page(observer, id));
         const sum = { gtagRequests: 0, gtagRan: 0, youtubeRequests: 0, youtubeLoaded: 0 };
         for (let run = 0; run < RUNS; run++) {
           proxy.reset();
@@ -71,10 +73,12 @@ try {
           await new Promise((resolve) => setTimeout(resolve, GRACE_MS));
           const seen = await tab.evaluate(() => ({ runs: window.__vendorRuns ?? [], embeds: window.__vendorEmbeds ?? [] }));
           await tab.close();
-          sum.gtagRequests += proxy.matching('www.googletagmanager.com/gtag/js').length;
-          sum.gtagRan += seen.runs.filter((r) => r.startsWith('www.googletagmanager.com/')).length;
-          sum.youtubeRequests += proxy.matching('www.youtube.com/embed/').length;
-          sum.youtubeLoaded += seen.embeds.filter((r) => r.startsWith('www.youtube.com/')).length;
+          const gtag = `www.googletagmanager.com/gtag/js?id=G-${id}`;
+          const youtube = `www.youtube.com/embed/${id}`;
+          sum.gtagRequests += proxy.matching(gtag).length;
+          sum.gtagRan += seen.runs.filter((r) => r === gtag).length;
+          sum.youtubeRequests += proxy.matching(youtube).length;
+          sum.youtubeLoaded += seen.embeds.filter((r) => r === youtube).length;
         }
         rows.push([name, label, ...Object.values(sum).map((n) => `${n}/${RUNS}`)]);
         console.error(rows.at(-1)!.join(' | '));
