@@ -43,6 +43,12 @@ export const ENGINE_PACKAGES = {
     present: () => existsSync(process.env.WEBKIT_DRIVER_PATH ?? '/usr/bin/WebKitWebDriver') && miniBrowser() && onPath('Xvfb'),
     version: () => 'WebKitGTK (WebKitWebDriver, MiniBrowser) and Xvfb',
   },
+  // not a browser: the vendor proxy of the browser and engine suites (test/support/vendor-proxy.ts) makes its certificate with it
+  openssl: {
+    packages: ['openssl'],
+    present: () => onPath('openssl'),
+    version: () => execFileSync('openssl', ['version']).toString().trim(),
+  },
   // not a browser: the collector suite's PostgreSQL pass (test/support/postgres.ts) starts its own cluster
   postgres: {
     packages: ['postgresql'],

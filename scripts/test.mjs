@@ -66,7 +66,8 @@ const only = process.argv.slice(2);
 const want = (what) => only.length === 0 || only.includes(what);
 const engines = ENGINES.filter((engine) => want('engines') || want(engine));
 const collector = want('unit') || want('collector');
-ensureBrowsers([...new Set([...(want('browser') ? ['chromium'] : []), ...engines, ...(collector ? ['postgres'] : [])])]);
+const browsers = [...(want('browser') ? ['chromium'] : []), ...engines];
+ensureBrowsers([...new Set([...browsers, ...(browsers.length ? ['openssl'] : []), ...(collector ? ['postgres'] : [])])]);
 
 if (want('types')) step('type check', 'npx', ['tsc', '--noEmit', '-p', '.']);
 // ESLint (layers, promises, no page access at import) and prettier --check: docs/architecture.md

@@ -16,13 +16,19 @@ const ARGS = [
 /** Which built bundle the browser suites load (both builds run the whole suite). */
 export const BUNDLE = process.env.PAGEPULSE_BUNDLE ?? 'pagepulse.iife.js';
 
-/** Launch headless Chromium; `bfcache` drops Playwright's default --disable-back-forward-cache. */
-export function launch(options: { bfcache?: boolean } = {}): Promise<Browser> {
+/**
+ * Launch headless Chromium; `bfcache` drops Playwright's default --disable-back-forward-cache.
+ * `proxy` (the vendor proxy's `proxyUrl`, test/support/vendor-proxy.ts) carries every host but
+ * loopback, and its throwaway certificates are accepted in every context of this browser.
+ */
+export function launch(options: { bfcache?: boolean; proxy?: string } = {}): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ARGS,
+    args: options.proxy ? [...ARGS, '--ignore-certificate-errors'] : ARGS,
     headless: true,
     ignoreDefaultArgs: options.bfcache ? ['--disable-back-forward-cache'] : undefined,
+    // Playwright sends loopback through a proxy too unless the bypass names it: the test server stays direct
+    proxy: options.proxy ? { server: options.proxy, bypass: 'localhost,127.0.0.1,[::1]' } : undefined,
   });
 }
 

@@ -1,10 +1,10 @@
 import type { BrowserContext } from 'playwright-core';
 import { launch } from '../browser';
-import type { Engine, EnginePage, Key } from './types';
+import type { Engine, EnginePage, Key, LaunchOptions } from './types';
 
 /** Chromium through playwright-core (Debian's /usr/bin/chromium, as the Chromium suite). */
-export async function launchChromium(): Promise<Engine> {
-  const browser = await launch();
+export async function launchChromium(options: LaunchOptions = {}): Promise<Engine> {
+  const browser = await launch({ proxy: options.proxy });
   return {
     name: 'chromium',
     async newPage() {

@@ -1,11 +1,12 @@
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { startServer, type TestServer } from '../server';
+import { startVendorProxy, type VendorProxy } from '../vendor-proxy';
 import { launchChromium } from './chromium';
 import { launchFirefox } from './firefox';
-import { ENGINES, type Engine, type EngineName, type EnginePage } from './types';
+import { ENGINES, type Engine, type EngineName, type EnginePage, type LaunchOptions } from './types';
 import { launchWebKit } from './webkit';
 
-export type { Engine, EngineName, EnginePage, Key } from './types';
+export type { Engine, EngineName, EnginePage, Key, LaunchOptions } from './types';
 
 /** The engine of this run (PAGEPULSE_ENGINE=chromium|firefox|webkit; npm test runs each in turn). */
 export const ENGINE: EngineName = ((): EngineName => {
@@ -21,9 +22,9 @@ export const BUNDLES = [
   { name: 'lite', file: 'pagepulse.lite.iife.js' },
 ] as const;
 
-/** Launch the engine of this run. */
-export function launchEngine(name: EngineName = ENGINE): Promise<Engine> {
-  return name === 'firefox' ? launchFirefox() : name === 'webkit' ? launchWebKit() : launchChromium();
+/** Launch the engine of this run; `proxy` sends every host but loopback through the vendor proxy. */
+export function launchEngine(name: EngineName = ENGINE, options: LaunchOptions = {}): Promise<Engine> {
+  return name === 'firefox' ? launchFirefox(options) : name === 'webkit' ? launchWebKit(options) : launchChromium(options);
 }
 
 /** A page that sets the consent cookies its query names (see `open`). */
@@ -38,16 +39,21 @@ export interface EngineSuite {
    * visitor has chosen these categories before (the consent cookies, protocol section 5).
    */
   open(path: string, options?: { consent?: string }): Promise<EnginePage>;
+  /** The vendor hosts' stand-in (`useEngine(ready, { vendors: true })`); its records are cleared after each test. */
+  readonly vendors: VendorProxy;
 }
 
 /**
  * One browser of the run's engine and one recording server per file. After each test its pages
  * are closed (their timers stop, so they cannot skew the next test's requests) and no page error
- * may have been reported by the probe.
+ * may have been reported by the probe. With `vendors`, the file also gets a vendor proxy
+ * (test/support/vendor-proxy.ts) that the engine sends every host but loopback through: pages
+ * may carry the vendors' snippets verbatim.
  */
-export function useEngine(ready: (server: TestServer) => void = () => {}): EngineSuite {
+export function useEngine(ready: (server: TestServer) => void = () => {}, options: { vendors?: boolean } = {}): EngineSuite {
   let engine: Engine | undefined;
   let server: TestServer | undefined;
+  let vendors: VendorProxy | undefined;
   const pages: EnginePage[] = [];
   const suite: EngineSuite = {
     get engine() {
@@ -55,6 +61,10 @@ export function useEngine(ready: (server: TestServer) => void = () => {}): Engin
     },
     get server() {
       return server!;
+    },
+    get vendors() {
+      if (!options.vendors) throw new Error('no vendor proxy: useEngine(ready, { vendors: true })');
+      return vendors!;
     },
     async open(path, options = {}) {
       const page = await engine!.newPage(server!.origin);
@@ -73,18 +83,21 @@ export function useEngine(ready: (server: TestServer) => void = () => {}): Engin
       "document.cookie = 'cookieconsent_status=allow; path=/; SameSite=Lax'; document.cookie = 'cookieconsent_categories=' + decodeURIComponent(location.search.slice(1)) + '; path=/; SameSite=Lax';",
       'text/javascript',
     );
-    engine = await launchEngine();
+    if (options.vendors) vendors = await startVendorProxy();
+    engine = await launchEngine(ENGINE, { proxy: vendors?.proxyUrl });
     ready(server);
   });
   afterEach(async () => {
     // one after another: in WebKit every page is the one browser session (engines/webkit.ts)
     for (const page of pages.splice(0)) await page.close().catch(() => undefined);
+    vendors?.reset();
     const errors = server!.pageErrors.splice(0);
     expect(errors, 'page errors the probe reported').toEqual([]);
   });
   afterAll(async () => {
     await engine?.close();
     await server?.close();
+    await vendors?.close();
   });
   return suite;
 }

@@ -30,6 +30,15 @@ export interface EnginePage {
   close(): Promise<void>;
 }
 
+/** How an engine is launched. */
+export interface LaunchOptions {
+  /**
+   * An HTTP proxy (`http://127.0.0.1:port`, the vendor proxy of test/support/vendor-proxy.ts) for
+   * every host but loopback, whose self-signed certificates the engine accepts unchecked.
+   */
+  proxy?: string;
+}
+
 /** One launched browser of an engine, shared by the tests of a file. */
 export interface Engine {
   readonly name: EngineName;

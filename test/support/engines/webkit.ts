@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { settle, SETTLE_MAX_MS } from './settle';
-import type { Engine, EnginePage, Key } from './types';
+import type { Engine, EnginePage, Key, LaunchOptions } from './types';
 import { ELEMENT_KEY, newSession, waitForDriver } from './webdriver';
 
 /** Debian's WebKitGTK WebDriver (apt-get install webkit2gtk-driver). */
@@ -55,12 +55,22 @@ function freePort(): Promise<number> {
 }
 
 /**
+ * MiniBrowser's own proxy flags, not the W3C `proxy` capability: WebKitWebDriver turns `sslProxy`
+ * into an `https://` proxy URL, so WebKitGTK speaks TLS to the proxy itself (a ClientHello arrives
+ * where a CONNECT should) and no HTTPS request gets through. `--proxy` covers both schemes; the
+ * ignore-host flag takes one host each. The certificate is the W3C `acceptInsecureCerts`' job.
+ */
+function proxyArgs(proxy: string): string[] {
+  return [`--proxy=${proxy}`, '--ignore-host=localhost', '--ignore-host=127.0.0.1', '--ignore-host=::1'];
+}
+
+/**
  * WebKit: WebKitWebDriver (classic WebDriver, no BiDi) drives MiniBrowser, which has no headless
  * mode, so it runs on its own Xvfb display. One browser session for the whole file; a new page
  * clears the cookies and storage of the test origin instead of starting a new browser (a second
  * per page). Page errors come from the server-injected probe (engines/probe.ts).
  */
-export async function launchWebKit(): Promise<Engine> {
+export async function launchWebKit(options: LaunchOptions = {}): Promise<Engine> {
   const children: ChildProcess[] = [];
   const killAll = (): void => {
     for (const child of children.reverse()) child.kill('SIGTERM');
@@ -76,7 +86,11 @@ export async function launchWebKit(): Promise<Engine> {
     await waitForDriver(base, START_TIMEOUT_MS);
     const session = await newSession(base, {
       browserName: 'MiniBrowser',
-      'webkitgtk:browserOptions': { binary: findMiniBrowser(), args: ['--automation'] },
+      'webkitgtk:browserOptions': {
+        binary: findMiniBrowser(),
+        args: ['--automation', ...(options.proxy ? proxyArgs(options.proxy) : [])],
+      },
+      ...(options.proxy && { acceptInsecureCerts: true }),
     });
     const run = <R>(script: string, args: unknown[]): Promise<R> => session.command<R>('POST', '/execute/sync', { script, args });
     const evaluate = async <R, A>(fn: (arg: A) => R | Promise<R>, arg?: A): Promise<R> => {
