@@ -31,18 +31,18 @@ export function addressOf(element: Element, base: string): URL | null {
  */
 export function claimElement(config: Config, element: Element, base: string): ElementClaim | null {
   const marked = categoryOf(element.getAttribute('data-category'));
-  if (marked === 1) return null;
   const src = element.getAttribute('src');
+  const url = addressOf(element, base);
+  const byAddress = claimOf(config, element.getAttribute('data-service'), url?.hostname ?? '', url?.pathname ?? '');
+  // the blocked markup of a script: held by its category (1 included: released at once)
+  if (element.localName === 'script' && element.getAttribute('type') === 'text/plain')
+    return marked ? { category: marked, service: byAddress?.service ?? null } : null;
+  if (marked === 1) return null;
   if (element.getAttribute('data-source') === 'gdprlock' || (src && src.includes('gdprlock')))
     return { category: marked ?? 4, service: null, server: true };
-  const named = element.getAttribute('data-service');
-  const url = addressOf(element, base);
-  const byAddress = url ? claimOf(config, named, url.hostname, url.pathname) : claimOf(config, named, '', '');
   let claim: Claim | null = byAddress;
   if (element.localName === 'script') {
-    const type = element.getAttribute('type') ?? '';
-    if (type === 'text/plain') return marked ? { category: marked, service: byAddress?.service ?? null } : null;
-    if (!RUNNABLE.test(type)) return null;
+    if (!RUNNABLE.test(element.getAttribute('type') ?? '')) return null;
     if (!src) {
       const snippet = snippetOf(config, element.textContent ?? '');
       claim = byAddress ?? (snippet ? { category: config.services[snippet]!.category, service: snippet } : null);

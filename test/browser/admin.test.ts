@@ -40,7 +40,13 @@ async function demoVisitor(button: string, tick: string[] = []): Promise<{ conte
   const banner = visitorPage.locator('pagepulse-consent');
   await banner.locator('.banner').waitFor();
   for (const id of tick) await banner.locator(id).check();
-  await Promise.all([visitorPage.waitForEvent('load'), banner.getByRole('button', { name: button }).click()]);
+  const choice = banner.getByRole('button', { name: button }).click();
+  // a decline takes Präferenzen back: the page reloads; a choice that only adds is released in place
+  if (button === 'Ablehnen') await Promise.all([visitorPage.waitForEvent('load'), choice]);
+  else {
+    await choice;
+    await expect.poll(() => visitorPage.evaluate(() => document.cookie)).toContain('cookieconsent_status=allow');
+  }
   return { context, page: visitorPage };
 }
 

@@ -64,6 +64,7 @@ async function expectStatsAndMarketingOff({ context, page, errors }: Visit, path
     categories: { 1: true, 2: true, 3: false, 4: false },
     chosen: true,
     services: [],
+    id: null, // chosen under com_gdpr: no consent ID until a choice here
   });
   expect(await banner(page).count()).toBe(0); // a choice exists: no banner
   expect(errors).toEqual([]);
@@ -230,6 +231,7 @@ describe('openAlwaysDeclined', () => {
       categories: { 1: true, 2: false, 3: false, 4: false },
       chosen: true,
       services: [],
+      id: null,
     });
     expect(errors).toEqual([]);
     await context.close();

@@ -61,7 +61,7 @@ useBrowserAndServer((b, s) => {
 });
 
 const page = (head: string, body = '') =>
-  `<!doctype html><html lang="de"><head><meta charset="utf-8"><title>Joomla</title>${head}</head><body><p id="text">Text zum Klicken</p>${body}</body></html>`;
+  `<!doctype html><html lang="de"><head><meta charset="utf-8"><title>Joomla</title>${head}</head><body><p style="margin-top:320px"><button id="text">Klick</button></p>${body}</body></html>`;
 const ofPage = (path: string) => (r: Recorded) => r.body.includes(encodeURIComponent(path));
 const fromStandIn = (r: Recorded) => r.headers['x-stand-in'] !== undefined;
 /** The first heartbeats (initialize=true) of a page, by sender: a heartbeat loop each. */
