@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BUNDLES, useEngine, type EnginePage } from '../support/engines';
-import { clickAndWatch, consentLogs, serve, shadowText, sleep } from '../support/engines/scenario';
+import { clickAndWatch, consentIds, consentLogs, serve, shadowText, sleep } from '../support/engines/scenario';
 
 /** Absence window: before a choice nothing is tracked and no cookie set. */
 const NOTHING_BEFORE_CHOICE_MS = 800;
@@ -183,12 +183,12 @@ for (const bundle of BUNDLES) {
       expect(await bannerOpen(page)).toBe(false);
     });
 
-    it('Auswahl speichern with Statistiken ticked: that log call, one reload, then the statistics script and the tracker run', async () => {
+    it('Auswahl speichern with Statistiken ticked: that log call, no reload (it only adds), the statistics script and the tracker run', async () => {
       const page = await firstVisit(at('save3'), bundle.file);
       await page.click('input#pp-cat-3', HOST);
       expect(await boxes(page)).toEqual([true, true, true, false]);
       const since = suite.server.requests.length;
-      expect(await clickAndWatch(page, SAVE, HOST)).toBe(true);
+      expect(await clickAndWatch(page, SAVE, HOST, 1500)).toBe(false);
       expect(await page.cookies()).toMatchObject({ cookieconsent_status: 'allow', cookieconsent_categories: '1.2.3' });
       expect(consentLogs(suite.server, since)).toEqual([
         'user.processCookieCategory gdpr_cookie_category=3&gdpr_cookie_category_state=0',
@@ -200,17 +200,28 @@ for (const bundle of BUNDLES) {
       expect(await page.evaluate(() => document.querySelector('iframe')!.getAttribute('src'))).toBeNull();
     });
 
-    it('Alle akzeptieren: all categories, the log calls, one reload; the blocked iframe and scripts are released in order', async () => {
+    it('Alle akzeptieren: all categories, the log calls with the consent ID, no reload; the blocked iframe and scripts are released in order', async () => {
       const page = await firstVisit(at('all'), bundle.file);
       await sleep(NOTHING_RUNS_MS);
       expect(await page.evaluate(() => (window as unknown as { order?: string[] }).order ?? null)).toBeNull();
       expect(await page.evaluate(() => document.querySelector('iframe')!.getAttribute('src'))).toBeNull();
-      expect(await page.evaluate(() => document.querySelector('.gdprlock-placeholder-text')?.textContent ?? '')).toContain(
-        'müssen Cookies akzeptiert und die Seite neu geladen werden',
-      );
+      expect(
+        await page.evaluate(
+          () =>
+            document.querySelector('.gdprlock-placeholder')?.shadowRoot?.querySelector('.gdprlock-placeholder-text')
+              ?.textContent ?? '',
+        ),
+      ).toContain('müssen Cookies akzeptiert und die Seite neu geladen werden');
       const since = suite.server.requests.length;
-      expect(await clickAndWatch(page, ACCEPT, HOST)).toBe(true);
-      expect(await page.cookies()).toMatchObject({ cookieconsent_status: 'allow', cookieconsent_categories: '1.2.3.4' });
+      expect(await clickAndWatch(page, ACCEPT, HOST, 1500)).toBe(false);
+      const jar = await page.cookies();
+      expect(jar).toMatchObject({ cookieconsent_status: 'allow', cookieconsent_categories: '1.2.3.4' });
+      expect(jar.pagepulse_consent_id).toMatch(/^[\w-]{22}$/);
+      expect(consentIds(suite.server, since)).toEqual([
+        jar.pagepulse_consent_id,
+        jar.pagepulse_consent_id,
+        jar.pagepulse_consent_id,
+      ]);
       expect(consentLogs(suite.server, since)).toEqual([
         'user.processCookieCategory gdpr_cookie_category=3&gdpr_cookie_category_state=0',
         'user.processCookieCategory gdpr_cookie_category=4&gdpr_cookie_category_state=0',
@@ -222,7 +233,7 @@ for (const bundle of BUNDLES) {
       expect(await page.evaluate(() => document.querySelector('iframe')!.getAttribute('src'))).toBe('/embed.html');
       expect(await page.evaluate(() => document.querySelectorAll('.gdprlock-placeholder').length)).toBe(0);
       expect(await bannerOpen(page)).toBe(false);
-      // the tracker runs on the reloaded page only: one page view across the old and the new page
+      // the tracker starts on this page, once: one page view
       await expect.poll(() => tracked(at('all')).length).toBeGreaterThan(0);
       await sleep(NO_SECOND_VIEW_MS);
       expect(tracked(at('all')).filter((c) => c.body.includes('&initialize=true&'))).toHaveLength(1);

@@ -43,11 +43,31 @@ export async function clickAndWatch(page: EnginePage, selector: string, host: st
   return false;
 }
 
-/** Requests of the consent log (protocol section 5) since an index, sorted: keepalive fetches race. */
+/**
+ * Requests of the consent log (protocol section 5) since an index, sorted (keepalive fetches race),
+ * with com_gdpr's fields only: our `consent_*` fields are checked where a scenario is about them.
+ */
 export function consentLogs(server: TestServer, since: number): string[] {
   return server.requests
     .slice(since)
     .filter((r) => r.option === 'com_gdpr' && r.task?.startsWith('user.process'))
-    .map((r) => `${r.task} ${r.body}`)
+    .map((r) => `${r.task} ${r.body.replace(/&consent_[a-z]+=[^&]*/g, '')}`)
     .sort();
+}
+
+/** The consent IDs the log calls since an index carried (docs/protocol.md#consent-log). */
+export function consentIds(server: TestServer, since: number): Array<string | null> {
+  return server.requests
+    .slice(since)
+    .filter((r) => r.option === 'com_gdpr' && r.task?.startsWith('user.process'))
+    .map((r) => new URLSearchParams(r.body).get('consent_id'));
+}
+
+/** The texts of the buttons of every placeholder, each in its own shadow root. */
+export function placeholderButtons(page: EnginePage): Promise<string[]> {
+  return page.evaluate(() =>
+    Array.from(document.querySelectorAll('.gdprlock-placeholder')).flatMap((host) =>
+      Array.from(host.shadowRoot?.querySelectorAll('button') ?? []).map((b) => b.textContent ?? ''),
+    ),
+  );
 }
