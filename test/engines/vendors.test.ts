@@ -1,0 +1,159 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { BUNDLES, ENGINE, useEngine, type EnginePage } from '../support/engines';
+import { clickAndWatch, sleep } from '../support/engines/scenario';
+import { VENDOR_EMBEDS_SCRIPT } from '../support/vendor-proxy';
+import {
+  GOOGLE_MAPS,
+  GOOGLE_MAPS_CLASSIC,
+  GTAG,
+  GTM,
+  GTM_NOSCRIPT,
+  MATOMO,
+  META_PIXEL,
+  VIMEO,
+  YOUTUBE,
+  YOUTUBE_NOCOOKIE,
+} from '../support/vendor-snippets';
+
+// docs/protocol.md#5c in the engine of this run, both builds: the vendors' snippets pasted verbatim
+// into a page whose FIRST tag in <head> is the bundle (nothing else of the page changed). Before a
+// choice none of them runs or loads; after "Alle akzeptieren" each runs once, without a reload;
+// after a partial choice only the allowed ones. The vendors' hosts are the test's own stand-ins
+// (test/support/vendor-proxy.ts), which count every request that reaches them.
+
+/** Absence window: what would load before a choice has had the time to (the page has loaded, then this). */
+const NOTHING_BEFORE_CHOICE_MS = 1500;
+/** Where the per-engine request counts go for the closing figures (docs/testing.md). */
+const REPORT = process.env.PAGEPULSE_VENDOR_REPORT;
+
+const page = (bundle: string) => `<!doctype html>
+<html lang="de">
+<head>
+<script src="/dist/${bundle}"></script>
+<meta charset="utf-8"><title>Studio</title>
+<script>${VENDOR_EMBEDS_SCRIPT}</script>
+${GTAG}
+${GTM}
+${META_PIXEL}
+${MATOMO}
+</head>
+<body>
+${GTM_NOSCRIPT}
+<h1>Studio</h1>
+${GOOGLE_MAPS}
+${GOOGLE_MAPS_CLASSIC}
+${YOUTUBE}
+${YOUTUBE_NOCOOKIE}
+${VIMEO}
+<p>Ende</p>
+</body>
+</html>`;
+
+const suite = useEngine(
+  (server) => {
+    for (const bundle of BUNDLES) server.page(`/${bundle.name}/vendors.html`, page(bundle.file));
+  },
+  { vendors: true },
+);
+
+/** What ran (scripts) and what loaded (embeds) in the page, each as host + path. */
+const seen = async (tab: EnginePage) => ({
+  runs: ((await tab.evaluate(() => window.__vendorRuns ?? [])) as string[]).map((r) => r.split('?')[0]!).sort(),
+  embeds: ((await tab.evaluate(() => window.__vendorEmbeds ?? [])) as string[]).map((r) => r.split('?')[0]!).sort(),
+});
+
+/** Requests that reached the vendors' hosts, as `dest host/path` (query dropped). */
+const wire = () => suite.vendors.requests.map((r) => `${r.dest ?? '?'} ${r.host}${r.path.split('?')[0]}`).sort();
+
+const SCRIPTS = {
+  statistics: ['matomo.example.com/matomo.js', 'www.googletagmanager.com/gtag/js', 'www.googletagmanager.com/gtm.js'],
+  marketing: ['connect.facebook.net/en_US/fbevents.js', 'player.vimeo.com/api/player.js'],
+};
+/** Requests the parser starts before any script can act (README "What no script can stop"). */
+const PARSER_STARTED =
+  /^(script (www\.googletagmanager\.com\/gtag\/js|player\.vimeo\.com\/api\/player\.js)|iframe (www\.google\.com\/maps\/embed|maps\.google\.de\/maps|www\.youtube\.com\/embed\/abc123|www\.youtube-nocookie\.com\/embed\/def456|player\.vimeo\.com\/video\/76979871))$/;
+const EMBEDS = [
+  'maps.google.de/maps',
+  'player.vimeo.com/video/76979871',
+  'www.google.com/maps/embed',
+  'www.youtube-nocookie.com/embed/def456',
+  'www.youtube.com/embed/abc123',
+];
+
+function report(name: string, counts: Record<string, unknown>): void {
+  if (!REPORT) return;
+  mkdirSync(REPORT, { recursive: true });
+  const file = `${REPORT}/vendors-${ENGINE}.json`;
+  let all: Record<string, unknown> = {};
+  try {
+    all = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  } catch {
+    // first entry
+  }
+  writeFileSync(file, JSON.stringify({ ...all, [name]: counts }, null, 1));
+}
+
+for (const bundle of BUNDLES) {
+  describe(`vendor snippets pasted verbatim, tag first in <head> (${bundle.name} bundle, ${ENGINE})`, () => {
+    const path = `/${bundle.name}/vendors.html`;
+
+    it('nothing runs or loads before a choice; after "Alle akzeptieren" every vendor runs once, without a reload', async () => {
+      const tab = await suite.open(path);
+      await tab.evaluate(
+        () => new Promise((resolve) => (document.readyState === 'complete' ? resolve(0) : addEventListener('load', resolve))),
+      );
+      await sleep(NOTHING_BEFORE_CHOICE_MS);
+      expect(await seen(tab)).toEqual({ runs: [], embeds: [] });
+      expect(Object.keys(await tab.cookies()).filter((name) => /^_(fbp|ga)/.test(name))).toEqual([]);
+      // what reached a vendor before the choice: only the preload scanner's fetch of a parser-inserted
+      // <script src> (README "What no script can stop"), never an iframe, never a script a snippet inserts
+      const before = wire();
+      for (const request of before)
+        expect(request).toMatch(/^script (www\.googletagmanager\.com\/gtag\/js|player\.vimeo\.com\/api\/player\.js)$/);
+      report(`${bundle.name} before a choice`, { requests: before });
+
+      expect(await clickAndWatch(tab, '.actions button:nth-child(3)', 'pagepulse-consent', 1500)).toBe(false);
+      await expect
+        .poll(() => seen(tab), { timeout: 10_000 })
+        .toEqual({
+          runs: [...SCRIPTS.statistics, ...SCRIPTS.marketing].sort(),
+          embeds: EMBEDS,
+        });
+      expect((await tab.cookies())._fbp).toMatch(/^fb\.1\./);
+      // once each: a second run would add a second entry; the held scripts ran in document order
+      const runs = (await tab.evaluate(() => window.__vendorRuns ?? [])) as string[];
+      const inPage = runs.filter((r) => r.startsWith('www.googletagmanager.com/gtag') || r.startsWith('player.vimeo.com/api'));
+      expect(inPage.map((r) => r.split('?')[0])).toEqual(['www.googletagmanager.com/gtag/js', 'player.vimeo.com/api/player.js']);
+      report(`${bundle.name} after Alle akzeptieren`, { requests: wire() });
+    });
+
+    it('after a partial choice (Statistiken only) the statistics vendors run; marketing and the embeds stay held', async () => {
+      const tab = await suite.open(path);
+      await tab.click('input#pp-cat-3', 'pagepulse-consent');
+      expect(await clickAndWatch(tab, '.actions button:nth-child(2)', 'pagepulse-consent', 1500)).toBe(false);
+      await expect.poll(() => seen(tab), { timeout: 10_000 }).toEqual({ runs: SCRIPTS.statistics, embeds: [] });
+      await sleep(NOTHING_BEFORE_CHOICE_MS);
+      expect(await seen(tab)).toEqual({ runs: SCRIPTS.statistics, embeds: [] });
+      expect('_fbp' in (await tab.cookies())).toBe(false);
+      const requests = wire();
+      expect(requests.filter((r) => r.includes('facebook'))).toEqual([]);
+      for (const request of requests.filter((r) => !SCRIPTS.statistics.some((s) => r.endsWith(s))))
+        expect(request).toMatch(PARSER_STARTED);
+      report(`${bundle.name} after Statistiken only`, { requests });
+      // the placeholders name what is held, each in its shadow root
+      const names = await tab.evaluate(() =>
+        Array.from(document.querySelectorAll('.gdprlock-placeholder')).map(
+          (host) => host.shadowRoot?.querySelector('strong')?.textContent ?? '',
+        ),
+      );
+      expect(names).toEqual([
+        'Inhalt von Google Maps',
+        'Inhalt von Google Maps',
+        'Inhalt von YouTube',
+        'Inhalt von YouTube',
+        'Inhalt von Vimeo',
+      ]);
+    });
+  });
+}
