@@ -1,7 +1,7 @@
 import type { ConsentViewPort } from '../../consent/controller';
 import type { Config } from '../../config';
 import type { Messages } from '../../i18n';
-import { settle } from '../../platform/guard';
+import { safely, settle } from '../../platform/guard';
 import type { Lifetime } from '../../platform/lifetime';
 import baseCss from '../base.css?inline';
 import { findOrCreateSurface } from '../mount';
@@ -36,18 +36,21 @@ export function createConsentViewPort({ doc, lifetime, log, t, config }: Consent
         log.error,
       );
     },
-    revokeButton(visible, reopen) {
-      if (visible && !button) {
-        const surface = findOrCreateSurface(doc, 'consent', baseCss + css);
-        button = doc.createElement('button');
-        button.type = 'button';
-        button.className = 'revoke';
-        button.textContent = t.consentRevoke;
-        button.addEventListener('click', () => reopen());
-        surface.shadow.appendChild(button);
-        lifetime.add(() => surface.host.remove());
-      }
-      if (button) button.hidden = !visible;
-    },
+    // a page that broke the DOM's factories (a throwing document.createElement) loses the button,
+    // not the choice that is being made
+    revokeButton: (visible, reopen) =>
+      safely(() => {
+        if (visible && !button) {
+          const surface = findOrCreateSurface(doc, 'consent', baseCss + css);
+          button = doc.createElement('button');
+          button.type = 'button';
+          button.className = 'revoke';
+          button.textContent = t.consentRevoke;
+          button.addEventListener('click', () => reopen());
+          surface.shadow.appendChild(button);
+          lifetime.add(() => surface.host.remove());
+        }
+        if (button) button.hidden = !visible;
+      }, log.error),
   };
 }
