@@ -98,7 +98,13 @@ final class Rewriter
     /** @var bool whether a `<base href>` was seen (only the first counts) */
     private $baseSeen = false;
 
-    /** @var array<int, array{0: string, 1: string, 2: string|null}> what the last run did: [action, what, service] */
+    /**
+     * What the last run did, in page order: action (script, inline, iframe, link, removed,
+     * stopped), address (host and path, or the service of an inline snippet), service, and where:
+     * start and end offsets in the input, and the markup put there.
+     *
+     * @var array<int, array{action: string, address: string, service: string|null, start: int, end: int, markup: string}>
+     */
     public $report = array();
 
     /**
@@ -226,6 +232,7 @@ final class Rewriter
                     $pieces[] = substr($html, $last, $lt - $last);
                     $pieces[] = $replacement;
                     $last = $replacement === '' ? $close[1] : $tagEnd;
+                    $this->located($lt, $last, $replacement);
                 }
                 $pos = $close[1];
                 continue;
@@ -236,6 +243,7 @@ final class Rewriter
                     $pieces[] = substr($html, $last, $lt - $last);
                     $pieces[] = $replacement;
                     $last = $tagEnd;
+                    $this->located($lt, $last, $replacement);
                 }
             } elseif ($name === 'link' && $block) {
                 $replacement = $this->link($tag);
@@ -243,6 +251,7 @@ final class Rewriter
                     $pieces[] = substr($html, $last, $lt - $last);
                     $pieces[] = $replacement;
                     $last = $tagEnd;
+                    $this->located($lt, $last, $replacement);
                 }
             } elseif ($name === 'base' && !$this->baseSeen) {
                 $this->base($tag[2]);
@@ -260,11 +269,24 @@ final class Rewriter
                 $pos = $end;
             }
         }
+        if (preg_last_error() !== PREG_NO_ERROR) {
+            // a pattern gave up (a host's PCRE limits): the rest of the page stays as it was
+            $this->report[] = array('action' => 'stopped', 'address' => 'pcre error ' . preg_last_error(), 'service' => null, 'start' => $pos, 'end' => $pos, 'markup' => '');
+        }
         if (!$pieces) {
             return $html;
         }
         $pieces[] = substr($html, $last);
         return implode('', $pieces);
+    }
+
+    /** Note where the last reported element was and what replaced it. */
+    private function located($start, $end, $markup)
+    {
+        $last = count($this->report) - 1;
+        $this->report[$last]['start'] = $start;
+        $this->report[$last]['end'] = $end;
+        $this->report[$last]['markup'] = $markup;
     }
 
     /** Whether the page may hold a script to take out (a cheap look before the tokenizer runs). */
@@ -441,7 +463,7 @@ final class Rewriter
             $address = $this->address($src);
             foreach ($this->remove as $pattern) {
                 if ($address !== null && preg_match($pattern, $address[1])) {
-                    $this->report[] = array('removed', $address[0] . $address[1], null);
+                    $this->report[] = self::entry('removed', $address[0] . $address[1], null);
                     return '';
                 }
             }
@@ -449,14 +471,14 @@ final class Rewriter
             if ($found === null || $this->consent->allows($found[0], $found[1])) {
                 return null;
             }
-            $this->report[] = array('script', $address[0] . $address[1], $found[1]);
+            $this->report[] = self::entry('script', $address[0] . $address[1], $found[1]);
             return $this->blockedTag('script', $tag, $attributes, $found, true);
         }
         $found = $this->snippet($text);
         if ($found === null || $this->consent->allows($found[0], $found[1])) {
             return null;
         }
-        $this->report[] = array('inline', $found[1] !== null ? $found[1] : 'category ' . $found[0], $found[1]);
+        $this->report[] = self::entry('inline', $found[1] !== null ? $found[1] : 'category ' . $found[0], $found[1]);
         return $this->blockedTag('script', $tag, $attributes, $found, true);
     }
 
@@ -500,7 +522,7 @@ final class Rewriter
         if ($found === null || $this->consent->allows($found[0], $found[1])) {
             return null;
         }
-        $this->report[] = array('iframe', $address[0] . $address[1], $found[1]);
+        $this->report[] = self::entry('iframe', $address[0] . $address[1], $found[1]);
         return $this->blockedTag('iframe', $tag, $attributes, $found, false);
     }
 
@@ -522,7 +544,7 @@ final class Rewriter
         if ($found === null || $this->consent->allows($found[0], $found[1])) {
             return null;
         }
-        $this->report[] = array('link', $address[0] . $address[1], $found[1]);
+        $this->report[] = self::entry('link', $address[0] . $address[1], $found[1]);
         $out = '<link';
         foreach ($attributes as $attribute) {
             $out .= ' ' . ($attribute[0] === 'href' ? 'data-pagepulse-href' . substr($attribute[2], strlen($attribute[1])) : $attribute[2]);
@@ -594,6 +616,12 @@ final class Rewriter
         return $out;
     }
 
+    /** A report entry; rewrite() adds where. */
+    private static function entry($action, $address, $service)
+    {
+        return array('action' => $action, 'address' => $address, 'service' => $service, 'start' => 0, 'end' => 0, 'markup' => '');
+    }
+
     /** An attribute value's character references, numeric ones without `;` too (as browsers read them). */
     private static function decode($raw)
     {
@@ -635,7 +663,10 @@ final class Rewriter
         } else {
             // relative: the page's own host ('') unless a `<base href>` named another
             $path = substr($url, 0, strcspn($url, '?#'));
-            return array($this->baseHost === null ? '' : $this->baseHost, $path);
+            if ($this->baseHost === null) {
+                return array('', $path);
+            }
+            return array($this->baseHost, $path !== '' && $path[0] === '/' ? $path : substr($this->basePath, 0, strrpos($this->basePath, '/') + 1) . $path);
         }
         $cut = strcspn($rest, '/?#');
         $authority = substr($rest, 0, $cut);
