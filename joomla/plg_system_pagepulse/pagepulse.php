@@ -29,7 +29,7 @@ foreach (array('Policy', 'Consent', 'Rewriter', 'Settings', 'Head') as $pagepuls
     }
 }
 
-/** The plugin: `onAfterRender` rewrites the page the visitor is about to get. */
+/** The plugin: `onAfterRender` rewrites the page the visitor is about to get; `onPageCacheGetKey` keys the page cache by consent. */
 class PlgSystemPagepulse extends CMSPlugin
 {
     /** Where the package installs the bundles. */
@@ -38,18 +38,12 @@ class PlgSystemPagepulse extends CMSPlugin
     /** Query values of pages that are never touched: edit forms, modal and partial views. */
     const SKIP_LAYOUTS = array('edit', 'modal');
 
-    /**
-     * Joomla sets it when the property exists (3.x, 4.x, 5.x).
-     *
-     * @var \Joomla\CMS\Application\CMSApplication|null
-     */
-    protected $app;
-
     /** After rendering: the page as the visitor will get it, rewritten once. */
     public function onAfterRender()
     {
         try {
-            $app = $this->app ?: Factory::getApplication();
+            // Factory's application: the one way that works on 3.9 to 5.x without a deprecation
+            $app = Factory::getApplication();
             if (!$this->applies($app)) {
                 return;
             }
@@ -78,6 +72,45 @@ class PlgSystemPagepulse extends CMSPlugin
         if ($body === '') {
             return null;
         }
+        list($settings, $consent) = $this->decide($app);
+        $rewriter = new Rewriter($settings->policy, $consent, $settings->remove);
+        $body = $rewriter->rewrite($body);
+        $file = (defined('JPATH_ROOT') ? JPATH_ROOT : dirname(dirname(dirname(__DIR__)))) . self::MEDIA . $settings->bundle;
+        $version = is_file($file) ? substr(md5((string) filemtime($file) . filesize($file)), 0, 8) : '0';
+        $src = Uri::root(true) . self::MEDIA . $settings->bundle . '?v=' . $version;
+        $nonce = method_exists($app, 'get') ? $app->get('csp_nonce') : null;
+        return Head::insert($body, Head::markup($settings, $src, is_string($nonce) ? $nonce : null));
+    }
+
+    /**
+     * The page cache (System - Page Cache, 3.7 to 5.x) keeps one copy per key: the page differs
+     * with what the visitor's consent allows, so that is part of the key. A cached copy made for
+     * a visitor who allowed everything never reaches one who did not.
+     *
+     * @return string
+     */
+    public function onPageCacheGetKey()
+    {
+        try {
+            list($settings, $consent) = $this->decide(Factory::getApplication());
+        } catch (\Throwable $error) {
+            return 'pagepulse:unknown';
+        }
+        if (!$settings->blocking) {
+            return 'pagepulse:off';
+        }
+        $services = $consent->services;
+        sort($services);
+        return 'pagepulse:' . implode('', array_map('intval', $consent->categories)) . ':' . implode('.', $services);
+    }
+
+    /**
+     * The settings of this page view and what the visitor's cookies allow.
+     *
+     * @return array{0: Settings, 1: Consent}
+     */
+    private function decide($app)
+    {
         $params = $this->params ? $this->params->toArray() : array();
         $policy = Policy::fromFile(__DIR__ . '/services.json');
         $language = method_exists($app, 'getLanguage') ? $app->getLanguage() : Factory::getLanguage();
@@ -90,13 +123,7 @@ class PlgSystemPagepulse extends CMSPlugin
         $consent = $settings->blocking
             ? Consent::fromCookieHeader($policy, isset($_SERVER['HTTP_COOKIE']) ? (string) $_SERVER['HTTP_COOKIE'] : '')
             : new Consent(array(1 => true, 2 => true, 3 => true, 4 => true), array());
-        $rewriter = new Rewriter($policy, $consent, $settings->remove);
-        $body = $rewriter->rewrite($body);
-        $file = (defined('JPATH_ROOT') ? JPATH_ROOT : dirname(dirname(dirname(__DIR__)))) . self::MEDIA . $settings->bundle;
-        $version = is_file($file) ? substr(md5((string) filemtime($file) . filesize($file)), 0, 8) : '0';
-        $src = Uri::root(true) . self::MEDIA . $settings->bundle . '?v=' . $version;
-        $nonce = method_exists($app, 'get') ? $app->get('csp_nonce') : null;
-        return Head::insert($body, Head::markup($settings, $src, is_string($nonce) ? $nonce : null));
+        return array($settings, $consent);
     }
 
     /**

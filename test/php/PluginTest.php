@@ -130,6 +130,24 @@ final class PluginTest extends TestCase
         $this->assertSame($page, $this->render($page, array(), array(), 'html', $app));
     }
 
+    public function testThePageCacheKeepsOneCopyPerConsent()
+    {
+        $key = function ($cookies, array $params = array()) {
+            $_SERVER['HTTP_COOKIE'] = $cookies;
+            Factory::$application = new Application('');
+            $subject = null;
+            $plugin = new PlgSystemPagepulse($subject, array('params' => $params));
+            return $plugin->onPageCacheGetKey();
+        };
+        $first = $key('');
+        $this->assertSame('pagepulse:1100:', $first);
+        $this->assertSame($first, $key('cookieconsent_status=dismiss'), 'the same decision, the same copy');
+        $this->assertSame('pagepulse:1111:', $key('cookieconsent_status=allow; cookieconsent_categories=1.2.3.4'));
+        $this->assertSame('pagepulse:1100:vimeo.youtube', $key('pagepulse_services=youtube.vimeo'));
+        $this->assertSame('pagepulse:1000:', $key('', array('compliance' => 'opt-in')));
+        $this->assertSame('pagepulse:off', $key('', array('blocking' => '0')));
+    }
+
     public function testASiteInASubfolder()
     {
         Uri::$root = '/joomla';
