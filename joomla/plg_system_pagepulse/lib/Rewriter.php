@@ -229,29 +229,15 @@ final class Rewriter
                 $replacement = $this->script($tag, substr($html, $tagEnd, $close[0] - $tagEnd));
                 if ($replacement !== null) {
                     // '' takes the whole element out, text and end tag too
-                    $pieces[] = substr($html, $last, $lt - $last);
-                    $pieces[] = $replacement;
-                    $last = $replacement === '' ? $close[1] : $tagEnd;
-                    $this->located($lt, $last, $replacement);
+                    $last = $this->edit($html, $pieces, $last, $lt, $replacement === '' ? $close[1] : $tagEnd, $replacement);
                 }
                 $pos = $close[1];
                 continue;
             }
-            if ($name === 'iframe' && $block) {
-                $replacement = $this->frame($tag);
+            if (($name === 'iframe' || $name === 'link') && $block) {
+                $replacement = $name === 'iframe' ? $this->frame($tag) : $this->link($tag);
                 if ($replacement !== null) {
-                    $pieces[] = substr($html, $last, $lt - $last);
-                    $pieces[] = $replacement;
-                    $last = $tagEnd;
-                    $this->located($lt, $last, $replacement);
-                }
-            } elseif ($name === 'link' && $block) {
-                $replacement = $this->link($tag);
-                if ($replacement !== null) {
-                    $pieces[] = substr($html, $last, $lt - $last);
-                    $pieces[] = $replacement;
-                    $last = $tagEnd;
-                    $this->located($lt, $last, $replacement);
+                    $last = $this->edit($html, $pieces, $last, $lt, $tagEnd, $replacement);
                 }
             } elseif ($name === 'base' && !$this->baseSeen) {
                 $this->base($tag[2]);
@@ -280,13 +266,19 @@ final class Rewriter
         return implode('', $pieces);
     }
 
-    /** Note where the last reported element was and what replaced it. */
-    private function located($start, $end, $markup)
+    /**
+     * Replace [$start, $end) of the page with $markup: the unchanged text since $last and the
+     * markup go to $pieces, the last report entry learns where; returns the new $last.
+     */
+    private function edit($html, array &$pieces, $last, $start, $end, $markup)
     {
-        $last = count($this->report) - 1;
-        $this->report[$last]['start'] = $start;
-        $this->report[$last]['end'] = $end;
-        $this->report[$last]['markup'] = $markup;
+        $pieces[] = substr($html, $last, $start - $last);
+        $pieces[] = $markup;
+        $entry = count($this->report) - 1;
+        $this->report[$entry]['start'] = $start;
+        $this->report[$entry]['end'] = $end;
+        $this->report[$entry]['markup'] = $markup;
+        return $end;
     }
 
     /** Whether the page may hold a script to take out (a cheap look before the tokenizer runs). */
