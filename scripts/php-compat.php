@@ -38,6 +38,10 @@ const NEWER_TYPES = array('mixed' => '8.0', 'never' => '8.1', 'false' => '8.0 (s
 /** @return string[] findings, `line: what (PHP version)` */
 function php72Findings($code)
 {
+    if (!class_exists('PhpParser\\Lexer\\Emulative') || class_exists('PhpParser\\PhpVersion')) {
+        // php-parser 5 (Debian 13) builds its lexer and parser differently: say so rather than guess
+        return array('0: scripts/php-compat.php needs php-parser 4.x (Debian 12\'s php-parser package)');
+    }
     $lexer = new Emulative(array('phpVersion' => '7.2', 'usedAttributes' => array('startLine', 'startFilePos', 'endFilePos')));
     $parser = (new ParserFactory())->create(ParserFactory::ONLY_PHP7, $lexer);
     try {
@@ -175,8 +179,8 @@ function php72Findings($code)
                     $this->add($node, $name . '() (' . NEWER_FUNCTIONS[$name] . ')');
                 }
             }
-            foreach (array('Param' => 'default', 'Const_' => 'value', 'PropertyProperty' => 'default') as $class => $field) {
-                if (is_a($node, 'PhpParser\\Node\\' . ($class === 'Param' ? 'Param' : 'Stmt\\' . $class)) && $node->$field !== null) {
+            foreach (array('Param' => 'default', 'Const_' => 'value', 'Stmt\\PropertyProperty' => 'default', 'Stmt\\StaticVar' => 'default') as $class => $field) {
+                if (is_a($node, 'PhpParser\\Node\\' . $class) && $node->$field !== null) {
                     $finder = new \PhpParser\NodeFinder();
                     if ($finder->findFirstInstanceOf(array($node->$field), Node\Expr\New_::class)) {
                         $this->add($node, 'new in an initializer (8.1)');

@@ -36,6 +36,8 @@ final class CompatTest extends TestCase
             '::class on an object' => '$z = $obj::class;',
             'first-class callable' => '$q = strlen(...);',
             'new in an initializer' => 'function k($a = new B) {}',
+            'new in a constant' => 'const X = new B;',
+            'new in a static variable' => 'function m() { static $s = new B; }',
             'attribute' => '#[Attr] function z() {}',
             'enum' => 'enum S {}',
             'readonly' => 'class R { public readonly int $a; }',
@@ -54,7 +56,7 @@ final class CompatTest extends TestCase
 
     public function testPhp72ConstructsPass()
     {
-        $this->assertSame(array(), php72Findings("<?php\nfunction ok(?int \$a, object \$o, ...\$rest): void {}\n\$a = \$b ?? 1;\n\$x = [1, 2,];\n\$s = A::class;\nlist(\$a, \$b) = [1, 2];\n\$c = new class { public \$p = array(); };\ntry {} catch (\\Throwable \$e) {}\n\$h = <<<EOT\nx\nEOT;\n"));
+        $this->assertSame(array(), php72Findings("<?php\nfunction ok(?int \$a, object \$o, ...\$rest): void {}\n\$a = \$b ?? 1;\n\$x = [1, 2,];\n\$s = A::class;\nlist(\$a, \$b) = [1, 2];\n\$c = new class { public \$p = array(); const C = 1; };\nconst D = 2;\nfunction st() { static \$n = 0; }\ntry {} catch (\\Throwable \$e) {}\n\$h = <<<EOT\nx\nEOT;\n"));
     }
 
     public function testThePackageIsPhp72()
