@@ -1,5 +1,5 @@
 // Make sure Debian's browsers for the browser and engine suites (and PostgreSQL for the collector
-// suite's second pass) are there; install what is missing when we are root, else say exactly what
+// suite's second pass, PHP for the Joomla package's checks) are there; install what is missing when we are root, else say exactly what
 // to run. Nothing is downloaded from elsewhere.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
@@ -48,6 +48,13 @@ export const ENGINE_PACKAGES = {
     packages: ['openssl'],
     present: () => onPath('openssl'),
     version: () => execFileSync('openssl', ['version']).toString().trim(),
+  },
+  // not a browser: the Joomla package's PHP checks (php -l, the PHP 7.2 guard on php-parser, phpunit;
+  // unzip for the archive test) and the browser test that serves pages through the plugin with `php -S`
+  php: {
+    packages: ['php-cli', 'php-xml', 'php-mbstring', 'php-parser', 'phpunit', 'unzip'],
+    present: () => onPath('php') && onPath('phpunit') && onPath('unzip') && existsSync('/usr/share/php/PhpParser/autoload.php'),
+    version: () => execFileSync('php', ['-r', 'echo "PHP ", PHP_VERSION;']).toString().trim(),
   },
   // not a browser: the collector suite's PostgreSQL pass (test/support/postgres.ts) starts its own cluster
   postgres: {

@@ -3,10 +3,11 @@
 // shared engine scenarios (both bundles) in Chromium, Firefox and WebKit one after another, then a
 // closing line per collector engine and per browser engine (`collector (postgres): N passed, N failed`,
 // `firefox: N passed, N failed`) and one summary line `tests: N passed, N failed`.
-// Parts: `node scripts/test.mjs types|lint|build|unit|collector|browser|engines|chromium|firefox|webkit ...`
-// (`unit` runs the collector suite too; `collector` only it, on both engines).
+// Parts: `node scripts/test.mjs types|lint|build|unit|collector|php|browser|engines|chromium|firefox|webkit ...`
+// (`unit` runs the collector suite too; `collector` only it, on both engines; `php` the Joomla package's
+// checks: php -l, the PHP 7.2 guard and phpunit, after a build).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureBrowsers } from './ensure-browsers.mjs';
@@ -58,6 +59,36 @@ function vitest(name, projects, env = {}, engine = undefined) {
   }
 }
 
+/** The Joomla package's PHP: every file through `php -l`, the PHP 7.2 guard on the plugin, then phpunit. */
+const phpTotals = { passed: 0, failed: 0 };
+function phpChecks() {
+  const walk = (dir) =>
+    readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? walk(join(dir, name)) : [join(dir, name)]));
+  const files = [...walk('joomla'), ...walk('test/php'), 'scripts/php-bench.php', 'scripts/php-compat.php'].filter((f) =>
+    f.endsWith('.php'),
+  );
+  const lint = files.filter((file) => spawnSync('php', ['-l', file], { stdio: ['ignore', 'ignore', 'inherit'] }).status !== 0);
+  console.log(
+    `\n=== php -l: ${files.length - lint.length} of ${files.length} files clean${lint.length ? `; failing: ${lint.join(', ')}` : ''}`,
+  );
+  if (lint.length) failedSteps.push('php -l');
+  const plugin = walk('joomla').filter((f) => f.endsWith('.php'));
+  step('PHP 7.2 guard (the plugin)', 'php', ['scripts/php-compat.php', ...plugin]);
+  const junit = join(reports, 'phpunit.xml');
+  step('phpunit (Joomla package)', 'phpunit', ['-c', 'test/php/phpunit.xml', '--log-junit', junit]);
+  try {
+    const suite = readFileSync(junit, 'utf8').match(/<testsuite\b[^>]*>/)?.[0] ?? '';
+    const count = (name) => Number(suite.match(new RegExp(`\\b${name}="(\\d+)"`))?.[1] ?? 0);
+    const failed = count('failures') + count('errors') + (count('tests') === 0 ? 1 : 0);
+    phpTotals.passed = count('tests') - count('failures') - count('errors') - count('skipped');
+    phpTotals.failed = failed;
+  } catch {
+    phpTotals.failed = 1; // no report: phpunit itself broke
+  }
+  totals.passed += phpTotals.passed;
+  totals.failed += phpTotals.failed;
+}
+
 if (!existsSync('node_modules/.bin/vitest') || !existsSync('node_modules/.bin/vite')) {
   console.error('npm test: the dev dependencies are not installed. Run `npm ci` first (README, first lines).');
   process.exit(1);
@@ -66,13 +97,21 @@ const only = process.argv.slice(2);
 const want = (what) => only.length === 0 || only.includes(what);
 const engines = ENGINES.filter((engine) => want('engines') || want(engine));
 const collector = want('unit') || want('collector');
+const php = want('php');
 const browsers = [...(want('browser') ? ['chromium'] : []), ...engines];
-ensureBrowsers([...new Set([...browsers, ...(browsers.length ? ['openssl'] : []), ...(collector ? ['postgres'] : [])])]);
+ensureBrowsers([
+  ...new Set([
+    ...browsers,
+    ...(browsers.length ? ['openssl'] : []),
+    ...(want('browser') || php ? ['php'] : []),
+    ...(collector ? ['postgres'] : []),
+  ]),
+]);
 
 if (want('types')) step('type check', 'npx', ['tsc', '--noEmit', '-p', '.']);
 // ESLint (layers, promises, no page access at import) and prettier --check: docs/architecture.md
 if (want('lint')) step('lint', 'npm', ['run', '--silent', 'lint']);
-if (want('build') || want('browser') || engines.length) {
+if (want('build') || want('browser') || php || engines.length) {
   rmSync('dist', { recursive: true, force: true });
   step('build (React)', 'npx', ['vite', 'build', '--logLevel', 'warn']);
   step('build (lite)', 'npx', ['vite', 'build', '--mode', 'lite', '--logLevel', 'warn']);
@@ -84,7 +123,10 @@ if (want('build') || want('browser') || engines.length) {
   // the collector compiled for production (`npm run collector`); the suites import its sources
   step('build (collector)', 'npx', ['vite', 'build', '-c', 'collector/vite.server.config.ts', '--logLevel', 'warn']);
   step('size budget', 'node', ['scripts/size-gate.mjs']);
+  // the Joomla package (dist/pagepulse-joomla.zip) with the bundles just built
+  step('build (Joomla package)', 'npx', ['tsx', 'scripts/joomla-package.ts']);
 }
+if (php) phpChecks();
 if (want('unit')) vitest('unit (jsdom, happy-dom) and build edits', ['unit-jsdom', 'unit-happy-dom', 'build']);
 // the collector suite on each storage engine: SQLite (the default) and PostgreSQL (its harness
 // starts and stops a cluster; the multi-process test runs only there)
@@ -99,6 +141,7 @@ for (const engine of engines)
   vitest(`engine scenarios (${engine}, both bundles)`, ['engines'], { PAGEPULSE_ENGINE: engine }, engine);
 
 rmSync(reports, { recursive: true, force: true });
+if (php) console.log(`php: ${phpTotals.passed} passed, ${phpTotals.failed} failed`);
 if (failedSteps.length) console.log(`\nfailed steps: ${failedSteps.join(', ')}`);
 if (engineTotals.size) console.log('');
 for (const [engine, sum] of engineTotals) console.log(`${engine}: ${sum.passed} passed, ${sum.failed} failed`);

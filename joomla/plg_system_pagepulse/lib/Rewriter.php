@@ -1,0 +1,680 @@
+<?php
+/**
+ * The server half of consent: rewrites the vendor elements of an HTML page that the visitor's
+ * consent does not allow yet into the blocked markup of docs/protocol.md#blocked-resources, so
+ * that the browser requests nothing from a vendor before a choice. The bundle releases them.
+ *
+ * A small tokenizer that follows the HTML parser where it matters (comments, raw text and RCDATA
+ * elements, the script data escape states, foreign content and CDATA, quoted attribute values):
+ * only whole start tags it understands are rewritten; every other byte stays as it was.
+ *
+ * @license MIT
+ */
+
+namespace PagePulse\Joomla;
+
+defined('_JEXEC') or die;
+
+/** Rewrites one page; no Joomla dependency. */
+final class Rewriter
+{
+    /**
+     * A whole tag from `<` to `>`: name, then attributes (a name, optionally `=` and a quoted or
+     * unquoted value) separated by whitespace or `/`. Possessive throughout: linear on any input.
+     */
+    const TAG = '~\G</?+([a-zA-Z][^\t\n\f\r />]*+)((?:[\t\n\f\r /]++|[^\t\n\f\r />][^\t\n\f\r />=]*+(?:[\t\n\f\r ]*+=[\t\n\f\r ]*+(?:"[^"]*+"|\'[^\']*+\'|[^\t\n\f\r >]*+))?+)*+)>~';
+
+    /**
+     * The next start tag that matters (script, raw text and RCDATA elements, iframe, link, base,
+     * svg, math) in HTML content. Everything else is consumed whole and skipped inside PCRE
+     * ((*SKIP)(*FAIL)) so that a `<` in a comment, a bogus comment or an attribute value is never
+     * read as a tag: comments (`<!-->`, `--!>`, unclosed: the rest of the page), `<!...>` and
+     * `<?...>` up to the first `>`, end tags, other start tags, and a tag that never closes (the
+     * rest of the page).
+     */
+    const NEXT = '~<!--(?:-?>|[\s\S]*?--!?>|[\s\S]*+)(*SKIP)(*FAIL)|<[!?][^>]*+>?(*SKIP)(*FAIL)|</(?:[a-zA-Z][^\t\n\f\r />]*+(?:[\t\n\f\r /]++|[^\t\n\f\r />][^\t\n\f\r />=]*+(?:[\t\n\f\r ]*+=[\t\n\f\r ]*+(?:"[^"]*+"|\'[^\']*+\'|[^\t\n\f\r >]*+))?+)*+>|>|[^a-zA-Z>][^>]*+>?|[a-zA-Z][\s\S]*+)(*SKIP)(*FAIL)|<(?i:script|style|textarea|title|xmp|iframe|noembed|noframes|noscript|plaintext|link|base|svg|math)(?=[\t\n\f\r />])|<[a-zA-Z][^\t\n\f\r />]*+(?:[\t\n\f\r /]++|[^\t\n\f\r />][^\t\n\f\r />=]*+(?:[\t\n\f\r ]*+=[\t\n\f\r ]*+(?:"[^"]*+"|\'[^\']*+\'|[^\t\n\f\r >]*+))?+)*+>(*SKIP)(*FAIL)|<[a-zA-Z][\s\S]*+(*SKIP)(*FAIL)~';
+
+    /** One attribute of a tag's attribute text, with its offsets. */
+    const ATTRIBUTE = '~([^\t\n\f\r />][^\t\n\f\r />=]*+)(?:[\t\n\f\r ]*+=[\t\n\f\r ]*+("[^"]*+"|\'[^\']*+\'|[^\t\n\f\r >]*+))?+~';
+
+    /** Elements whose content is text up to their end tag (raw text, RCDATA; noscript: scripting is on). */
+    private static $rawText = array('style' => 1, 'xmp' => 1, 'iframe' => 1, 'noembed' => 1, 'noframes' => 1, 'noscript' => 1, 'textarea' => 1, 'title' => 1);
+
+    /** Script types the browser runs (the HTML standard's JavaScript MIME type essences, and module). */
+    private static $scriptTypes = array(
+        '' => 1, 'module' => 1, 'text/javascript' => 1, 'application/javascript' => 1, 'application/ecmascript' => 1,
+        'application/x-ecmascript' => 1, 'application/x-javascript' => 1, 'text/ecmascript' => 1, 'text/javascript1.0' => 1,
+        'text/javascript1.1' => 1, 'text/javascript1.2' => 1, 'text/javascript1.3' => 1, 'text/javascript1.4' => 1,
+        'text/javascript1.5' => 1, 'text/jscript' => 1, 'text/livescript' => 1, 'text/x-ecmascript' => 1, 'text/x-javascript' => 1,
+    );
+
+    /** Link relations that make the browser connect to or fetch from a host before anything runs. */
+    private static $linkHints = array('preload' => 1, 'prefetch' => 1, 'preconnect' => 1, 'dns-prefetch' => 1, 'modulepreload' => 1, 'prerender' => 1);
+
+    /** HTML start tags that end foreign content (svg, math) where they appear in it. */
+    private static $breakout = array(
+        'b' => 1, 'big' => 1, 'blockquote' => 1, 'body' => 1, 'br' => 1, 'center' => 1, 'code' => 1, 'dd' => 1, 'div' => 1,
+        'dl' => 1, 'dt' => 1, 'em' => 1, 'embed' => 1, 'h1' => 1, 'h2' => 1, 'h3' => 1, 'h4' => 1, 'h5' => 1, 'h6' => 1,
+        'head' => 1, 'hr' => 1, 'i' => 1, 'img' => 1, 'li' => 1, 'listing' => 1, 'menu' => 1, 'meta' => 1, 'nobr' => 1,
+        'ol' => 1, 'p' => 1, 'pre' => 1, 'ruby' => 1, 's' => 1, 'small' => 1, 'span' => 1, 'strong' => 1, 'strike' => 1,
+        'sub' => 1, 'sup' => 1, 'table' => 1, 'tt' => 1, 'u' => 1, 'ul' => 1, 'var' => 1,
+    );
+
+    /** Elements inside svg / math whose content is HTML again (HTML integration points, MathML text integration points). */
+    private static $integration = array(
+        'svg' => array('foreignobject' => 1, 'desc' => 1, 'title' => 1),
+        'math' => array('mi' => 1, 'mo' => 1, 'mn' => 1, 'ms' => 1, 'mtext' => 1, 'annotation-xml' => 1),
+    );
+
+    /**
+     * Inline snippets that load a vendor without naming a host the table knows, by the service
+     * they belong to: Google's gtag/GTM snippets, Meta's pixel, Matomo's `_paq` / `_mtm` (the
+     * site's own Matomo host is not in any table).
+     */
+    private static $snippets = array(
+        'google-analytics' => '~\bgtag\s*\(\s*[\'"](?:config|js|event)[\'"]|googletagmanager\.com/(?:gtm|gtag)|google-analytics\.com/(?:analytics|ga)\.js|\bGoogleAnalyticsObject\b~',
+        'meta-pixel' => '~\bfbq\s*\(\s*[\'"]init[\'"]|connect\.facebook\.net/[^\'"\s]*/fbevents\.js~',
+        'matomo' => '~\b_paq\.push\s*\(|\b_mtm\.push\s*\(~',
+    );
+
+    /** What a script must do to count as a loader when it only names a vendor's host. */
+    const LOADER = '~createElement\s*\(|\.src\s*=|document\.write|\binsertBefore\s*\(|\bappendChild\s*\(|\bimport\s*\(~';
+
+    /** @var Policy */
+    private $policy;
+
+    /** @var Consent */
+    private $consent;
+
+    /** @var array<string, string> needle => pattern: a script whose address path matches the pattern is taken out */
+    private $remove;
+
+    /** @var string|null the host relative addresses resolve to after a `<base href>` of another host */
+    private $baseHost = null;
+
+    /** @var string the base's path */
+    private $basePath = '/';
+
+    /** @var bool whether a `<base href>` was seen (only the first counts) */
+    private $baseSeen = false;
+
+    /**
+     * What the last run did, in page order: action (script, inline, iframe, link, removed,
+     * stopped), address (host and path, or the service of an inline snippet), service, and where:
+     * start and end offsets in the input, and the markup put there.
+     *
+     * @var array<int, array{action: string, address: string, service: string|null, start: int, end: int, markup: string}>
+     */
+    public $report = array();
+
+    /**
+     * @param Policy $policy
+     * @param Consent $consent
+     * @param array<string, string> $remove scripts to take out (the original clients the bundle replaces): a
+     *        needle the page must contain => a pattern their address's path matches
+     */
+    public function __construct(Policy $policy, Consent $consent, array $remove = array())
+    {
+        $this->policy = $policy;
+        $this->consent = $consent;
+        $this->remove = $remove;
+    }
+
+    /**
+     * The page with what is not allowed yet rewritten; the same string when nothing was.
+     *
+     * @param string $html
+     * @return string
+     */
+    public function rewrite($html)
+    {
+        $this->report = array();
+        $this->baseHost = null;
+        $this->basePath = '/';
+        $this->baseSeen = false;
+        if (!is_string($html) || $html === '') {
+            return $html;
+        }
+        $block = !$this->consent->allowsEverything();
+        if (!$block && !$this->mayRemove($html)) {
+            return $html;
+        }
+        $pieces = array();
+        $last = 0;
+        $length = strlen($html);
+        $pos = 0;
+        /** @var string[] $foreign open svg / math elements (`svg:g`), `html:name` for an integration point in them */
+        $foreign = array();
+        while (true) {
+            if ($foreign) {
+                // svg / math content: tag by tag (CDATA, no raw text, integration points)
+                $lt = strpos($html, '<', $pos);
+            } else {
+                $found = preg_match(self::NEXT, $html, $match, PREG_OFFSET_CAPTURE, $pos);
+                $lt = $found ? $match[0][1] : false;
+            }
+            if ($lt === false) {
+                break;
+            }
+            $next = $lt + 1 < $length ? $html[$lt + 1] : '';
+            if ($next === '!') {
+                $pos = $this->skipMarkupDeclaration($html, $lt, self::inForeign($foreign));
+                if ($pos < 0) {
+                    break;
+                }
+                continue;
+            }
+            if ($next === '?') {
+                $end = strpos($html, '>', $lt);
+                if ($end === false) {
+                    break;
+                }
+                $pos = $end + 1;
+                continue;
+            }
+            if ($next === '/') {
+                $after = $lt + 2 < $length ? $html[$lt + 2] : '';
+                if ($after === '>') {
+                    $pos = $lt + 3;
+                    continue;
+                }
+                if (!ctype_alpha($after)) {
+                    $end = strpos($html, '>', $lt);
+                    if ($end === false) {
+                        break;
+                    }
+                    $pos = $end + 1;
+                    continue;
+                }
+                if (!preg_match(self::TAG, $html, $tag, 0, $lt)) {
+                    break; // the rest of the page is inside an unfinished tag: the parser drops it
+                }
+                $this->endTag($foreign, strtolower($tag[1]));
+                $pos = $lt + strlen($tag[0]);
+                continue;
+            }
+            if ($next === '' || !ctype_alpha($next)) {
+                $pos = $lt + 1;
+                continue;
+            }
+            if (!preg_match(self::TAG, $html, $tag, 0, $lt)) {
+                break;
+            }
+            $name = strtolower($tag[1]);
+            $tagEnd = $lt + strlen($tag[0]);
+            $pos = $tagEnd;
+            $selfClosing = substr($tag[0], -2) === '/>';
+            if (self::inForeign($foreign)) {
+                if (!isset(self::$breakout[$name]) && !($name === 'font' && preg_match('~(?:^|[\t\n\f\r /])(?:color|face|size)[\t\n\f\r ]*+(?:=|[\t\n\f\r /]|$)~i', $tag[2]))) {
+                    $namespace = strstr(end($foreign), ':', true);
+                    if (!$selfClosing && ($name === 'svg' || $name === 'math')) {
+                        $foreign[] = $name . ':' . $name;
+                    } elseif (!$selfClosing && isset(self::$integration[$namespace][$name])) {
+                        $foreign[] = 'html:' . $name;
+                    } elseif (!$selfClosing) {
+                        $foreign[] = $namespace . ':' . $name;
+                    }
+                    continue;
+                }
+                // an HTML element in svg or math closes them all (up to an integration point)
+                while (self::inForeign($foreign)) {
+                    array_pop($foreign);
+                }
+            }
+            if ($name === 'script') {
+                $close = $this->scriptEnd($html, $tagEnd);
+                if ($close === null) {
+                    break; // a script open at the end of the page never runs
+                }
+                $replacement = $this->script($tag, substr($html, $tagEnd, $close[0] - $tagEnd));
+                if ($replacement !== null) {
+                    // '' takes the whole element out, text and end tag too
+                    $last = $this->edit($html, $pieces, $last, $lt, $replacement === '' ? $close[1] : $tagEnd, $replacement);
+                }
+                $pos = $close[1];
+                continue;
+            }
+            if (($name === 'iframe' || $name === 'link') && $block) {
+                $replacement = $name === 'iframe' ? $this->frame($tag) : $this->link($tag);
+                if ($replacement !== null) {
+                    $last = $this->edit($html, $pieces, $last, $lt, $tagEnd, $replacement);
+                }
+            } elseif ($name === 'base' && !$this->baseSeen) {
+                $this->base($tag[2]);
+            } elseif (($name === 'svg' || $name === 'math') && !$selfClosing) {
+                $foreign[] = $name . ':' . $name;
+                continue;
+            } elseif ($name === 'plaintext') {
+                break;
+            }
+            if (isset(self::$rawText[$name])) {
+                $end = $this->rawTextEnd($html, $tagEnd, $name);
+                if ($end === null) {
+                    break;
+                }
+                $pos = $end;
+            }
+        }
+        if (preg_last_error() !== PREG_NO_ERROR) {
+            // a pattern gave up (a host's PCRE limits): the rest of the page stays as it was
+            $this->report[] = array('action' => 'stopped', 'address' => 'pcre error ' . preg_last_error(), 'service' => null, 'start' => $pos, 'end' => $pos, 'markup' => '');
+        }
+        if (!$pieces) {
+            return $html;
+        }
+        $pieces[] = substr($html, $last);
+        return implode('', $pieces);
+    }
+
+    /**
+     * Replace [$start, $end) of the page with $markup: the unchanged text since $last and the
+     * markup go to $pieces, the last report entry learns where; returns the new $last.
+     */
+    private function edit($html, array &$pieces, $last, $start, $end, $markup)
+    {
+        $pieces[] = substr($html, $last, $start - $last);
+        $pieces[] = $markup;
+        $entry = count($this->report) - 1;
+        $this->report[$entry]['start'] = $start;
+        $this->report[$entry]['end'] = $end;
+        $this->report[$entry]['markup'] = $markup;
+        return $end;
+    }
+
+    /** Whether the page may hold a script to take out (a cheap look before the tokenizer runs). */
+    private function mayRemove($html)
+    {
+        foreach (array_keys($this->remove) as $needle) {
+            if (stripos($html, $needle) !== false) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * After `<!`: a comment, a CDATA section (foreign content only) or a bogus comment up to `>`.
+     * Returns where scanning goes on, or -1 when the rest of the page is inside it.
+     */
+    private function skipMarkupDeclaration($html, $lt, $inForeign)
+    {
+        if (substr_compare($html, '<!--', $lt, 4) === 0) {
+            $start = $lt + 4;
+            // `<!-->` and `<!--->` are whole (empty) comments
+            if (substr_compare($html, '>', $start, 1) === 0) {
+                return $start + 1;
+            }
+            if (substr_compare($html, '->', $start, 2) === 0) {
+                return $start + 2;
+            }
+            $end = strpos($html, '--', $start);
+            while ($end !== false) {
+                $after = $end + 2;
+                while (isset($html[$after]) && $html[$after] === '-') {
+                    $after++;
+                }
+                if (isset($html[$after]) && $html[$after] === '>') {
+                    return $after + 1;
+                }
+                if (isset($html[$after + 1]) && $html[$after] === '!' && $html[$after + 1] === '>') {
+                    return $after + 2;
+                }
+                $end = strpos($html, '--', $after);
+            }
+            return -1;
+        }
+        if ($inForeign && substr_compare($html, '<![CDATA[', $lt, 9) === 0) {
+            $end = strpos($html, ']]>', $lt + 9);
+            return $end === false ? -1 : $end + 3;
+        }
+        $end = strpos($html, '>', $lt + 2);
+        return $end === false ? -1 : $end + 1;
+    }
+
+    /** Whether the innermost open element is svg or math content (not an integration point in it). */
+    private static function inForeign(array $foreign)
+    {
+        return $foreign && strncmp(end($foreign), 'html:', 5) !== 0;
+    }
+
+    /** An end tag: closes the foreign elements (or the integration point) it names. */
+    private function endTag(array &$foreign, $name)
+    {
+        if (!$foreign) {
+            return;
+        }
+        if (!self::inForeign($foreign)) {
+            if (end($foreign) === 'html:' . $name) {
+                array_pop($foreign);
+            }
+            return;
+        }
+        if ($name === 'br' || $name === 'p') {
+            while (self::inForeign($foreign)) {
+                array_pop($foreign);
+            }
+            return;
+        }
+        // the innermost open foreign element of that name, and everything inside it
+        for ($i = count($foreign) - 1; $i >= 0 && strncmp($foreign[$i], 'html:', 5) !== 0; $i--) {
+            if (substr(strstr($foreign[$i], ':'), 1) === $name) {
+                array_splice($foreign, $i);
+                return;
+            }
+        }
+    }
+
+    /**
+     * Where a script's text ends: [start of `</script`, end of its end tag], or null when the page
+     * ends first. Follows the script data states: `<!--` escapes, `<script` inside an escape
+     * doubles it, where `</script` does not end the element.
+     *
+     * @return array{0: int, 1: int}|null
+     */
+    private function scriptEnd($html, $from)
+    {
+        // per state, what can happen next: 0 script data, 1 escaped, 2 double escaped
+        static $next = array(
+            0 => '~</script(?=[\t\n\f\r />])|<!--~i',
+            1 => '~</script(?=[\t\n\f\r />])|<script(?=[\t\n\f\r />])|-->~i',
+            2 => '~</script(?=[\t\n\f\r />])|-->~i',
+        );
+        $state = 0;
+        $pos = $from;
+        while (preg_match($next[$state], $html, $match, PREG_OFFSET_CAPTURE, $pos)) {
+            $at = $match[0][1];
+            $token = strtolower($match[0][0]);
+            if ($token === '</script') {
+                if ($state !== 2) {
+                    return $this->finishEndTag($html, $at);
+                }
+                $state = 1;
+                $pos = $at + 8;
+            } elseif ($token === '<!--') {
+                // its `--` already counts towards `-->`: `<!-->` and `<!--->` close at once
+                $pos = $at + 4;
+                $pos += strspn($html, '-', $pos);
+                if (isset($html[$pos]) && $html[$pos] === '>') {
+                    $pos++;
+                } else {
+                    $state = 1;
+                }
+            } elseif ($token === '-->') {
+                $state = 0;
+                $pos = $at + 3;
+            } else {
+                $state = 2;
+                $pos = $at + 7;
+            }
+        }
+        return null;
+    }
+
+    /** [start, end] of the end tag at $at (quote-aware), or null when it never closes. */
+    private function finishEndTag($html, $at)
+    {
+        if (!preg_match(self::TAG, $html, $tag, 0, $at)) {
+            return null;
+        }
+        return array($at, $at + strlen($tag[0]));
+    }
+
+    /** Where a raw text or RCDATA element's end tag ends, or null. */
+    private function rawTextEnd($html, $from, $name)
+    {
+        if (!preg_match('~</' . $name . '(?=[\t\n\f\r />])~i', $html, $match, PREG_OFFSET_CAPTURE, $from)) {
+            return null;
+        }
+        $end = $this->finishEndTag($html, $match[0][1]);
+        return $end === null ? null : $end[1];
+    }
+
+    /**
+     * A script: null to keep it, '' to take it out (with its text and end tag), else its new start tag.
+     *
+     * @param array $tag the TAG match
+     * @param string $text the script's text
+     * @return string|null
+     */
+    private function script(array $tag, $text)
+    {
+        $attributes = $this->attributes($tag[2]);
+        $type = $this->value($attributes, 'type');
+        if ($type === null) {
+            $language = $this->value($attributes, 'language');
+            $type = $language === null ? '' : 'text/' . trim($language);
+            $type = $type === 'text/' ? '' : $type;
+        }
+        // the MIME type's essence: parameters (`; charset=utf-8`) do not make a script inert
+        $type = strtolower(trim(strstr($type . ';', ';', true), " \t\n\f\r"));
+        if (!isset(self::$scriptTypes[$type])) {
+            return null;
+        }
+        $src = $this->value($attributes, 'src');
+        if ($src !== null) {
+            $address = $this->address($src);
+            foreach ($this->remove as $pattern) {
+                if ($address !== null && preg_match($pattern, $address[1])) {
+                    $this->report[] = self::entry('removed', $address[0] . $address[1], null);
+                    return '';
+                }
+            }
+            $found = $address === null || $address[0] === '' ? null : $this->policy->classify($address[0], $address[1]);
+            if ($found === null || $this->consent->allows($found[0], $found[1])) {
+                return null;
+            }
+            $this->report[] = self::entry('script', $address[0] . $address[1], $found[1]);
+            return $this->blockedTag('script', $tag, $attributes, $found, true);
+        }
+        $found = $this->snippet($text);
+        if ($found === null || $this->consent->allows($found[0], $found[1])) {
+            return null;
+        }
+        $this->report[] = self::entry('inline', $found[1] !== null ? $found[1] : 'category ' . $found[0], $found[1]);
+        return $this->blockedTag('script', $tag, $attributes, $found, true);
+    }
+
+    /**
+     * What an inline script loads: a known snippet's service, else the first address of a known
+     * host in a script that inserts something. Null for anything else.
+     *
+     * @return array{0: int, 1: string|null}|null
+     */
+    private function snippet($text)
+    {
+        if (trim($text) === '') {
+            return null;
+        }
+        foreach (self::$snippets as $service => $pattern) {
+            if ($this->policy->hasService($service) && preg_match($pattern, $text)) {
+                return array($this->policy->services[$service]['category'], $service);
+            }
+        }
+        if (!preg_match(self::LOADER, $text)) {
+            return null;
+        }
+        if (preg_match_all('~(?:https?:)?(?:\\\\?/){2}([a-z0-9.-]+\.[a-z]{2,})((?:\\\\?/[^\s\'"\\\\?#]*)*)~i', $text, $matches, PREG_SET_ORDER)) {
+            foreach ($matches as $match) {
+                $found = $this->policy->classify(strtolower($match[1]), str_replace('\\/', '/', $match[2]) ?: '/');
+                if ($found !== null) {
+                    return $found;
+                }
+            }
+        }
+        return null;
+    }
+
+    /** An iframe: null to keep it, else its new start tag. */
+    private function frame(array $tag)
+    {
+        $attributes = $this->attributes($tag[2]);
+        $src = $this->value($attributes, 'src');
+        $address = $src === null ? null : $this->address($src);
+        $found = $address === null || $address[0] === '' ? null : $this->policy->classify($address[0], $address[1]);
+        if ($found === null || $this->consent->allows($found[0], $found[1])) {
+            return null;
+        }
+        $this->report[] = self::entry('iframe', $address[0] . $address[1], $found[1]);
+        return $this->blockedTag('iframe', $tag, $attributes, $found, false);
+    }
+
+    /**
+     * A resource hint to a vendor (preload, preconnect, ...): its href is parked in
+     * data-pagepulse-href; the resource loads once the bundle runs what needs it.
+     */
+    private function link(array $tag)
+    {
+        $attributes = $this->attributes($tag[2]);
+        $rel = $this->value($attributes, 'rel');
+        $hint = false;
+        foreach (preg_split('~[\t\n\f\r ]+~', strtolower((string) $rel)) as $word) {
+            $hint = $hint || isset(self::$linkHints[$word]);
+        }
+        $href = $this->value($attributes, 'href');
+        $address = $hint && $href !== null ? $this->address($href) : null;
+        $found = $address === null || $address[0] === '' ? null : $this->policy->classify($address[0], $address[1]);
+        if ($found === null || $this->consent->allows($found[0], $found[1])) {
+            return null;
+        }
+        $this->report[] = self::entry('link', $address[0] . $address[1], $found[1]);
+        $out = '<link';
+        foreach ($attributes as $attribute) {
+            $out .= ' ' . ($attribute[0] === 'href' ? 'data-pagepulse-href' . substr($attribute[2], strlen($attribute[1])) : $attribute[2]);
+        }
+        return $out . ' data-category="' . $found[0] . '">';
+    }
+
+    /** The first `<base href>`: relative addresses resolve against it. */
+    private function base($attributeText)
+    {
+        $href = $this->value($this->attributes($attributeText), 'href');
+        if ($href === null) {
+            return;
+        }
+        $this->baseSeen = true;
+        $address = $this->address($href);
+        if ($address !== null && $address[0] !== '') {
+            $this->baseHost = $address[0];
+            $this->basePath = $address[1];
+        }
+    }
+
+    /**
+     * The blocked markup: `type="text/plain"` for a script, `data-src` for the address,
+     * `data-category` and `data-service`; every other attribute exactly as it was.
+     */
+    private function blockedTag($name, array $tag, array $attributes, array $found, $script)
+    {
+        $out = '<' . $tag[1];
+        foreach ($attributes as $attribute) {
+            $lower = $attribute[0];
+            if ($lower === 'data-src' || $lower === 'data-category' || $lower === 'data-service' || ($script && $lower === 'type')) {
+                continue;
+            }
+            $out .= ' ' . ($lower === 'src' ? 'data-src' . substr($attribute[2], strlen($attribute[1])) : $attribute[2]);
+        }
+        if ($script) {
+            $out .= ' type="text/plain"';
+        }
+        $out .= ' data-category="' . $found[0] . '"';
+        if ($found[1] !== null) {
+            $out .= ' data-service="' . $found[1] . '"';
+        }
+        return $out . '>';
+    }
+
+    /**
+     * A tag's attributes in order: [lower-case name, raw name, raw text from name to value end, decoded value or null].
+     *
+     * @return array<int, array{0: string, 1: string, 2: string, 3: string|null}>
+     */
+    private function attributes($text)
+    {
+        $out = array();
+        if ($text === '' || !preg_match_all(self::ATTRIBUTE, $text, $matches, PREG_SET_ORDER)) {
+            return $out;
+        }
+        foreach ($matches as $match) {
+            $value = null;
+            if (isset($match[2])) {
+                $raw = $match[2];
+                if ($raw !== '' && ($raw[0] === '"' || $raw[0] === "'")) {
+                    $raw = substr($raw, 1, -1);
+                }
+                $value = strpos($raw, '&') === false ? $raw : self::decode($raw);
+            }
+            $out[] = array(strtolower($match[1]), $match[1], $match[0], $value === null ? '' : $value);
+        }
+        return $out;
+    }
+
+    /** A report entry; rewrite() adds where. */
+    private static function entry($action, $address, $service)
+    {
+        return array('action' => $action, 'address' => $address, 'service' => $service, 'start' => 0, 'end' => 0, 'markup' => '');
+    }
+
+    /** An attribute value's character references, numeric ones without `;` too (as browsers read them). */
+    private static function decode($raw)
+    {
+        $raw = preg_replace('~&#([xX][0-9a-fA-F]++|[0-9]++)(?!;)~', '&#$1;', $raw);
+        return html_entity_decode($raw, ENT_QUOTES | ENT_HTML5, 'UTF-8');
+    }
+
+    /** The value of the first attribute of a name (as the parser keeps the first), or null. */
+    private function value(array $attributes, $name)
+    {
+        foreach ($attributes as $attribute) {
+            if ($attribute[0] === $name) {
+                return $attribute[3];
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Host and path of an address as the browser's URL parser reads them: tabs and newlines
+     * removed, `\` as `/`, user info and port dropped, the host percent-decoded and lower-cased;
+     * a relative address has the host of a `<base href>`, else '' (the page's own). Null for
+     * addresses of other schemes (data:, javascript:, about:).
+     *
+     * @return array{0: string, 1: string}|null
+     */
+    private function address($value)
+    {
+        $url = trim(str_replace(array("\t", "\n", "\r"), '', $value), " \f\x00..\x1F");
+        $url = str_replace('\\', '/', $url);
+        if (preg_match('~^([a-zA-Z][a-zA-Z0-9+.-]*):~', $url, $scheme)) {
+            $name = strtolower($scheme[1]);
+            if ($name !== 'http' && $name !== 'https') {
+                return null;
+            }
+            $rest = ltrim(substr($url, strlen($scheme[0])), '/');
+        } elseif (substr($url, 0, 2) === '//') {
+            $rest = ltrim($url, '/');
+        } else {
+            // relative: the page's own host ('') unless a `<base href>` named another
+            $path = substr($url, 0, strcspn($url, '?#'));
+            if ($this->baseHost === null) {
+                return array('', $path);
+            }
+            return array($this->baseHost, $path !== '' && $path[0] === '/' ? $path : substr($this->basePath, 0, strrpos($this->basePath, '/') + 1) . $path);
+        }
+        $cut = strcspn($rest, '/?#');
+        $authority = substr($rest, 0, $cut);
+        $path = $cut < strlen($rest) && $rest[$cut] === '/' ? substr($rest, $cut, strcspn($rest, '?#', $cut)) : '/';
+        $at = strrpos($authority, '@');
+        if ($at !== false) {
+            $authority = substr($authority, $at + 1);
+        }
+        if ($authority !== '' && $authority[0] === '[') {
+            return null; // an IPv6 literal: no vendor's name
+        }
+        $colon = strpos($authority, ':');
+        if ($colon !== false) {
+            $authority = substr($authority, 0, $colon);
+        }
+        $host = rtrim(strtolower(rawurldecode($authority)), '.');
+        return $host === '' ? null : array($host, $path);
+    }
+}

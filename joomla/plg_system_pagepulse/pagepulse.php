@@ -1,0 +1,194 @@
+<?php
+/**
+ * System - PagePulse: the tag first in <head> of every site page, the server half of consent
+ * (vendor elements the visitor has not allowed rewritten to the blocked markup before the page
+ * leaves the server), and the original clients of com_jrealtimeanalytics and com_gdpr replaced.
+ * One class for Joomla 3.9/3.10, 4.x and 5.x (the namespaced core classes exist since 3.8).
+ * README "Joomla" says what it does and why.
+ *
+ * @license MIT
+ */
+
+defined('_JEXEC') or die;
+
+use Joomla\CMS\Component\ComponentHelper;
+use Joomla\CMS\Factory;
+use Joomla\CMS\Language\Text;
+use Joomla\CMS\Plugin\CMSPlugin;
+use Joomla\CMS\Plugin\PluginHelper;
+use Joomla\CMS\Uri\Uri;
+use PagePulse\Joomla\Consent;
+use PagePulse\Joomla\Head;
+use PagePulse\Joomla\Policy;
+use PagePulse\Joomla\Rewriter;
+use PagePulse\Joomla\Settings;
+
+foreach (array('Policy', 'Consent', 'Rewriter', 'Settings', 'Head') as $pagepulseClass) {
+    if (!class_exists('PagePulse\\Joomla\\' . $pagepulseClass, false)) {
+        require_once __DIR__ . '/lib/' . $pagepulseClass . '.php';
+    }
+}
+
+/** The plugin: `onAfterRender` rewrites the page the visitor is about to get; `onPageCacheGetKey` keys the page cache by consent. */
+class PlgSystemPagepulse extends CMSPlugin
+{
+    /** Where the package installs the bundles. */
+    const MEDIA = '/media/plg_system_pagepulse/';
+
+    /** Query values of pages that are never touched: edit forms, modal and partial views. */
+    const SKIP_LAYOUTS = array('edit', 'modal');
+
+    /** After rendering: the page as the visitor will get it, rewritten once. */
+    public function onAfterRender()
+    {
+        try {
+            // Factory's application: the one way that works on 3.9 to 5.x without a deprecation
+            $app = Factory::getApplication();
+            if (!$this->applies($app)) {
+                return;
+            }
+            $body = $app->getBody();
+            $page = $this->page($app, is_string($body) ? $body : '');
+            if ($page !== null && $page !== $body) {
+                $app->setBody($page);
+            }
+        } catch (\Throwable $error) {
+            // the page goes out as Joomla made it: PagePulse never breaks a page
+            if (defined('JDEBUG') && JDEBUG) {
+                error_log('PagePulse: ' . $error->getMessage());
+            }
+        }
+    }
+
+    /**
+     * The page with the tag and the rewriting, or null to leave it.
+     *
+     * @param object $app the site application
+     * @param string $body
+     * @return string|null
+     */
+    public function page($app, $body)
+    {
+        if ($body === '') {
+            return null;
+        }
+        list($settings, $consent) = $this->decide($app);
+        $rewriter = new Rewriter($settings->policy, $consent, $settings->remove);
+        $body = $rewriter->rewrite($body);
+        $file = (defined('JPATH_ROOT') ? JPATH_ROOT : dirname(dirname(dirname(__DIR__)))) . self::MEDIA . $settings->bundle;
+        $version = is_file($file) ? substr(md5((string) filemtime($file) . filesize($file)), 0, 8) : '0';
+        $src = Uri::root(true) . self::MEDIA . $settings->bundle . '?v=' . $version;
+        $nonce = method_exists($app, 'get') ? $app->get('csp_nonce') : null;
+        return Head::insert($body, Head::markup($settings, $src, is_string($nonce) ? $nonce : null));
+    }
+
+    /**
+     * The page cache (System - Page Cache, 3.7 to 5.x) keeps one copy per key: the page differs
+     * with what the visitor's consent allows, so that is part of the key. A cached copy made for
+     * a visitor who allowed everything never reaches one who did not.
+     *
+     * @return string
+     */
+    public function onPageCacheGetKey()
+    {
+        try {
+            list($settings, $consent) = $this->decide(Factory::getApplication());
+        } catch (\Throwable $error) {
+            return 'pagepulse:unknown';
+        }
+        if (!$settings->blocking) {
+            return 'pagepulse:off';
+        }
+        $services = $consent->services;
+        sort($services);
+        return 'pagepulse:' . implode('', array_map('intval', $consent->categories)) . ':' . implode('.', $services);
+    }
+
+    /**
+     * The settings of this page view and what the visitor's cookies allow.
+     *
+     * @return array{0: Settings, 1: Consent}
+     */
+    private function decide($app)
+    {
+        $params = $this->params ? $this->params->toArray() : array();
+        $policy = Policy::fromFile(__DIR__ . '/services.json');
+        $language = method_exists($app, 'getLanguage') ? $app->getLanguage() : Factory::getLanguage();
+        $settings = new Settings(
+            $policy,
+            $params,
+            array('root' => Uri::root(true), 'language' => $language ? $language->getTag() : ''),
+            $this->gdpr($app)
+        );
+        $consent = $settings->blocking
+            ? Consent::fromCookieHeader($policy, isset($_SERVER['HTTP_COOKIE']) ? (string) $_SERVER['HTTP_COOKIE'] : '')
+            : new Consent(array(1 => true, 2 => true, 3 => true, 4 => true), array());
+        return array($settings, $consent);
+    }
+
+    /**
+     * Site pages only: never the administrator, never json/raw/feed output, never an edit form,
+     * a frontend-editing or a modal (tmpl=component) view.
+     */
+    public function applies($app)
+    {
+        $site = method_exists($app, 'isClient') ? $app->isClient('site') : !$app->isAdmin();
+        if (!$site) {
+            return false;
+        }
+        $document = method_exists($app, 'getDocument') ? $app->getDocument() : Factory::getDocument();
+        if (!$document || $document->getType() !== 'html') {
+            return false;
+        }
+        $input = $app->input;
+        $format = (string) $input->getCmd('format', 'html');
+        $layout = (string) $input->getCmd('layout', '');
+        $task = (string) $input->getCmd('task', '');
+        $option = (string) $input->getCmd('option', '');
+        $tmpl = (string) $input->getCmd('tmpl', '');
+        if ($format !== 'html' && $format !== '') {
+            return false;
+        }
+        if (in_array($layout, self::SKIP_LAYOUTS, true) || $tmpl === 'component' || $tmpl === 'raw') {
+            return false;
+        }
+        // frontend editing: article/contact forms, module and site configuration
+        if ($option === 'com_config' || preg_match('/(?:^|\.)(?:edit|add)$/', $task) || $input->getCmd('view', '') === 'form') {
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * com_gdpr's settings when it is installed with its consent on: its parameters as stored, the
+     * visitor's session switches and its translator, for Settings.
+     *
+     * @return array|null
+     */
+    private function gdpr($app)
+    {
+        if (!ComponentHelper::isEnabled('com_gdpr') || !PluginHelper::isEnabled('system', 'gdpr')) {
+            return null;
+        }
+        $params = ComponentHelper::getParams('com_gdpr');
+        if (!$params || !(int) $params->get('enable_cookie_consent', 1)) {
+            return null;
+        }
+        $disabled = array();
+        $session = method_exists($app, 'getSession') ? $app->getSession() : Factory::getSession();
+        for ($id = 1; $id <= 4; $id++) {
+            $disabled[$id] = $session && (int) $session->get('gdpr_cookie_category_disabled_' . $id, 0) === 1;
+        }
+        $language = method_exists($app, 'getLanguage') ? $app->getLanguage() : Factory::getLanguage();
+        if ($language && defined('JPATH_SITE')) {
+            $language->load('com_gdpr', JPATH_SITE);
+        }
+        return array(
+            'params' => $params->toArray(),
+            'disabled' => $disabled,
+            'text' => function ($value) {
+                return Text::_($value);
+            },
+        );
+    }
+}

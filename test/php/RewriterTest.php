@@ -1,0 +1,226 @@
+<?php
+/**
+ * The server-side rewriter on real and realistic template pages and on hostile HTML: what it
+ * rewrites, that everything else stays byte for byte (Pages::rewrite checks each report), and
+ * that a visitor whose cookies allow everything gets the page unchanged.
+ */
+
+use PagePulse\Joomla\Consent;
+use PagePulse\Joomla\Rewriter;
+use PagePulse\Tests\Pages;
+use PHPUnit\Framework\TestCase;
+
+final class RewriterTest extends TestCase
+{
+    const FIRST_VISIT = '';
+    const ALL_ALLOWED = 'cookieconsent_status=allow; cookieconsent_categories=1.2.3.4';
+
+    public function testVendorSnippetsAreRewrittenToTheBlockedMarkup()
+    {
+        list($out, $report) = Pages::rewrite(Pages::vendors());
+        $this->assertSame(array(
+            'script www.googletagmanager.com/gtag/js',
+            'inline google-analytics',
+            'inline meta-pixel',
+            'iframe www.youtube.com/embed/pp-test-01',
+            'iframe player.vimeo.com/video/76979871',
+            'script player.vimeo.com/api/player.js',
+            'iframe www.google.com/maps/embed',
+        ), Pages::summary($report));
+        $this->assertStringContainsString('<script async data-src="https://www.googletagmanager.com/gtag/js?id=G-PPTEST0001" type="text/plain" data-category="3" data-service="google-analytics"></script>', $out);
+        $this->assertStringContainsString('<iframe width="560" height="315" data-src="https://www.youtube.com/embed/pp-test-01?si=PagePulseTest" title="YouTube video player" frameborder="0" allow="accelerometer; autoplay; clipboard-write; encrypted-media; gyroscope; picture-in-picture; web-share" referrerpolicy="strict-origin-when-cross-origin" allowfullscreen data-category="4" data-service="youtube">', $out);
+        // the entities of an attribute stay as written (the bundle reads the decoded value)
+        $this->assertStringContainsString('data-src="https://player.vimeo.com/video/76979871?h=8272103f6e&amp;badge=0', $out);
+        $this->assertStringContainsString('data-service="googlemaps"', $out);
+        // no vendor address is left where the browser would fetch it
+        $this->assertDoesNotMatchRegularExpression('~<(?:script|iframe)\b[^>]*\ssrc=~i', $out);
+        // the pixel's <noscript> image is not markup while scripting is on: untouched
+        $this->assertStringContainsString('<noscript><img height="1" width="1" style="display:none"', $out);
+    }
+
+    public function testAConsentedVisitorGetsTheSamePage()
+    {
+        foreach (array('protostar', 'cassiopeia', 'bootstrap3', 'uikit') as $name) {
+            $html = Pages::withVendors(Pages::template($name));
+            list($out, $report) = Pages::rewrite($html, self::ALL_ALLOWED, null, array());
+            $this->assertSame($html, $out, $name);
+            $this->assertSame(array(), $report, $name);
+        }
+    }
+
+    public function testWhatACategoryOrAServiceAllowsStays()
+    {
+        $html = Pages::vendors();
+        // statistics allowed: gtag stays, marketing is rewritten
+        list(, $report) = Pages::rewrite($html, 'cookieconsent_status=allow; cookieconsent_categories=1.2.3');
+        $this->assertSame(array('inline meta-pixel', 'iframe www.youtube.com/embed/pp-test-01', 'iframe player.vimeo.com/video/76979871', 'script player.vimeo.com/api/player.js', 'iframe www.google.com/maps/embed'), Pages::summary($report));
+        // YouTube and Vimeo allowed on their own
+        list(, $report) = Pages::rewrite($html, 'pagepulse_services=youtube.vimeo');
+        $this->assertSame(array('script www.googletagmanager.com/gtag/js', 'inline google-analytics', 'inline meta-pixel', 'iframe www.google.com/maps/embed'), Pages::summary($report));
+    }
+
+    public function testProtostarTheComponentsClientIsTakenOutAndNothingElseChanges()
+    {
+        $html = Pages::template('protostar');
+        list($out, $report) = Pages::rewrite($html);
+        $this->assertSame(array(
+            'removed www.example.org/components/com_jrealtimeanalytics/js/stream.js',
+            'removed www.example.org/components/com_jrealtimeanalytics/js/heatmap.js',
+        ), Pages::summary($report));
+        $this->assertStringNotContainsString('stream.js', $out);
+        $this->assertStringNotContainsString('heatmap.js', $out);
+        // the component's other files, its inline globals and the conditional comments stay
+        $this->assertStringContainsString('<script src="/components/com_jrealtimeanalytics/js/jquery.noconflict.js"></script>', $out);
+        $this->assertStringContainsString("var jrealtimeBaseURI='https://www.example.org/'", $out);
+        $this->assertStringContainsString('<!--[if lt IE 9]><script src="/media/jui/js/html5.js?368b3adddb143dbb357f0cc512d230e7"></script><![endif]-->', $out);
+        // with the vendors pasted into its content
+        list(, $report) = Pages::rewrite(Pages::withVendors($html));
+        $this->assertCount(9, $report);
+        // switched off: the page stays
+        list($kept, $report) = Pages::rewrite($html, self::ALL_ALLOWED, null, array());
+        $this->assertSame($html, $kept);
+    }
+
+    public function testCassiopeiaHintsEmbedsAndTheGtagSnippet()
+    {
+        list($out, $report) = Pages::rewrite(Pages::template('cassiopeia'));
+        $this->assertSame(array(
+            'link www.googletagmanager.com/',
+            'iframe www.youtube-nocookie.com/embed/cassiopeia-01',
+            'iframe www.google.com/maps/embed',
+            'script www.googletagmanager.com/gtag/js',
+            'inline google-analytics',
+        ), Pages::summary($report));
+        $this->assertStringContainsString('<link data-pagepulse-href="https://www.googletagmanager.com" rel="preconnect" data-category="3">', $out);
+        // the consent-mode defaults stay (they load nothing) and run first
+        $this->assertStringContainsString("<script>\n    window.dataLayer = window.dataLayer || [];\n    function gtag(){dataLayer.push(arguments);}\n    gtag('consent', 'default'", $out);
+        // JSON-LD naming facebook.com and youtube.com, markup as text, a comment, CDATA in SVG, a plain link: untouched
+        $this->assertStringContainsString('"sameAs":["https://www.facebook.com/pagepulse","https://www.youtube.com/@pagepulse"]', $out);
+        $this->assertStringContainsString('&lt;iframe src="https://www.youtube.com/embed/as-text"&gt;', $out);
+        $this->assertStringContainsString('<!-- <iframe src="https://player.vimeo.com/video/commented-out"></iframe> -->', $out);
+        $this->assertStringContainsString('<![CDATA[ <iframe src="https://www.youtube.com/embed/in-cdata"></iframe> ]]>', $out);
+        $this->assertStringContainsString('<a href="https://www.google.com/search?q=pagepulse">', $out);
+    }
+
+    public function testBootstrap3TagManagerSdkHintsAndAModal()
+    {
+        list($out, $report) = Pages::rewrite(Pages::template('bootstrap3'));
+        $this->assertSame(array(
+            'inline google-analytics',
+            'link connect.facebook.net/',
+            'link connect.facebook.net/en_US/fbevents.js',
+            'iframe www.youtube.com/embed/bs3-modal',
+            'script connect.facebook.net/de_DE/sdk.js',
+        ), Pages::summary($report));
+        // Tag Manager's <noscript> iframe is text while scripting is on; a textarea's markup is text
+        $this->assertStringContainsString('<noscript><iframe src="https://www.googletagmanager.com/ns.html?id=GTM-PPTEST"', $out);
+        $this->assertStringContainsString('<textarea class="form-control" rows="2" placeholder="Notes"><iframe src="https://www.youtube.com/embed/in-textarea"></iframe></textarea>', $out);
+        // every other attribute of a rewritten script stays, the nonce too
+        $this->assertStringContainsString('<script async defer crossorigin="anonymous" data-src="https://connect.facebook.net/de_DE/sdk.js#xfbml=1&version=v19.0" nonce="AbCdEf12" type="text/plain" data-category="4" data-service="meta-pixel">', $out);
+        $this->assertStringContainsString('<iframe class="embed-responsive-item" data-src="//www.youtube.com/embed/bs3-modal?rel=0" allowfullscreen data-category="4" data-service="youtube">', $out);
+    }
+
+    public function testUikitPageFromTheUikitPackage()
+    {
+        list($out, $report) = Pages::rewrite(Pages::template('uikit'));
+        $this->assertSame(array(
+            'iframe www.youtube-nocookie.com/embed/c2pz2mlSfXA',
+            'iframe www.youtube-nocookie.com/embed/c2pz2mlSfXA',
+            'iframe player.vimeo.com/video/1084537',
+            'iframe player.vimeo.com/video/1084537',
+            'iframe www.youtube-nocookie.com/embed/c2pz2mlSfXA',
+        ), Pages::summary($report));
+        // UIkit's own attributes stay on the rewritten iframes; <video src> is no service of the table
+        $this->assertStringContainsString('allowfullscreen uk-responsive class="uk-disabled" uk-video="autoplay: inview" data-category="4" data-service="vimeo"></iframe>', $out);
+        $this->assertStringContainsString('<video src="https://yootheme.com/media/videos/yootheme-pro.mp4"', $out);
+    }
+
+    /** @return array<string, array{0: string, 1: string[]}> */
+    public function hostileProvider()
+    {
+        $yt = 'https://www.youtube.com/embed/x';
+        return array(
+            '</script> inside a string ends the script' => array('<script>var a = "</script><iframe src=' . $yt . '></iframe>";</script>', array('iframe www.youtube.com/embed/x')),
+            'markup built in a string is a loader' => array('<script>document.write("<iframe src=\'' . $yt . '\'></iframe>")</script>', array('inline youtube')),
+            'a string that only names a host loads nothing' => array('<script>var channel = "https://www.youtube.com/@site";</script>', array()),
+            'double-escaped script text' => array('<script><!--<script>x</script><iframe src="' . $yt . '">--></script><p>', array()),
+            'a double escape ends at </script>, the escape then too' => array('<script><!--<script></script></script><iframe src="' . $yt . '"></iframe>', array('iframe www.youtube.com/embed/x')),
+            'escaped script text ends at </script>' => array('<script><!-- x </script><iframe src="' . $yt . '"></iframe>', array('iframe www.youtube.com/embed/x')),
+            '<!--> closes at once' => array('<!--><iframe src="' . $yt . '"></iframe>', array('iframe www.youtube.com/embed/x')),
+            '--!> closes a comment' => array('<!-- a --!><iframe src="' . $yt . '"></iframe>', array('iframe www.youtube.com/embed/x')),
+            'an unclosed comment hides the rest' => array('<!-- <iframe src="' . $yt . '"></iframe>', array()),
+            'CDATA outside svg is a bogus comment up to >' => array('<![CDATA[<iframe src="' . $yt . '">]]><iframe src="' . $yt . '"></iframe>', array('iframe www.youtube.com/embed/x')),
+            'CDATA in svg' => array('<svg><![CDATA[ ><iframe src="' . $yt . '"> ]]></svg><iframe src="' . $yt . '">', array('iframe www.youtube.com/embed/x')),
+            'an iframe in svg is no HTML iframe' => array('<svg><iframe src="' . $yt . '"></iframe></svg>', array()),
+            'foreignObject is HTML again' => array('<svg><foreignObject><iframe src="' . $yt . '"></iframe></foreignObject></svg>', array('iframe www.youtube.com/embed/x')),
+            'math text is HTML again' => array('<math><mi><iframe src="' . $yt . '"></iframe></mi></math>', array('iframe www.youtube.com/embed/x')),
+            'a <div> in svg leaves svg' => array('<svg><g><div></div><iframe src="' . $yt . '"></iframe>', array('iframe www.youtube.com/embed/x')),
+            'style text in svg is markup' => array('<svg><style><iframe src="' . $yt . '"></iframe></style></svg>', array()),
+            'style text in HTML is not' => array('<style>/* <iframe src="' . $yt . '"> */</style>', array()),
+            'a quoted > in an attribute' => array('<div title="<iframe src=\'' . $yt . '\'>"><iframe data-x="a>b" src="' . $yt . '"></iframe></div>', array('iframe www.youtube.com/embed/x')),
+            'an unclosed quote swallows the rest' => array('<div class="x><iframe src="' . $yt . '"></iframe>', array()),
+            'a tag cut by the end of the page' => array('<p>x</p><iframe src="' . $yt . '"', array()),
+            'an iframe without end tag still loads' => array('<iframe src="' . $yt . '">', array('iframe www.youtube.com/embed/x')),
+            'a script open at the end of the page never runs' => array('<script src="https://www.googletagmanager.com/gtag/js?id=G-1">', array()),
+            'textarea, title, xmp, noembed, noframes hold text' => array('<title><iframe src="' . $yt . '"></title><textarea><iframe src="' . $yt . '"></textarea><xmp><iframe src="' . $yt . '"></xmp><noembed><iframe src="' . $yt . '"></noembed><noframes><iframe src="' . $yt . '"></noframes>', array()),
+            'plaintext holds the rest' => array('<plaintext><iframe src="' . $yt . '">', array()),
+            'upper case' => array('<SCRIPT SRC="HTTPS://WWW.GOOGLETAGMANAGER.COM/gtag/js"></SCRIPT>', array('script www.googletagmanager.com/gtag/js')),
+            'tabs and newlines in the address' => array("<iframe src=\"https://www.you\ttu\nbe.com/embed/x\"></iframe>", array('iframe www.youtube.com/embed/x')),
+            'unquoted' => array('<iframe src=https://www.youtube.com/embed/x></iframe>', array('iframe www.youtube.com/embed/x')),
+            'whitespace ends an unquoted value' => array("<iframe src=https://www.you\ttube.com/embed/x></iframe>", array()),
+            'character references' => array('<iframe src="https://www.you&#116;ube.com/embed/x"></iframe><iframe src="https://www.you&#x74ube.com/embed/x"></iframe>', array('iframe www.youtube.com/embed/x', 'iframe www.youtube.com/embed/x')),
+            'backslashes, user info, port, trailing dot, percent, spaces' => array('<iframe src=" https:\\\\user@WWW.YouTube.COM.:443/embed/x "></iframe><iframe src="https://%77ww.youtube.com/embed/x"></iframe>', array('iframe www.youtube.com/embed/x', 'iframe www.youtube.com/embed/x')),
+            'scheme-relative' => array('<iframe src="//player.vimeo.com/video/1"></iframe>', array('iframe player.vimeo.com/video/1')),
+            'look-alike hosts are not the service' => array('<iframe src="https://notyoutube.com/embed/x"></iframe><iframe src="https://youtube.com.example.org/x"></iframe><iframe src="https://www.google.com/search?q=1"></iframe>', array()),
+            'maps on a country domain' => array('<iframe src="https://maps.google.de/maps?q=Berlin&output=embed"></iframe><iframe src="https://maps.google.co.uk/maps?output=embed"></iframe>', array('iframe maps.google.de/maps', 'iframe maps.google.co.uk/maps')),
+            'a base of another host' => array('<base href="https://www.youtube.com/"><iframe src="embed/x"></iframe>', array('iframe www.youtube.com/embed/x')),
+            'the first of duplicate src counts' => array('<iframe src="' . $yt . '" src="/local"></iframe><iframe src="/local" src="' . $yt . '"></iframe>', array('iframe www.youtube.com/embed/x')),
+            'scripts that do not run' => array('<script type="text/plain" data-category="4" data-src="' . $yt . '"></script><script type="application/ld+json">{"u":"https://connect.facebook.net/x.js"}</script><script type="text/template"><script src="https://connect.facebook.net/x.js"></script></script>', array()),
+            'type with parameters still runs' => array('<script type="text/javascript; charset=utf-8" src="https://connect.facebook.net/en_US/fbevents.js"></script>', array('script connect.facebook.net/en_US/fbevents.js')),
+            'other schemes' => array('<iframe src="javascript:void(0)"></iframe><iframe src="data:text/html,<p>youtube.com"></iframe><iframe src="about:blank"></iframe>', array()),
+            'a lone < and broken end tags' => array('a < b <3 </ > </>x</1 foo><iframe src="' . $yt . '"></iframe>', array('iframe www.youtube.com/embed/x')),
+            'processing instruction and doctype' => array('<?xml version="1.0"?><!DOCTYPE html><iframe src="' . $yt . '"></iframe>', array('iframe www.youtube.com/embed/x')),
+            'end tag with a quoted >' => array('<style>a{}</style title=">"><iframe src="' . $yt . '"></iframe>', array('iframe www.youtube.com/embed/x')),
+        );
+    }
+
+    /** @dataProvider hostileProvider */
+    public function testHostileHtml($html, array $expected)
+    {
+        list(, $report) = Pages::rewrite($html);
+        $this->assertSame($expected, Pages::summary($report));
+    }
+
+    public function testHugePagesStayFastAndIntact()
+    {
+        $policy = Pages::policy();
+        $pages = array(
+            'five megabytes of template' => str_repeat(Pages::template('cassiopeia'), 640),
+            'a megabyte of unclosed quotes' => str_repeat('<a title="x', 100000),
+            'a megabyte of <' => str_repeat('<', 1 << 20),
+            'a megabyte of comment openers' => str_repeat('<!--', 1 << 18),
+            'ten thousand nested svg' => str_repeat('<svg><g>', 10000) . '<iframe src="https://www.youtube.com/embed/x">',
+            'one script of a megabyte' => '<script>' . str_repeat('<!--<script>', 100000) . '</script>',
+        );
+        foreach ($pages as $name => $html) {
+            $rewriter = new Rewriter($policy, Consent::fromCookieHeader($policy, ''));
+            $start = microtime(true);
+            $out = $rewriter->rewrite($html);
+            $seconds = microtime(true) - $start;
+            $this->assertLessThan(5, $seconds, $name);
+            Pages::checkReport($html, $out, $rewriter->report);
+        }
+        $rewriter = new Rewriter($policy, Consent::fromCookieHeader($policy, ''));
+        $rewriter->rewrite($pages['five megabytes of template']);
+        $this->assertCount(5 * 640, $rewriter->report);
+    }
+
+    public function testNothingToDoReturnsTheSameString()
+    {
+        $policy = Pages::policy();
+        $rewriter = new Rewriter($policy, Consent::fromCookieHeader($policy, ''));
+        foreach (array('', '<p>plain</p>', Pages::template('protostar')) as $html) {
+            $this->assertSame($html, $rewriter->rewrite($html));
+        }
+    }
+}
