@@ -147,9 +147,11 @@ final class PackageTest extends TestCase
     public function testServicesJsonIsTheBundlesTable()
     {
         $table = json_decode(self::entries()['services.json'], true);
-        $this->assertSame(array('youtube', 'vimeo', 'googlemaps', 'google-analytics', 'matomo', 'meta-pixel'), array_slice(array_keys($table['services']), 0, 6));
+        $this->assertSame(array('youtube', 'vimeo', 'googlemaps', 'google-analytics', 'google-tag-manager', 'matomo', 'meta-pixel'), array_slice(array_keys($table['services']), 0, 7));
         $this->assertSame(array('category' => 4, 'name' => 'YouTube', 'hosts' => array('youtube.com', 'youtube-nocookie.com')), $table['services']['youtube']);
-        $this->assertContains('google.com/maps/embed', $table['services']['googlemaps']['hosts']);
+        // Maps on www.google.*/maps (a host pattern with a path) and on maps.google.* (any top-level domain)
+        $this->assertContains('google.*/maps', $table['services']['googlemaps']['hosts']);
+        $this->assertContains('maps.google.*', $table['services']['googlemaps']['hosts']);
         $this->assertContains('doubleclick.net', $table['categories'][4]['domains']);
         // the TypeScript source names each of them: the table is generated, not copied by hand
         $source = file_get_contents(PAGEPULSE_ROOT . '/src/config/config.ts');
