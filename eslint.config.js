@@ -32,7 +32,7 @@ const LAYERS = {
 /**
  * Modules of `config` and `i18n` (indexOnly) that may still be imported directly: leaf modules that
  * import nothing, made on purpose for the lazily loaded consent view. Importing their values through
- * the index makes the bundler wrap config, zod and both message tables in lazy-init functions to
+ * the index makes the bundler wrap config and both message tables in lazy-init functions to
  * keep evaluation order (+383 B gzip measured), so they are allowed here by name.
  */
 const LEAVES = ['config/categories', 'i18n/format'];

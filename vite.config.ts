@@ -4,11 +4,9 @@ import { defineConfig } from 'vite';
 import { INTERNAL, messageKeys } from './build/mangle.ts';
 import { reactDomInternals } from './build/react-dom-internals.ts';
 import { reactEsm } from './build/react-esm.ts';
-import { zodMiniMethods } from './build/zod-mini-methods.ts';
-import { zodOwnKeys } from './build/zod-own-keys.ts';
 
-// The build's edits of zod, React and react-dom and the lite build's mangling lists live in
-// build/, one module each, with what they edit and why; test/build runs the edited code.
+// The build's edits of React and react-dom and the lite build's mangling lists live in build/,
+// one module each, with what they edit and why; test/build runs the edited code.
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -21,7 +19,7 @@ export default defineConfig(({ mode }) => {
   const lite = mode === 'lite' || mode === 'lite-debug';
   const debugFile = mode === 'lite-debug';
   return {
-    plugins: lite ? [zodOwnKeys(), zodMiniMethods()] : [zodOwnKeys(), zodMiniMethods(), reactDomInternals(), reactEsm()],
+    plugins: lite ? [] : [reactDomInternals(), reactEsm()],
     define: {
       'process.env.NODE_ENV': JSON.stringify('production'),
       __PAGEPULSE_VERSION__: JSON.stringify(pkg.version),
@@ -52,17 +50,14 @@ export default defineConfig(({ mode }) => {
       // finds more repeats in the plainer output: -49 B gzip lite (measured with both).
       // Property mangling of `__`/`__x` names (two underscores, at most one letter) only: those are preact's own
       // already-mangled internals (vnode `__k`/`__e`, hook state `__H`, options `__b`/`__r`...),
-      // shared by preact core, hooks and jsx-runtime, all inside this one bundle; nothing in src/,
-      // zod or the page reads them (`__html`, `__proto__`, `__zod_globalConfig` do not match).
-      // Terser never picks a name used as a property anywhere else in the code or a DOM property,
-      // so no collision: -76 B gzip lite. Likewise preact's `_sb` and zod's internal namespace
-      // `_zod` with its bookkeeping fields (`traits`, `constr`, `onattach`, `deferred`): read only
-      // by zod itself (its one quoted use, `Object.defineProperty(inst, "_zod", ...)`, terser
-      // renames too; src/ never touches them): -27 B gzip lite
+      // shared by preact core, hooks and jsx-runtime, all inside this one bundle; nothing in src/
+      // or the page reads them (`__html`, `__proto__` do not match). Terser never picks a name used
+      // as a property anywhere else in the code or a DOM property, so no collision: -76 B gzip lite.
+      // Likewise preact's `_sb`
       // `unsafe_arrows` turns anonymous `function` expressions that use neither `this` nor `arguments`
       // into arrows; it breaks only one that is called with `new` or whose `.prototype` is read, and
-      // the bundle has none (our constructors are classes, zod's `$constructor` and preact's
-      // `Component` are named or use `this`; the rest are callbacks and inlined helpers): -25 B gzip lite
+      // the bundle has none (our constructors are classes, preact's `Component` is named and uses
+      // `this`; the rest are callbacks and inlined helpers): -25 B gzip lite
       ...(lite
         ? {
             minify: 'terser' as const,
@@ -71,9 +66,7 @@ export default defineConfig(({ mode }) => {
               compress: { passes: 3, sequences: false, inline: 1, unsafe_arrows: true },
               mangle: {
                 properties: {
-                  regex: new RegExp(
-                    `^(__[A-Za-z]?|_sb|_zod|traits|constr|onattach|deferred|${[...messageKeys(), ...INTERNAL].join('|')})$`,
-                  ),
+                  regex: new RegExp(`^(__[A-Za-z]?|_sb|${[...messageKeys(), ...INTERNAL].join('|')})$`),
                 },
               },
               format: { comments: false },

@@ -2,7 +2,7 @@
 // `mangle.properties.regex` from them). Why: renaming properties that only the bundle reads cuts
 // their long names out of the output. Every name here must be read nowhere outside the bundle (not
 // in `window.PagePulse`, an event detail, a config key, a request or the QA files) and must not be
-// a DOM, preact or zod property; a wrong entry breaks the lite bundle at run time, which the
+// a DOM or preact property; a wrong entry breaks the lite bundle at run time, which the
 // browser suites (run against dist/pagepulse.lite.iife.js) catch.
 import { readFileSync } from 'node:fs';
 
@@ -27,7 +27,7 @@ export function messageKeys(): string[] {
  * port, the blocker's and store's methods, the heartbeat machine's state and effects, the notify
  * store's timers, the lifetime and debug store, the banner texts): read nowhere outside the bundle
  * (not in `window.PagePulse`, an event detail, a config key, a request or the QA files), and no DOM,
- * preact or zod property has these names. The lite build renames them too.
+ * preact property has these names. The lite build renames them too.
  */
 export const INTERNAL = [
   'actions',

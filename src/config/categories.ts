@@ -1,7 +1,7 @@
 /**
  * The consent categories, in a module of their own that imports nothing: the lazily loaded consent
  * view needs the ids, and importing them from config.ts would make the bundler wrap config, its
- * sources and all of zod in lazy-init functions (bytes and start-up time) to keep their order.
+ * sources in lazy-init functions (bytes and start-up time) to keep their order.
  */
 
 /** Which consent category: 1 Notwendig, 2 Präferenzen, 3 Statistiken, 4 Marketing. */

@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import * as z from '../platform/schema-core';
 import { isLooseNumber, lazy, matches, maxLength, numberWhere, oneOf, string } from '../platform/schema';
 import type { Service } from './config';
 

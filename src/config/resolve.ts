@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import * as z from '../platform/schema-core';
 import { lazy, maxLength, string } from '../platform/schema';
 import type { CategoryId } from './categories';
 import { defaultConfig, type CategoryConfig, type Config, type Service } from './config';
@@ -46,7 +46,7 @@ const SCALARS = {
   cookiePolicyLink: f.safeUrl,
   services: f.serviceEntry,
   revision: f.revision,
-} satisfies Record<Exclude<keyof Config, 'categories'>, () => z.core.$ZodType>;
+} satisfies Record<Exclude<keyof Config, 'categories'>, () => z.Schema<unknown>>;
 
 const CATEGORY_FIELDS = {
   offered: f.onOff,
@@ -56,7 +56,7 @@ const CATEGORY_FIELDS = {
   domains: f.domainList,
   disabled: f.onOff,
   cookies: f.cookiePatterns,
-} satisfies Record<keyof CategoryConfig, () => z.core.$ZodType>;
+} satisfies Record<keyof CategoryConfig, () => z.Schema<unknown>>;
 
 /** Whether a name is a settable top-level key (PagePulseConfig accepts exactly these). */
 export function isScalarKey(name: string): name is Exclude<keyof Config, 'categories'> {
@@ -84,7 +84,7 @@ export function resolveConfig(settings: readonly RawSetting[], warn: (message: s
   for (const { key, value, label } of settings) {
     if (value === undefined) continue;
     const dot = key.indexOf('.');
-    const schema: (() => z.core.$ZodType) | undefined =
+    const schema: (() => z.Schema<unknown>) | undefined =
       dot < 0 ? SCALARS[key as keyof typeof SCALARS] : CATEGORY_FIELDS[key.slice(dot + 1) as keyof CategoryConfig];
     if (!schema) continue;
     const parsed = z.safeParse(schema(), value);

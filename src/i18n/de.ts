@@ -56,17 +56,14 @@ export const de = {
   placeholderAlways: 'Immer erlauben: %s',
   placeholderButton: 'Cookie-Einstellungen öffnen',
   placeholderTitle: 'Blockierter Inhalt',
-  placeholderSends: 'Beim Laden werden Daten wie Ihre IP-Adresse an %s übertragen.',
+  placeholderSends: 'Beim Laden gehen Daten wie Ihre IP-Adresse an %s.',
   placeholderPrivacy: 'Datenschutzhinweise von %s',
-  blockerEscaped:
-    'Anbieter-Code lief oder lud schon vor PagePulse: %s. Damit nichts vor einer Einwilligung läuft, gehört das Tag als erstes in den <head> (README).',
+  blockerEscaped: 'Lief schon vor PagePulse: %s. Das Tag gehört als erstes in den <head>.',
   scriptLoadError: 'Skript konnte nicht geladen werden: %s (%m)',
   consentCallTitle: 'Cookie-Einwilligung (Client)',
-  consentLogRefused:
-    'Das Einwilligungsprotokoll fehlt auf dem Server (HTTP %s): Einträge werden verworfen, nicht erneut gesendet.',
+  consentLogRefused: 'Kein Einwilligungsprotokoll auf dem Server (HTTP %s): Einträge verworfen.',
   originalTitle: 'Joomla-Komponente',
-  originalRunning:
-    'Der Client der Komponente (%s) läuft schon auf dieser Seite: PagePulse startet diesen Teil nicht ein zweites Mal.',
+  originalRunning: 'Schon aktiv: %s der Komponente. PagePulse startet diesen Teil nicht.',
   keepaliveTitle: 'Sitzung (Client)',
 };
 

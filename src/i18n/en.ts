@@ -57,12 +57,11 @@ export const en: Messages = {
   placeholderTitle: 'Blocked content',
   placeholderSends: 'Loading it sends data such as your IP address to %s.',
   placeholderPrivacy: 'Privacy policy of %s',
-  blockerEscaped:
-    'Vendor code ran or was loading before PagePulse started: %s. To hold everything until a choice, put the tag first in <head> (README).',
+  blockerEscaped: 'Ran before PagePulse: %s. Put the tag first in <head>.',
   scriptLoadError: 'Script could not be loaded: %s (%m)',
   consentCallTitle: 'Cookie consent (client)',
-  consentLogRefused: 'The consent log endpoint is missing on the server (HTTP %s): entries are dropped, not sent again.',
+  consentLogRefused: 'No consent log on the server (HTTP %s): entries dropped.',
   originalTitle: 'Joomla component',
-  originalRunning: "The component's own client (%s) already runs on this page: PagePulse does not start that part a second time.",
+  originalRunning: "Already running: the component's %s. PagePulse does not start that part.",
   keepaliveTitle: 'Session (client)',
 };

@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import * as z from './schema-core';
 
 /**
  * zod/mini helpers shared by the config fields and the server-answer schemas. Schemas are built

@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import * as z from '../platform/schema-core';
 import { isRecord } from '../platform/record';
 import { isFinite, isLooseNumber, lazy, numberWhere, oneOf } from '../platform/schema';
 

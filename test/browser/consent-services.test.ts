@@ -169,7 +169,7 @@ describe('services: "load once" and "always allow" on the placeholder', () => {
     // in its own shadow root: the service, its provider, what loading sends, the provider's privacy policy
     const text = await first.evaluate((host) => host.shadowRoot!.textContent);
     expect(text).toContain('Inhalt von YouTube');
-    expect(text).toContain('Beim Laden werden Daten wie Ihre IP-Adresse an Google Ireland Limited übertragen.');
+    expect(text).toContain('Beim Laden gehen Daten wie Ihre IP-Adresse an Google Ireland Limited.');
     expect(await first.getByRole('link', { name: 'Datenschutzhinweise von Google Ireland Limited' }).getAttribute('href')).toBe(
       'https://policies.google.com/privacy',
     );

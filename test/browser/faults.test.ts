@@ -165,7 +165,7 @@ describe('faulty server: consent log, category description, form consent, keep-a
       else if (refused) {
         await expect.poll(() => page.evaluate(() => localStorage.getItem('pagepulse.consentlog'))).toBeNull();
         expect(await shadowText(page, 'pagepulse-debug')).toContain(
-          `Das Einwilligungsprotokoll fehlt auf dem Server (HTTP ${status})`,
+          `Kein Einwilligungsprotokoll auf dem Server (HTTP ${status})`,
         );
       } else {
         expect(queued).toContain('gdpr_generic_cookie_consent=1');
