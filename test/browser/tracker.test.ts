@@ -239,11 +239,24 @@ describe('click recorder', () => {
       return found.length === 1 && found[0] === document.querySelector('figure:nth-child(2) .caption');
     }, selector);
     expect(same).toBe(true);
-    expect(selector).not.toContain('lazyload');
+    // the original's classes by default, state classes (lazyload) in
+    expect(selector).toBe('main.uk-container>div.uk-grid.gallery>figure.uk-card.lazyload:nth-child(2)>a.tm-link>span.caption');
 
     await page.locator('#wide').click();
     await sleep(NO_CLICK_SENT_MS);
     expect(server.calls('stream.saveEntity')).toHaveLength(1);
+  });
+
+  it('leaves the state classes out with data-selectors="stable"', async () => {
+    server.on('stream.display', () => stream({ daemonrefresh: 5 }));
+    server.page('/s.html', fixturePage({ body: GALLERY, head: COUNT_ANSWERS, attrs: { 'data-selectors': 'stable' } }));
+    await page.goto(`${server.origin}/s.html`);
+    await firstAnswer(page);
+    await page.locator('figure:nth-child(2) .caption').click();
+    const [save] = await server.waitFor('stream.saveEntity', 1);
+    expect(new URLSearchParams(save!.body).get('clicked_element')).toBe(
+      'main.uk-container>div.uk-grid.gallery>figure.uk-card:nth-child(2)>a.tm-link>span.caption',
+    );
   });
 
   it('delivers the click on a link that leaves the page', async () => {
@@ -275,7 +288,7 @@ describe('click recorder', () => {
     await sleep(NOTHING_RUNS_MS); // the click in its own UI sent nothing
     expect(server.calls('stream.saveEntity')).toHaveLength(1);
     expect(new URLSearchParams(save!.body).get('clicked_element')).toBe(
-      'main.uk-container>div.uk-grid.gallery>figure.uk-card:nth-child(1)>a.tm-link>span.caption:Tab 2!',
+      'main.uk-container>div.uk-grid.gallery>figure.uk-card.lazyload:nth-child(1)>a.tm-link>span.caption:Tab 2!',
     );
   });
 });
