@@ -9,8 +9,8 @@ import { useBrowserAndServer } from '../support/suite';
 // The analytics component's answers replayed VERBATIM from the recording of a real Joomla 3.9.12 +
 // com_jrealtimeanalytics 3.4.6 server (../shared/fixtures/real-server/jrealtimeanalytics-3.4.6.json,
 // with the component's enable_debug "1" and daemonrefresh "6"), on that site's own protostar home
-// page. The page's clock is Playwright's fake one, so the recorded 6 s interval is kept and run
-// through instead of waited for.
+// page. The page's clock is Playwright's fake one, paused: the recorded 6 s interval is kept and
+// run through by the test instead of waited for.
 
 let browser: Browser;
 let server: TestServer;
@@ -23,6 +23,8 @@ useBrowserAndServer((b, s) => {
 const BOUND_PX = 110;
 /** The recorded 6 s interval (daemonrefresh "6"). */
 const REFRESH_MS = 6000;
+/** The page's fake clock starts (and stands) here. */
+const CLOCK_START = Date.UTC(2026, 10, 25, 12);
 /** The clock run past the next call: a loop that ended sends none in it. */
 const NO_CALL_MS = 4 * REFRESH_MS;
 
@@ -60,7 +62,10 @@ async function open(path: string, options: { module?: boolean; width?: number } 
   const page = await context.newPage();
   const errors = collectPageErrors(page);
   const messages = collectConsole(page);
-  await page.clock.install();
+  // paused: the page's timers run only when the test runs the clock (a busy machine's slowness
+  // cannot fire a request timeout or an extra heartbeat of its own)
+  await page.clock.install({ time: CLOCK_START });
+  await page.clock.pauseAt(CLOCK_START + 1000);
   await page.goto(`${server.origin}${path}`);
   return { page, errors, console: messages };
 }
