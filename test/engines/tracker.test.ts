@@ -109,7 +109,8 @@ for (const bundle of BUNDLES) {
       }));
       expect(box.position).toBe('fixed');
       expect(box.top).toBeLessThan(200);
-      // the retry's next error opens the box again (by design), so watch for the close itself
+      // watch for the close itself: a retry's error that reads differently from those shown opens
+      // the box again (the same error is only counted on its line)
       await page.evaluate(() => {
         const root = document.querySelector('pagepulse-debug')!.shadowRoot!;
         const watch = new MutationObserver(() => {
