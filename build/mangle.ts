@@ -17,8 +17,8 @@ export function messageKeys(): string[] {
   const source = readFileSync(new URL('../src/i18n/de.ts', import.meta.url), 'utf8');
   const keys = [...source.matchAll(/^ {2}([A-Za-z0-9]+):/gm)].map((m) => m[1]!);
   if (keys.length < 40) throw new Error('src/i18n/de.ts: message table not found; re-check messageKeys()');
-  // the debug box's two keys are read by pagepulse.debug.lite.js, a file minified on its own
-  const kept = ['close', 'error', 'placeholder', 'debugRegion', 'closeDebug'];
+  // the debug box's keys are read by pagepulse.debug.lite.js, a file minified on its own
+  const kept = ['close', 'error', 'placeholder', 'debugRegion', 'closeDebug', 'debugEarlier'];
   return keys.filter((key) => !kept.includes(key) && !/^category\d$/.test(key));
 }
 

@@ -59,7 +59,7 @@ try {
     // no frame of the bundle's top-level function (the whole file) is on the stack. With DevTools
     // attached (Lighthouse, PageSpeed Insights) Chromium records a stack for each cookie read and
     // each request a script starts, and such a frame makes V8 re-parse the whole bundle for its
-    // source positions (docs/decisions.md "Start-up order", issue 23)
+    // source positions (docs/decisions.md "Start-up order" and "Performance, round 3")
     queueMicrotask(() => {
       try {
         boot(marker);

@@ -91,7 +91,7 @@ CREATE INDEX IF NOT EXISTS admin_attempts_at ON admin_attempts (at);
 `;
 
 /**
- * The dashboard's data (issue 24), from what the collector already receives: per session the
+ * The dashboard's data (docs/collector.md "What the dashboard counts, and from what"), from what the collector already receives: per session the
  * device class and browser parsed from its user agent (agent.ts); per page view (`initialize = 1`)
  * the time of its latest heartbeat (`last_at`: time on page, to the heartbeat interval), the
  * referring host where one is known (page.ts referrerHost) and the campaign parameters of its

@@ -11,7 +11,7 @@ import { BENCH_OUT, bundleForPage, median, ms } from './util';
 /** Runs per first-visit figure (fresh context each, round robin). */
 export const FIRST_RUNS = Number(process.env.BENCH_FIRST_RUNS ?? 9);
 export const FIRST_VARIANTS = ['bare', 'cookieconsent', 'widget', 'lite', 'react'] as const satisfies readonly Variant[];
-/** Lite's goal (issue 23): (lite - bare) / (cookieconsent - bare) of ScriptDuration, per round. */
+/** Lite's goal (docs/decisions.md "Performance, round 3"): (lite - bare) / (cookieconsent - bare) of ScriptDuration, per round. */
 export const LITE_GOAL = 1.0;
 /** BENCH_FIRST_ONLY=lite,react measures only these (while developing; the table needs all). */
 const ONLY = process.env.BENCH_FIRST_ONLY?.split(',');
@@ -19,15 +19,15 @@ type Figure = { script: number; frame: number | null };
 export type FirstVisits = Record<(typeof FIRST_VARIANTS)[number], Figure>;
 /** The start-up figures per round: pages of one round share the machine's state at that moment. */
 export interface PairedGoals {
-  /** (lite - bare) / (cookieconsent - bare), ScriptDuration; goal <= 1.0 (issue 23). */
+  /** (lite - bare) / (cookieconsent - bare), ScriptDuration; goal <= 1.0 (docs/decisions.md "Performance, round 3"). */
   liteRatio: Paired;
   /** The same of the older lite build (BENCH_BEFORE), same goal; only with BENCH_BEFORE. */
   liteBeforeRatio?: Paired;
-  /** (React - widget) - (cookieconsent - bare), ScriptDuration ms; goal <= 0 (issue 15). */
+  /** (React - widget) - (cookieconsent - bare), ScriptDuration ms; goal <= 0 (docs/decisions.md "Start-up order"). */
   reactOverhead: Paired;
   /** Banner first frame minus cookieconsent's, ms; `met`: rounds with lite's no later (goal <= 0). */
   liteFrame: Paired;
-  /** The same for React, reported only: not held to cookieconsent's any more (issue 23); `met`: rounds not later. */
+  /** The same for React, reported only: not held to cookieconsent's any more (docs/decisions.md "Performance, round 3"); `met`: rounds not later. */
   reactFrame: Paired;
 }
 /** `liteBefore`: the older lite build's medians, only with BENCH_BEFORE. */
@@ -125,7 +125,7 @@ export async function firstVisits(browser: Browser, plausible: string): Promise<
   return out;
 }
 
-/** The markdown table of a first-visit run, with the goal ratios (issue 23; React's overhead: issue 15). */
+/** The markdown table of a first-visit run, with the goal ratios (docs/decisions.md "Performance, round 3"; React's overhead: "Start-up order"). */
 export function firstVisitRows(first: FirstVisitResult): string[] {
   const bare = first.bare.script;
   type Row = keyof FirstVisits | 'liteBefore';

@@ -17,7 +17,7 @@ import lighthouse from 'lighthouse';
 import { chromium } from 'playwright-core';
 import { BENCH_OUT, bundleForPage, median } from './util';
 
-/** Rounds: every variant's page, both visits, back to back (issue 23 asks for 9). */
+/** Rounds: every variant's page, both visits, back to back (docs/decisions.md "Performance, round 3" asks for 9). */
 const RUNS = Number(process.env.LH_RUNS ?? 9);
 const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'];
@@ -274,7 +274,7 @@ export function paired(values: number[], goal: (v: number) => boolean): Paired {
 
 const VISITS = ['first', 'return'] as const;
 type Visit = (typeof VISITS)[number];
-/** Issue 23: (variant - bare) / (peers - bare) of script main-thread time, per round, at most this. */
+/** The goals of docs/decisions.md "Performance, round 3": (variant - bare) / (peers - bare) of script main-thread time, per round, at most this. */
 export const GOALS: Record<Visit, Partial<Record<Variant, number>>> = {
   first: { lite: 1.0, react: 1.3, liteBefore: 1.0, reactBefore: 1.3 },
   return: { lite: 1.0, react: 1.5, liteBefore: 1.0, reactBefore: 1.5 },
@@ -462,7 +462,7 @@ export async function lighthouseSection(
     }
   const x = (v: number): string => `${v.toFixed(2)}x`;
   const ratioRows = [
-    "| page | visit | added / peers' added, median of rounds | quartiles | goal (issue 23) | rounds that met it |",
+    "| page | visit | added / peers' added, median of rounds | quartiles | goal (docs/decisions.md) | rounds that met it |",
     '|---|---|---|---|---|---|',
   ];
   for (const visit of VISITS)
@@ -489,7 +489,7 @@ export async function lighthouseSection(
     '',
     `Lighthouse ${version}, mobile preset (simulated slow 4G, 4x CPU slowdown), on demo/index.html served gzip -9 by a local page server; ${RUNS} round${RUNS === 1 ? '' : 's'} (load average ${load.toFixed(1)} at the end: other work on the machine inflates every row; compare rows of one run). After one load thrown away (a fresh Chromium's first is slower), a round loads every page below back to back, first visits then return visits, each round starting one page later; cookies and storage are cleared before every load. "first": no cookies, the banner shows. "return": consent given before the load (PagePulse \`cookieconsent_status=allow\`, \`cookieconsent_categories=1.2.3.4\`; cookieconsent the \`cc_cookie\` its own "Accept all" wrote), so no banner and the tracker runs. The peers: vanilla-cookieconsent 3 (JS + CSS, started with three categories; the demo's two consent-managed tags in its own markup and the video iframe through its \`onConsent\`, so that once consent is given its page loads what ours does) and @plausible-analytics/tracker on every visit.${before ? ` The "(before)" rows are an older build of both bundles (BENCH_BEFORE, \`${before}\`), measured in the same rounds with the same cookies.` : ''}`,
     '',
-    `The figure compared is the **script main-thread time** of the whole page, with no threshold: the sum of the "Script Evaluation" and "Script Parsing & Compilation" groups (\`scriptEvaluation\`, \`scriptParseCompile\`) of Lighthouse's \`mainthread-work-breakdown\` audit, every script of the page counted (its 4x slowdown applied, as in Lighthouse's own table). "Added over the bare page" is a page's script time minus the bare page's of the same round; the ratio is taken per round, (page - bare) / (peers - bare), and summarised as median and quartiles over the rounds. Goals (issue 23): first visit lite <= 1.0x peers, React <= 1.3x; return visit lite <= 1.0x, React <= 1.5x. JS boot-up (\`bootup-time\`) is kept for reference only: it drops every script with less than 50 ms of main-thread time, so the peers' small files fall in or out of it from run to run. The other columns are medians of the rounds.`,
+    `The figure compared is the **script main-thread time** of the whole page, with no threshold: the sum of the "Script Evaluation" and "Script Parsing & Compilation" groups (\`scriptEvaluation\`, \`scriptParseCompile\`) of Lighthouse's \`mainthread-work-breakdown\` audit, every script of the page counted (its 4x slowdown applied, as in Lighthouse's own table). "Added over the bare page" is a page's script time minus the bare page's of the same round; the ratio is taken per round, (page - bare) / (peers - bare), and summarised as median and quartiles over the rounds. Goals (docs/decisions.md, "Performance, round 3"): first visit lite <= 1.0x peers, React <= 1.3x; return visit lite <= 1.0x, React <= 1.5x. JS boot-up (\`bootup-time\`) is kept for reference only: it drops every script with less than 50 ms of main-thread time, so the peers' small files fall in or out of it from run to run. The other columns are medians of the rounds.`,
     '',
     ...rows,
     '',

@@ -23,6 +23,8 @@ export interface Config {
   keepaliveUrl: string | null;
   /** Selector of the heatmap state input whose value suffixes click selectors. */
   stateInput: string | null;
+  /** Click selectors: the original client's (`original`, the default) or without state classes (`stable`). */
+  selectors: 'original' | 'stable';
   /** Privacy (and cookie) policy page. */
   privacyUrl: string | null;
   /** Visitor's ISO country, when the site knows it (country accept rule). */
@@ -239,6 +241,7 @@ export function defaultConfig(): Config {
     keepalive: 45_000,
     keepaliveUrl: null,
     stateInput: null,
+    selectors: 'original',
     privacyUrl: null,
     country: null,
     csrfToken: null,

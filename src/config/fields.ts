@@ -84,6 +84,9 @@ export const selector = lazy(() =>
   ),
 );
 
+/** The click selector mode (docs/protocol.md#selector-departures). */
+export const selectorMode = lazy(() => z.custom<'original' | 'stable'>((v) => v === 'original' || v === 'stable'));
+
 /** A short display text (category names, placeholder and deny messages). */
 export const text = lazy(() =>
   z.pipe(

@@ -18,6 +18,7 @@ const SCALARS = {
   keepalive: f.keepalive,
   keepaliveUrl: f.safeUrl,
   stateInput: f.selector,
+  selectors: f.selectorMode,
   privacyUrl: f.safeUrl,
   country: f.country,
   csrfToken: lazy(() => string().check(maxLength(200))),

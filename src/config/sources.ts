@@ -21,6 +21,7 @@ const DATA_KEYS: readonly FieldKey[] = [
   'respectConsent',
   'keepalive',
   'stateInput',
+  'selectors',
   'privacyUrl',
   'country',
   'collector',

@@ -9,6 +9,7 @@ export const de = {
   debugRegion: 'PagePulse-Debug',
   close: 'Schließen',
   closeDebug: 'Debug-Meldungen schließen',
+  debugEarlier: 'Frühere Meldungen: %s',
   notifyRegion: 'Benachrichtigungen',
   // Joomla's JLIB_JS_AJAX_ERROR_* in German
   ajaxParse: 'Bei der Verarbeitung der folgenden JSON-Daten ist ein Parser-Fehler aufgetreten: %s',

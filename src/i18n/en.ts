@@ -11,6 +11,7 @@ export const en: Messages = {
   debugRegion: 'PagePulse debug',
   close: 'Close',
   closeDebug: 'Close debug messages',
+  debugEarlier: 'Earlier messages: %s',
   notifyRegion: 'Notifications',
   ajaxParse: 'A parse error has occurred while processing the following JSON data: %s',
   ajaxNoContent: 'No content was returned.',

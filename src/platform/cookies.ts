@@ -6,7 +6,10 @@ export interface CookieJar {
   set(name: string, value: string, days: number): void;
   /** The names of the cookies the page can see. */
   names(): string[];
-  /** Expire a cookie for path `/` on the host and on each parent domain (where a script may have set it). */
+  /**
+   * Expire a cookie for path `/`, host-only and on the host and each parent domain (where a script
+   * may have set it); nothing when the page does not see the cookie (docs/protocol.md#clearing).
+   */
   remove(name: string): void;
 }
 
@@ -29,6 +32,10 @@ export function documentCookieJar(doc: Document): CookieJar {
     text = null;
     doc.cookie = cookie;
   };
+  const names = (): string[] =>
+    read()
+      .split('; ')
+      .map((cookie) => cookie.split('=')[0]!);
   return {
     get(name) {
       for (const part of read().split(';')) {
@@ -47,17 +54,19 @@ export function documentCookieJar(doc: Document): CookieJar {
       const expires = new Date(Date.now() + days * DAY_MS).toUTCString();
       write(`${name}=${encodeURIComponent(value)}; expires=${expires}; path=/; SameSite=Lax${secure()}`);
     },
-    names: () =>
-      read()
-        .split('; ')
-        .map((cookie) => cookie.split('=')[0]!),
+    names,
     remove(name) {
+      // a cookie the page does not see is not there for a script to remove (another path, HttpOnly)
+      if (!names().includes(name)) return;
       // expired (max-age=-1: some cookie jars keep a cookie whose expiry is "now"), host-only, then
-      // for each domain from the host up (`www.example.com`, `example.com`, `com`): the browser
-      // ignores the ones a cookie cannot have (a public suffix, another label of an IP)
+      // for each domain from the host up to the last label, not the last label alone
+      // (`www.example.com`, `example.com`, not `com`), and none on an IP host (127.0.0.1, [::1]): a
+      // browser rejects a Domain it cannot set, and Firefox says so on the console each time
       write(`${name}=;max-age=-1;path=/`);
-      for (let domain = doc.location.hostname; domain; domain = domain.slice(domain.indexOf('.') + 1 || domain.length))
-        write(`${name}=;max-age=-1;path=/;domain=${domain}`);
+      const host = doc.location.hostname;
+      if (!/^[\d.]+$|:/.test(host))
+        for (let domain = host; domain.includes('.'); domain = domain.slice(domain.indexOf('.') + 1))
+          write(`${name}=;max-age=-1;path=/;domain=${domain}`);
     },
   };
 }

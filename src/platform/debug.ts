@@ -9,14 +9,17 @@ export interface DebugMessage {
   id: number;
   title: string;
   text: string;
+  /** How often it came: a message repeated is one line with a count. */
+  count: number;
 }
 
 /** What the debug box shows. */
 export interface DebugState {
   /** Debug is on (config, server's enable_debug, PagePulse.debug(true)). */
   enabled: boolean;
-  /** The visitor closed the box; a new message opens it again. */
+  /** The visitor closed the box; a new message opens it again, a repeated one does not. */
   closed: boolean;
+  /** Distinct messages, the most recent last (a repeat moves its line to the end). */
   messages: DebugMessage[];
 }
 
@@ -36,17 +39,24 @@ export function createDebugStore(enabled: boolean, onError: OnError): DebugStore
     get: store.get,
     subscribe: store.subscribe,
     add(title, text) {
-      store.set((s) => ({
-        ...s,
-        closed: false,
-        messages: [...s.messages, { id: nextId++, title, text }].slice(-MAX_DEBUG_MESSAGES),
-      }));
+      store.set((s) => {
+        const same = s.messages.find((m) => m.title === title && m.text === text);
+        return {
+          ...s,
+          closed: s.closed && !!same,
+          messages: [
+            ...s.messages.filter((m) => m !== same),
+            same ? { ...same, count: same.count + 1 } : { id: nextId++, title, text, count: 1 },
+          ].slice(-MAX_DEBUG_MESSAGES),
+        };
+      });
     },
     setEnabled(on) {
       store.set((s) => (s.enabled === on ? s : { ...s, enabled: on, closed: false }));
     },
     close() {
-      store.set((s) => ({ ...s, closed: true, messages: [] }));
+      // the messages stay: a repeat of one of them is counted without opening the box again
+      store.set((s) => ({ ...s, closed: true }));
     },
   };
 }

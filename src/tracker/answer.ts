@@ -56,18 +56,23 @@ const schemas = lazy(() => {
   };
 });
 
+/** PHP's `json_encode` writes an empty array as `[]`, also where an object was meant. */
+const isTable = (value: unknown): value is Record<string, unknown> =>
+  isRecord(value) || (Array.isArray(value) && value.length === 0);
+
 /**
  * Read a stream answer part by part, so one malformed part (a hostile or broken server) costs
  * only that part: the rest still drives the loop, and the bad part is named in `problems`.
+ * The original client's rule (docs/protocol.md#heartbeat-answer): a falsy JSON value (`null`, `0`,
+ * `false`, `""`) ends the loop, so it reads as null here; any truthy one is a success, and one
+ * that is not an object (the real server's `[]`) simply has no parts.
  */
-export function parseStreamAnswer(raw: unknown): StreamAnswer {
+export function parseStreamAnswer(raw: unknown): StreamAnswer | null {
+  if (!raw) return null;
   const answer: StreamAnswer = { config: null, storing: [], loading: [], binds: [], problems: [] };
-  if (!isRecord(raw)) {
-    answer.problems.push('answer');
-    return answer;
-  }
+  if (!isRecord(raw)) return answer;
   const config = raw.configparams;
-  if (isRecord(config)) {
+  if (isTable(config)) {
     const parsed: NonNullable<StreamAnswer['config']> = {};
     for (const [field, [key, schema]] of Object.entries(schemas().config)) {
       if (config[field] === undefined || config[field] === null || config[field] === '') continue;
@@ -87,7 +92,7 @@ export function parseStreamAnswer(raw: unknown): StreamAnswer {
   }
 
   const binds = raw['data-bind'];
-  if (isRecord(binds)) {
+  if (isTable(binds)) {
     for (const key of Object.keys(binds).slice(0, MAX_ITEMS)) {
       const result = z.safeParse(schemas().textish, binds[key]);
       if (result.success) answer.binds.push([key, result.data]);
@@ -97,11 +102,15 @@ export function parseStreamAnswer(raw: unknown): StreamAnswer {
   return answer;
 }
 
-/** The heatmap save answer: a non-empty `storing` list is a failure. */
+/**
+ * The heatmap save answer, by the original's rule: only a non-empty `storing` list is a failure
+ * (its items, or `malformed` when they cannot be read); any other answer is a success (the real
+ * server answers a stored click `[]`).
+ */
 export function parseSaveAnswer(raw: unknown): { errors: ServerItem[]; malformed: boolean } {
-  if (!isRecord(raw)) return { errors: [], malformed: true };
-  if (raw.storing === undefined || raw.storing === null) return { errors: [], malformed: false };
-  const errors = parseItems(raw.storing);
+  const storing = isRecord(raw) ? raw.storing : null;
+  if (!Array.isArray(storing) || storing.length === 0) return { errors: [], malformed: false };
+  const errors = parseItems(storing);
   return errors ? { errors, malformed: false } : { errors: [], malformed: true };
 }
 

@@ -16,6 +16,8 @@ export interface ClickRecorderDeps {
   maxHeight: number;
   /** Selector of the heatmap state input (`data-state-input`), if configured. */
   stateInput: string | null;
+  /** The `stable` selector mode (`data-selectors="stable"`): state classes left out. */
+  stable: boolean;
   /** Whether an event path runs through the bundle's own UI. */
   isOwnUi: (path: EventTarget[]) => boolean;
   /** Send one click (keepalive, so it survives a navigation). */
@@ -67,7 +69,7 @@ export function startClickRecorder(deps: ClickRecorderDeps): () => void {
       if (!element || !element.isConnected) return;
       if (contentSize(element, deps.win, 'width') > deps.maxWidth || contentSize(element, deps.win, 'height') > deps.maxHeight)
         return;
-      const selector = selectorFor(element);
+      const selector = selectorFor(element, deps.stable);
       if (!selector) return;
       const input = deps.doc.querySelector(deps.stateInput ?? DEFAULT_STATE_INPUT);
       const value = input && 'value' in input ? String((input as HTMLInputElement).value) : '';

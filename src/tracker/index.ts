@@ -91,6 +91,7 @@ export function createTracker(ctx: Context): Tracker {
           maxWidth: effect.maxWidth ?? DEFAULT_MAX_WIDTH,
           maxHeight: effect.maxHeight ?? DEFAULT_MAX_HEIGHT,
           stateInput: config.stateInput,
+          stable: config.selectors === 'stable',
           isOwnUi,
           record: recordClick,
         });

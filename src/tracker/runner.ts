@@ -54,10 +54,14 @@ export function createHeartbeatRunner(deps: RunnerDeps): HeartbeatRunner {
           deps.send(effect.initialize, controller.signal).then((result) => {
             if (inflight !== controller) return; // stopped or superseded meanwhile
             inflight = null;
+            // a falsy answer ends the loop silently, as in the original client: as a stop does
+            const answer = result.ok ? parseStreamAnswer(result.data) : null;
             dispatch(
-              result.ok
-                ? { type: 'answer', answer: parseStreamAnswer(result.data) }
-                : { type: 'failure', error: result.error, random: deps.random() },
+              answer
+                ? { type: 'answer', answer }
+                : result.ok
+                  ? { type: 'stop' }
+                  : { type: 'failure', error: result.error, random: deps.random() },
             );
           }),
           deps.onError,

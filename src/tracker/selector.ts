@@ -2,18 +2,21 @@
 export const MAX_STATE_LENGTH = 200;
 
 /**
- * Classes the original heatmap client leaves out: purely numeric ones, ones with a character
- * that would break its selector (`[ ] . : , =`) and its report's own highlight markers.
+ * Classes the original heatmap client leaves out: purely numeric ones as jQuery 1.12.4's
+ * `$.isNumeric` tells them (`(c - parseFloat(c) + 1) >= 0`: `7`, `1e3`, `+5`, `-5`, `0x1f`, not
+ * `5px` or `Infinity`), ones with a character that would break its selector (`[ ] . : , =`) and
+ * its report's own highlight markers.
  */
 export function isOriginalSkippedClass(name: string): boolean {
-  return /^\d+$/.test(name) || /[[\].:,=]/.test(name) || name === 'vs-highlight' || name === 'vs-pre-highlight';
+  return +name - parseFloat(name) + 1 >= 0 || /[[\].:,=]/.test(name) || name === 'vs-highlight' || name === 'vs-pre-highlight';
 }
 
 /**
- * Our departure: classes that come and go with state or time, or that the bundle adds. Leaving
- * them out keeps a click's selector the same while a menu, modal, sticky bar or lazy image
- * changes state. Each entry is a class the libraries' own scripts toggle (read in their sources;
- * the Bootstrap 3/5 and UIkit 3 ones exercised in test/browser/libraries.test.ts).
+ * The `stable` selector mode (docs/protocol.md#selector-departures): classes that come and go with
+ * state or time, or that the bundle adds. Leaving them out keeps a click's selector the same while
+ * a menu, modal, sticky bar or lazy image changes state. Each entry is a class the libraries' own
+ * scripts or Joomla's menus toggle (read in their sources; the Bootstrap 3/5 and UIkit 3 ones
+ * exercised in test/browser/libraries.test.ts).
  */
 const UNSTABLE_CLASS_PATTERNS: readonly RegExp[] = [
   /lazy/i, // lazy, lazyload, lazyloaded, pre-lazy, jch-lazyload...
@@ -22,8 +25,8 @@ const UNSTABLE_CLASS_PATTERNS: readonly RegExp[] = [
   /^uk-(active|open|hover|focus|inview|scrollspy-inview|togglable|sticky|navbar-sticky|animation|transition|slide-|drag)/,
   /^uk-(drop-stack|[a-z-]+-dropbar)$/,
   /^uk-[a-z-]+-page$/,
-  // Bootstrap 3/4/5 and Joomla templates
-  /^(active|open|show|showing|hiding|shown|collapsing|collapsed|in|hover|focus|nav-hover|modal-open|modal-static|affix|affix-top|affix-bottom)$/,
+  // Bootstrap 3/4/5, Joomla's menus (current, active, alias-parent-active) and templates
+  /^(active|current|alias-parent-active|open|show|showing|hiding|shown|collapsing|collapsed|in|hover|focus|nav-hover|modal-open|modal-static|affix|affix-top|affix-bottom)$/,
   /^carousel-item-(next|prev|start|end)$/,
   /^(is|has|js)-/,
   /^(pagepulse|pp-|gdprlock)/, // ours
@@ -31,7 +34,7 @@ const UNSTABLE_CLASS_PATTERNS: readonly RegExp[] = [
   /(^|[-_])\d{6,}$/, // jsx-2837462 (Joomla's item-101 stays)
 ];
 
-/** Whether a class name is state or generated noise that must not enter a selector (our departure). */
+/** Whether a class name is state or generated noise that a `stable` selector leaves out. */
 export function isUnstableClass(name: string): boolean {
   return UNSTABLE_CLASS_PATTERNS.some((pattern) => pattern.test(name));
 }
@@ -50,10 +53,10 @@ interface Step {
   classes: string[];
 }
 
-function stepOf(element: Element): Step {
+function stepOf(element: Element, stable: boolean): Step {
   return {
     tag: element.tagName.toLowerCase(),
-    classes: classNames(element).filter((name) => !isOriginalSkippedClass(name) && !isUnstableClass(name)),
+    classes: classNames(element).filter((name) => !isOriginalSkippedClass(name) && !(stable && isUnstableClass(name))),
   };
 }
 
@@ -63,17 +66,19 @@ function matchesStep(element: Element, step: Step): boolean {
 }
 
 /**
- * The heatmap selector of an element (protocol section 4): steps from below `body` to the element,
- * `tag.class...` with `:nth-child(k)` only where the parent has more than one element child
- * matching the step, joined by `>`; prefixed with `body>` when that chain alone does not match
- * exactly this element. Empty for `body`, `html` and elements outside `body`.
+ * The heatmap selector of an element (docs/protocol.md#click-selector): steps from below `body` to
+ * the element, `tag.class...` with `:nth-child(k)` only where the parent has more than one element
+ * child matching the step, joined by `>`; prefixed with `body>` when that chain alone does not
+ * match exactly this element. Empty for `body`, `html` and elements outside `body`. By default the
+ * original's classes (the same selector as the original client); `stable` also leaves out the
+ * state classes (isUnstableClass), in the steps and in the `:nth-child` decision.
  */
-export function selectorFor(element: Element, escape: (ident: string) => string = cssEscape): string {
+export function selectorFor(element: Element, stable = false, escape: (ident: string) => string = cssEscape): string {
   const doc = element.ownerDocument;
   const steps: string[] = [];
   let node: Element | null = element;
   for (; node && node !== doc.body && node !== doc.documentElement; node = node.parentElement) {
-    const step = stepOf(node);
+    const step = stepOf(node, stable);
     let text = step.tag + step.classes.map((name) => `.${escape(name)}`).join('');
     const parent: Element | null = node.parentElement;
     if (parent) {

@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { collectPageErrors, grantConsent, jqueryVersion } from '../support/browser';
 import { ORIGINAL_HEATMAP_CLIENT } from '../support/original-heatmap';
-import { DEFAULT_STREAM_ANSWER, fixturePage, type Recorded, type TestServer } from '../support/server';
+import { componentAnswer, fixturePage, type Recorded, type TestServer } from '../support/server';
 import { useBrowserAndServer } from '../support/suite';
 
 let browser: Browser;
@@ -223,16 +223,9 @@ describe('click calls byte-equal to a stand-in of the original client (written f
           [[width, height - UNDER], false],
           [[width, height], true],
         ] as const) {
-          server.on('stream.display', () => ({
-            body: {
-              ...DEFAULT_STREAM_ANSWER,
-              configparams: {
-                ...DEFAULT_STREAM_ANSWER.configparams,
-                heatmap_max_valid_width: limits[0],
-                heatmap_max_valid_height: limits[1],
-              },
-            },
-          }));
+          server.on('stream.display', (r) =>
+            componentAnswer(r, { heatmap_max_valid_width: limits[0], heatmap_max_valid_height: limits[1] }),
+          );
           await load(page, '/plain.html');
           const label = `${css} ${width}x${height} against limits ${limits.join('x')}`;
           const decided = (await decisions(page))[0];

@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { collectPageErrors, grantConsent } from '../support/browser';
-import { DEFAULT_STREAM_ANSWER, fixturePage, type TestServer } from '../support/server';
+import { componentAnswer, fixturePage, type TestServer } from '../support/server';
 import { useBrowserAndServer } from '../support/suite';
 
 let browser: Browser;
@@ -30,13 +30,13 @@ const WATCH = `(() => {
 })();`;
 
 it('runs the UI library only when a surface is needed, after the first heartbeat is on its way', async () => {
-  server.on('stream.display', (_r, n) => ({
-    body: {
-      ...DEFAULT_STREAM_ANSWER,
-      configparams: { ...DEFAULT_STREAM_ANSWER.configparams, daemonrefresh: 0.5, enable_debug: 1 },
-      loading: n === 2 ? [{ corefile: 'Jetzt', details: 'Debug' }] : [],
-    },
-  }));
+  server.on('stream.display', (r, n) =>
+    componentAnswer(
+      r,
+      { daemonrefresh: 0.5, enable_debug: 1 },
+      n === 2 ? { loading: [{ corefile: 'Jetzt', details: 'Debug' }] } : {},
+    ),
+  );
   server.page('/deferred.html', fixturePage({ attrs: { 'data-consent': 'off' } }));
   const context = await browser.newContext();
   await grantConsent(context, server.origin);

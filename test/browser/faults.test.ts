@@ -2,7 +2,7 @@ import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { collectPageErrors, grantConsent, shadowText } from '../support/browser';
 import { FAULTS } from '../support/faults';
-import { DEFAULT_STREAM_ANSWER, fixturePage, type TestServer } from '../support/server';
+import { componentAnswer, fixturePage, type Recorded, type TestServer } from '../support/server';
 import { useBrowserAndServer } from '../support/suite';
 
 let browser: Browser;
@@ -14,12 +14,8 @@ useBrowserAndServer((b, s) => {
 
 // the page's own script must keep running whatever the server does
 const HOST_SCRIPT = '<script>window.__ticks = 0; setInterval(() => window.__ticks++, 50);</script>';
-const fast = {
-  body: {
-    ...DEFAULT_STREAM_ANSWER,
-    configparams: { ...DEFAULT_STREAM_ANSWER.configparams, daemonrefresh: 0.1, heatmap_max_valid_width: 2000 },
-  },
-};
+/** The component's healthy answers (as the real server gives them) at a 0.1 s interval. */
+const fast = (request: Recorded) => componentAnswer(request, { daemonrefresh: 0.1, heatmap_max_valid_width: 2000 });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Absence window: a loop that had not stopped (refresh 0.1 s) would send a third call within it. */
 const NO_RETRY_MS = 1200;
@@ -56,9 +52,9 @@ describe('faulty server: heartbeat (stream.display)', () => {
       // calls 2 and 3 fail (two backoff steps; Chromium silently retries a single reset once);
       // the others are healthy and ask for a 0.1 s interval
       server.on(task, (request) => {
-        if (!request.body.includes(encodeURIComponent(path))) return fast;
+        if (!request.body.includes(encodeURIComponent(path))) return fast(request);
         calls++;
-        return calls === 2 || calls === 3 ? fault.reply : fast;
+        return calls === 2 || calls === 3 ? fault.reply : fast(request);
       });
       const { context, page, errors } = await open(path);
       await expect.poll(() => shadowText(page, 'pagepulse-debug'), { timeout: 8000 }).toMatch(fault.shows);
@@ -81,18 +77,21 @@ describe('faulty server: heartbeat (stream.display)', () => {
 
 describe('faulty server: heatmap click (stream.saveEntity)', () => {
   for (const [index, fault] of FAULTS.entries()) {
-    it(`${fault.name}: shown in the debug box, the page unharmed`, async () => {
+    it(`${fault.name}: ${fault.clickSaved ? 'a success (no non-empty storing), nothing shown' : 'shown in the debug box'}, the page unharmed`, async () => {
       const path = `/click-${index}.html`;
-      server.on('stream.display', () => ({
-        body: { ...fast.body, configparams: { ...fast.body.configparams, daemonrefresh: 5 } },
-      }));
+      server.on('stream.display', (request) => componentAnswer(request, { daemonrefresh: 5, heatmap_max_valid_width: 2000 }));
       server.on('stream.saveEntity', () => fault.reply);
       const slow = typeof fault.reply === 'object' && Boolean(fault.reply.delayMs);
       const { context, page, errors } = await open(path, slow ? 700 : 10_000);
+      const saved = fault.clickSaved && page.waitForEvent('console', (m) => m.text().includes('heatmap click saved'));
       // the click recorder runs once the tracker has read its first answer: wait for that event
       await page.waitForFunction(() => (window as unknown as { __answers: number }).__answers > 0);
       await page.click('#b');
-      await expect.poll(() => shadowText(page, 'pagepulse-debug'), { timeout: 8000 }).toMatch(/Heatmap \(Client\)/);
+      if (fault.clickSaved) {
+        // debug on: a saved click is logged on the console, and the box stays empty
+        await saved;
+        expect(await shadowText(page, 'pagepulse-debug')).toBe('');
+      } else await expect.poll(() => shadowText(page, 'pagepulse-debug'), { timeout: 8000 }).toMatch(/Heatmap \(Client\)/);
       const ticks = await page.evaluate(() => (window as unknown as { __ticks: number }).__ticks);
       await expect.poll(() => page.evaluate(() => (window as unknown as { __ticks: number }).__ticks)).toBeGreaterThan(ticks + 2);
       expect(errors).toEqual([]);

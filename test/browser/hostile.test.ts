@@ -2,7 +2,7 @@ import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { BUNDLE, collectPageErrors, grantConsent, shadowText } from '../support/browser';
 import { param } from '../support/jquery-param';
-import { DEFAULT_STREAM_ANSWER, fixturePage, type TestServer } from '../support/server';
+import { componentAnswer, fixturePage, type TestServer } from '../support/server';
 import { useBrowserAndServer } from '../support/suite';
 
 /** Absence window: CSP violations are reported asynchronously; none may come in it. */
@@ -40,13 +40,13 @@ const HOSTILE_HEAD = `<style>
 
 describe('hostile host pages', () => {
   it('extended natives, wrapped fetch and aggressive CSS: byte-correct requests, the debug box still shows', async () => {
-    server.on('stream.display', (_r, n) => ({
-      body: {
-        ...DEFAULT_STREAM_ANSWER,
-        configparams: { ...DEFAULT_STREAM_ANSWER.configparams, daemonrefresh: 0.2, enable_debug: 1 },
-        loading: n === 0 ? [{ corefile: 'Titel', details: 'Text' }] : [],
-      },
-    }));
+    server.on('stream.display', (r, n) =>
+      componentAnswer(
+        r,
+        { daemonrefresh: 0.2, enable_debug: 1 },
+        n === 0 ? { loading: [{ corefile: 'Titel', details: 'Text' }] } : {},
+      ),
+    );
     server.page(
       '/hostile.html',
       fixturePage({
@@ -106,13 +106,9 @@ describe('hostile host pages', () => {
 
 describe('strict Content-Security-Policy', () => {
   it("works under default-src 'self'; script-src 'self'; style-src 'self' without a single violation", async () => {
-    server.on('stream.display', () => ({
-      body: {
-        ...DEFAULT_STREAM_ANSWER,
-        configparams: { ...DEFAULT_STREAM_ANSWER.configparams, daemonrefresh: 0.3, enable_debug: 1 },
-        loading: [{ corefile: 'CSP', details: 'ok' }],
-      },
-    }));
+    server.on('stream.display', (r) =>
+      componentAnswer(r, { daemonrefresh: 0.3, enable_debug: 1 }, { loading: [{ corefile: 'CSP', details: 'ok' }] }),
+    );
     server.file(
       '/csp-probe.js',
       "window.__violations = []; document.addEventListener('securitypolicyviolation', function (e) { window.__violations.push(e.violatedDirective + ' ' + e.blockedURI + ' ' + (e.sample || '')); });",

@@ -121,9 +121,11 @@ const UIKIT = {
 useBrowserAndServer((b, s) => {
   browser = b;
   server = s;
-  server.page('/bs3.html', fixturePage(BOOTSTRAP3));
-  server.page('/bs5.html', fixturePage(BOOTSTRAP5));
-  server.page('/uikit.html', fixturePage(UIKIT));
+  // the state-independent selector mode: what these pages test (the default keeps the original's classes)
+  const stable = { attrs: { 'data-selectors': 'stable' } };
+  server.page('/bs3.html', fixturePage({ ...BOOTSTRAP3, ...stable }));
+  server.page('/bs5.html', fixturePage({ ...BOOTSTRAP5, ...stable }));
+  server.page('/uikit.html', fixturePage({ ...UIKIT, ...stable }));
   for (const n of [1, 2, 3])
     server.file(
       `/img/${n}.svg`,
@@ -299,7 +301,7 @@ describe.each(SCENARIOS)('host page: $name', ({ path, clicks, revert }) => {
     expect(fresh.errors).toEqual([]);
   });
 
-  it('records selectors that match exactly their element at click time and after the state reverted', async () => {
+  it('records stable selectors (data-selectors="stable") that match exactly their element at click time and after the state reverted', async () => {
     const start = server.calls('stream.display').length;
     const { page, errors } = await open(path);
     await server.waitFor('stream.display', start + 1);

@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { attachments, collectPageErrors, COUNT_ATTACHMENTS, grantConsent } from '../support/browser';
-import { DEFAULT_STREAM_ANSWER, fixturePage, type TestServer } from '../support/server';
+import { componentAnswer, fixturePage, type TestServer } from '../support/server';
 import { useBrowserAndServer } from '../support/suite';
 
 let browser: Browser;
@@ -31,7 +31,7 @@ describe('page life cycle', () => {
     await page.addInitScript(() =>
       addEventListener('pageshow', (e) => ((window as unknown as { __persisted: boolean }).__persisted = e.persisted)),
     );
-    server.on('stream.display', () => ({ body: { ...DEFAULT_STREAM_ANSWER, configparams: { daemonrefresh: 1 } } }));
+    server.on('stream.display', () => ({ body: { ...componentAnswer, configparams: { daemonrefresh: 1 } } }));
     server.page('/bf-a.html', fixturePage({ body: '<a id="next" href="/bf-b.html">weiter</a>' }));
     server.page('/bf-b.html', '<!doctype html><title>b</title><p>b</p>');
     await page.goto(`${server.origin}/bf-a.html`);
@@ -64,13 +64,9 @@ describe('page life cycle', () => {
     const page = await context.newPage();
     const errors = collectPageErrors(page);
     await page.addInitScript(COUNT_ATTACHMENTS);
-    server.on('stream.display', () => ({
-      body: {
-        ...DEFAULT_STREAM_ANSWER,
-        configparams: { daemonrefresh: 0.3, enable_debug: 1 },
-        loading: [{ corefile: 'a', details: 'b' }],
-      },
-    }));
+    server.on('stream.display', (r) =>
+      componentAnswer(r, { daemonrefresh: 0.3, enable_debug: 1 }, { loading: [{ corefile: 'a', details: 'b' }] }),
+    );
     server.page(
       '/destroy.html',
       fixturePage({

@@ -20,7 +20,7 @@ it('keeps DOM nodes, listeners and heap flat over 2000 heartbeats', { timeout: 1
       .join('; '),
   );
   const [early, , late] = samples;
-  // from 500 beats on the debug box holds its cap of 50 messages; badges are rewritten in place
+  // from 500 beats on the debug store holds its cap of 50 messages and the box shows its last three; badges are rewritten in place
   expect(late!.nodes).toBeLessThanOrEqual(early!.nodes + 10);
   // each figure is the smallest of three readings (see longSession): a leak would grow with the beats
   expect(late!.listeners).toBeLessThanOrEqual(early!.listeners + 2);

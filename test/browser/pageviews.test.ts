@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { collectPageErrors, grantConsent, jqueryVersion } from '../support/browser';
-import { DEFAULT_STREAM_ANSWER, fixturePage, type Recorded, type Reply, type TestServer } from '../support/server';
+import { COMPONENT_BINDS, COMPONENT_CONFIG, fixturePage, type Recorded, type Reply, type TestServer } from '../support/server';
 import { useBrowserAndServer } from '../support/suite';
 
 // Protocol section 3: one page view, one initialize=true; heartbeat bodies byte-equal to what the
@@ -20,7 +20,12 @@ useBrowserAndServer((b, s) => {
 });
 
 const MODULE = '<div id="jes_mod"><span class="badge" data-bind="visitors">0</span></div>';
-const FAST = { ...DEFAULT_STREAM_ANSWER, configparams: { ...DEFAULT_STREAM_ANSWER.configparams, daemonrefresh: 0.2 } };
+/**
+ * The component's answer with its configparams (string-typed, as recorded) at 0.2 s on EVERY call,
+ * where the real server sends them on the first only: these tests make the first answer one the
+ * bundle cannot read, and need the 0.2 s interval from whichever answer it reads first.
+ */
+const FAST = { configparams: { ...COMPONENT_CONFIG, daemonrefresh: '0.2' }, 'data-bind': COMPONENT_BINDS };
 const fast = (): Reply => ({ body: FAST });
 /** A PHP notice printed before the JSON: the server has run (and counted) the call. */
 const NOTICE =

@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BUNDLE, collectPageErrors, grantConsent, launch, shadowText } from '../support/browser';
 import { param } from '../support/jquery-param';
-import { COUNT_ANSWERS, DEFAULT_STREAM_ANSWER, fixturePage, startServer, type TestServer } from '../support/server';
+import { componentAnswer, COUNT_ANSWERS, fixturePage, startServer, type TestServer } from '../support/server';
 
 let browser: Browser;
 let server: TestServer;
@@ -12,9 +12,8 @@ let errors: string[];
 
 const MODULE = `<div id="jes_mod"><p>Online: <span class="badge" data-bind="users_onpage">0</span></p>
   <p>Besucher: <span class="badge" data-bind="visitors">0</span></p></div>`;
-const stream = (configparams: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
-  body: { ...DEFAULT_STREAM_ANSWER, configparams: { ...DEFAULT_STREAM_ANSWER.configparams, ...configparams }, ...extra },
-});
+/** The component's answers as the real server gives them (test/support/server.ts), with these settings and parts. */
+const stream = componentAnswer;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /**
  * Windows that prove an ABSENCE (no further call, no script run, no box, no second click): a
@@ -52,7 +51,7 @@ afterEach(async () => {
 
 describe('heartbeat on the wire (docs/protocol.md#heartbeat)', () => {
   it('sends the first and second bodies byte for byte', async () => {
-    server.on('stream.display', () => stream({ daemonrefresh: 0.2 }));
+    server.on('stream.display', (r) => stream(r, { daemonrefresh: 0.2 }));
     server.page('/seite.html', fixturePage({ body: MODULE }));
     const address = `${server.origin}/seite.html?q=a b&x=(1)!*'~`;
     await page.goto(address);
@@ -97,7 +96,7 @@ describe('heartbeat on the wire (docs/protocol.md#heartbeat)', () => {
 
 describe('heartbeat loop', () => {
   it('follows daemonrefresh', async () => {
-    server.on('stream.display', () => stream({ daemonrefresh: 0.4 }));
+    server.on('stream.display', (r) => stream(r, { daemonrefresh: 0.4 }));
     server.page('/a.html', fixturePage({ body: MODULE }));
     await page.goto(`${server.origin}/a.html`);
     const calls = await server.waitFor('stream.display', 4);
@@ -110,16 +109,17 @@ describe('heartbeat loop', () => {
   });
 
   it('stops after storing errors, shows them in the debug box and still fills the badges from that answer', async () => {
-    server.on('stream.display', (_r, n) =>
+    server.on('stream.display', (r, n) =>
       n === 1
         ? stream(
+            r,
             { daemonrefresh: 0.2 },
             {
               storing: [{ corefile: 'stream.php', details: 'Datenbank nicht erreichbar' }],
               'data-bind': { users_onpage: '7', visitors: '9' },
             },
           )
-        : stream({ daemonrefresh: 0.2 }),
+        : stream(r, { daemonrefresh: 0.2 }),
     );
     server.page('/a.html', fixturePage({ attrs: { 'data-debug': '1' }, body: MODULE }));
     await page.goto(`${server.origin}/a.html`);
@@ -134,7 +134,7 @@ describe('heartbeat loop', () => {
 
   it('stops after daemontimeout allows floor(timeout*60/refresh) calls', async () => {
     // 0.02 min = 1.2 s at 0.2 s: 6 calls allowed, the 7th answer stops the loop
-    server.on('stream.display', () => stream({ daemonrefresh: 0.2, daemontimeout: 0.02 }));
+    server.on('stream.display', (r) => stream(r, { daemonrefresh: 0.2, daemontimeout: 0.02 }));
     server.page('/a.html', fixturePage());
     await page.goto(`${server.origin}/a.html`);
     await server.waitFor('stream.display', 7);
@@ -143,8 +143,8 @@ describe('heartbeat loop', () => {
   });
 
   it('writes data-bind texts into the badges as text only', async () => {
-    server.on('stream.display', () =>
-      stream({ daemonrefresh: 0.3 }, { 'data-bind': { users_onpage: '3', visitors: XSS, unknown_key: 'x' } }),
+    server.on('stream.display', (r) =>
+      stream(r, { daemonrefresh: 0.3 }, { 'data-bind': { users_onpage: '3', visitors: XSS, unknown_key: 'x' } }),
     );
     server.page('/a.html', fixturePage({ body: MODULE }));
     await page.goto(`${server.origin}/a.html`);
@@ -157,8 +157,9 @@ describe('heartbeat loop', () => {
   });
 
   it('shows hostile debug texts as text and runs nothing', async () => {
-    server.on('stream.display', () =>
+    server.on('stream.display', (r) =>
       stream(
+        r,
         { enable_debug: 1, daemonrefresh: 5 },
         { loading: [{ corefile: XSS, details: `<script>window.__pwned=2</script>${XSS}` }] },
       ),
@@ -220,7 +221,7 @@ describe('click recorder', () => {
     </div><div id="wide" class="band">breit</div><a id="away" href="/weg.html">Weiter</a></main>`;
 
   it('sends a selector that matches exactly the clicked element', async () => {
-    server.on('stream.display', () => stream({ daemonrefresh: 5 }));
+    server.on('stream.display', (r) => stream(r, { daemonrefresh: 5 }));
     server.page(
       '/g.html',
       fixturePage({ body: GALLERY, head: `<style>#wide{width:1000px;height:20px}</style>${COUNT_ANSWERS}` }),
@@ -239,16 +240,29 @@ describe('click recorder', () => {
       return found.length === 1 && found[0] === document.querySelector('figure:nth-child(2) .caption');
     }, selector);
     expect(same).toBe(true);
-    expect(selector).not.toContain('lazyload');
+    // the original's classes by default, state classes (lazyload) in
+    expect(selector).toBe('main.uk-container>div.uk-grid.gallery>figure.uk-card.lazyload:nth-child(2)>a.tm-link>span.caption');
 
     await page.locator('#wide').click();
     await sleep(NO_CLICK_SENT_MS);
     expect(server.calls('stream.saveEntity')).toHaveLength(1);
   });
 
+  it('leaves the state classes out with data-selectors="stable"', async () => {
+    server.on('stream.display', (r) => stream(r, { daemonrefresh: 5 }));
+    server.page('/s.html', fixturePage({ body: GALLERY, head: COUNT_ANSWERS, attrs: { 'data-selectors': 'stable' } }));
+    await page.goto(`${server.origin}/s.html`);
+    await firstAnswer(page);
+    await page.locator('figure:nth-child(2) .caption').click();
+    const [save] = await server.waitFor('stream.saveEntity', 1);
+    expect(new URLSearchParams(save!.body).get('clicked_element')).toBe(
+      'main.uk-container>div.uk-grid.gallery>figure.uk-card:nth-child(2)>a.tm-link>span.caption',
+    );
+  });
+
   it('delivers the click on a link that leaves the page', async () => {
-    server.on('stream.display', () => stream({ daemonrefresh: 5 }));
-    server.on('stream.saveEntity', () => ({ body: { storing: [] }, delayMs: 300 }));
+    server.on('stream.display', (r) => stream(r, { daemonrefresh: 5 }));
+    server.on('stream.saveEntity', () => ({ body: [], delayMs: 300 }));
     server.page('/g.html', fixturePage({ body: GALLERY, head: COUNT_ANSWERS }));
     server.page('/weg.html', '<!doctype html><title>weg</title><p>weg</p>');
     await page.goto(`${server.origin}/g.html`);
@@ -259,8 +273,8 @@ describe('click recorder', () => {
   });
 
   it('appends the state suffix and ignores clicks in its own UI', async () => {
-    server.on('stream.display', () =>
-      stream({ daemonrefresh: 5, enable_debug: 1 }, { loading: [{ corefile: 'x', details: 'y' }] }),
+    server.on('stream.display', (r) =>
+      stream(r, { daemonrefresh: 5, enable_debug: 1 }, { loading: [{ corefile: 'x', details: 'y' }] }),
     );
     server.page(
       '/g.html',
@@ -275,7 +289,7 @@ describe('click recorder', () => {
     await sleep(NOTHING_RUNS_MS); // the click in its own UI sent nothing
     expect(server.calls('stream.saveEntity')).toHaveLength(1);
     expect(new URLSearchParams(save!.body).get('clicked_element')).toBe(
-      'main.uk-container>div.uk-grid.gallery>figure.uk-card:nth-child(1)>a.tm-link>span.caption:Tab 2!',
+      'main.uk-container>div.uk-grid.gallery>figure.uk-card.lazyload:nth-child(1)>a.tm-link>span.caption:Tab 2!',
     );
   });
 });
@@ -292,7 +306,7 @@ describe('boot', () => {
   });
 
   it('boots when injected after load (bookmarklet) and never twice', async () => {
-    server.on('stream.display', () => stream({ daemonrefresh: 0.5 }));
+    server.on('stream.display', (r) => stream(r, { daemonrefresh: 0.5 }));
     server.page('/b.html', `<!doctype html><html lang="de"><body>${MODULE}<p>Seite</p></body></html>`);
     await page.goto(`${server.origin}/b.html`);
     await page.waitForLoadState('load');

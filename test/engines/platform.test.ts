@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { COUNT_ATTACHMENTS } from '../support/browser';
 import { BUNDLES, useEngine } from '../support/engines';
 import { serve, shadowText, sleep } from '../support/engines/scenario';
-import { DEFAULT_STREAM_ANSWER } from '../support/server';
+import { componentAnswer } from '../support/server';
 
 /** Absence window: CSP violations are reported asynchronously; none may come in it. */
 const NO_VIOLATION_MS = 600;
@@ -18,9 +18,8 @@ const suite = useEngine((server) => {
 });
 
 const MODULE = '<div id="jes_mod"><span class="badge" data-bind="visitors">0</span></div>';
-const stream = (configparams: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
-  body: { ...DEFAULT_STREAM_ANSWER, configparams: { ...DEFAULT_STREAM_ANSWER.configparams, ...configparams }, ...extra },
-});
+/** The component's answers as the real server gives them (test/support/server.ts), with these settings and parts. */
+const stream = componentAnswer;
 const CSP = "default-src 'self'; script-src 'self'; style-src 'self'";
 const beats = (path: string) => suite.server.calls('stream.display').filter((c) => c.body.includes(encodeURIComponent(path)));
 
@@ -88,8 +87,8 @@ for (const bundle of BUNDLES) {
     });
 
     it("works under default-src 'self'; script-src 'self'; style-src 'self' without a violation", async () => {
-      suite.server.on('stream.display', () =>
-        stream({ daemonrefresh: 0.3, enable_debug: 1 }, { loading: [{ corefile: 'CSP', details: 'ok' }] }),
+      suite.server.on('stream.display', (r) =>
+        stream(r, { daemonrefresh: 0.3, enable_debug: 1 }, { loading: [{ corefile: 'CSP', details: 'ok' }] }),
       );
       const path = at('csp');
       suite.server.page(
@@ -114,7 +113,7 @@ for (const bundle of BUNDLES) {
     });
 
     it('boots when injected after load (bookmarklet) and never twice', async () => {
-      suite.server.on('stream.display', () => stream({ daemonrefresh: 0.5 }));
+      suite.server.on('stream.display', (r) => stream(r, { daemonrefresh: 0.5 }));
       const path = at('bookmarklet');
       suite.server.page(
         path,
@@ -145,8 +144,8 @@ for (const bundle of BUNDLES) {
     });
 
     it('destroy() leaves no listener, timer, observer or host element behind and sends nothing more', async () => {
-      suite.server.on('stream.display', () =>
-        stream({ daemonrefresh: 0.3, enable_debug: 1 }, { loading: [{ corefile: 'a', details: 'b' }] }),
+      suite.server.on('stream.display', (r) =>
+        stream(r, { daemonrefresh: 0.3, enable_debug: 1 }, { loading: [{ corefile: 'a', details: 'b' }] }),
       );
       const path = at('destroy');
       serve(suite.server, path, bundle.file, {

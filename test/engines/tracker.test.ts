@@ -1,16 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { BUNDLES, useEngine } from '../support/engines';
 import { enc, serve, shadowText, sleep } from '../support/engines/scenario';
-import { COUNT_ANSWERS, DEFAULT_STREAM_ANSWER } from '../support/server';
+import { componentAnswer, COUNT_ANSWERS } from '../support/server';
 
 // The tracker in the engine of this run (PAGEPULSE_ENGINE), against both built bundles.
 const suite = useEngine();
 
 const MODULE = `<div id="jes_mod"><p>Online: <span class="badge" data-bind="users_onpage">0</span></p>
   <p>Besucher: <span class="badge" data-bind="visitors">0</span></p></div>`;
-const stream = (configparams: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
-  body: { ...DEFAULT_STREAM_ANSWER, configparams: { ...DEFAULT_STREAM_ANSWER.configparams, ...configparams }, ...extra },
-});
+/** The component's answers as the real server gives them (test/support/server.ts), with these settings and parts. */
+const stream = componentAnswer;
 /** Absence window for "the hostile text ran nothing". */
 const NOTHING_RUNS_MS = 300;
 const XSS = '<img src=x onerror="window.__pwned=1">';
@@ -25,7 +24,7 @@ for (const bundle of BUNDLES) {
     const at = (name: string) => `/${bundle.name}/${name}.html`;
 
     it("heartbeat bodies byte for byte (protocol section 3), the device fields the page's own outer size", async () => {
-      suite.server.on('stream.display', () => stream({ daemonrefresh: 0.2 }));
+      suite.server.on('stream.display', (r) => stream(r, { daemonrefresh: 0.2 }));
       const path = serve(suite.server, at('seite'), bundle.file, { body: MODULE });
       const page = await suite.open(`${path}?q=a b&x=(1)!*'~`, { consent: '1.2.3' });
       await expect.poll(() => beats(path).length, { timeout: 5000 }).toBeGreaterThanOrEqual(3);
@@ -48,7 +47,7 @@ for (const bundle of BUNDLES) {
     });
 
     it('one page view per load: a reload starts exactly one more', async () => {
-      suite.server.on('stream.display', () => stream({ daemonrefresh: 0.3 }));
+      suite.server.on('stream.display', (r) => stream(r, { daemonrefresh: 0.3 }));
       const path = serve(suite.server, at('views'), bundle.file);
       const page = await suite.open(path, { consent: '1.2.3' });
       await expect.poll(() => beats(path).length).toBeGreaterThanOrEqual(2);
@@ -59,8 +58,8 @@ for (const bundle of BUNDLES) {
     });
 
     it('writes the data-bind texts into the badges as text only', async () => {
-      suite.server.on('stream.display', () =>
-        stream({ daemonrefresh: 0.3 }, { 'data-bind': { users_onpage: '3', visitors: XSS, unknown_key: 'x' } }),
+      suite.server.on('stream.display', (r) =>
+        stream(r, { daemonrefresh: 0.3 }, { 'data-bind': { users_onpage: '3', visitors: XSS, unknown_key: 'x' } }),
       );
       const page = await suite.open(serve(suite.server, at('badges'), bundle.file, { body: MODULE }), { consent: '1.2.3' });
       await expect
@@ -73,7 +72,7 @@ for (const bundle of BUNDLES) {
     });
 
     it('records a click with a selector that matches exactly the clicked element', async () => {
-      suite.server.on('stream.display', () => stream({ daemonrefresh: 5 }));
+      suite.server.on('stream.display', (r) => stream(r, { daemonrefresh: 5 }));
       const path = serve(suite.server, at('gallery'), bundle.file, { body: GALLERY, head: COUNT_ANSWERS });
       const page = await suite.open(path, { consent: '1.2.3' });
       // the recorder starts once the tracker has read its first answer
@@ -110,7 +109,8 @@ for (const bundle of BUNDLES) {
       }));
       expect(box.position).toBe('fixed');
       expect(box.top).toBeLessThan(200);
-      // the retry's next error opens the box again (by design), so watch for the close itself
+      // watch for the close itself: a retry's error that reads differently from those shown opens
+      // the box again (the same error is only counted on its line)
       await page.evaluate(() => {
         const root = document.querySelector('pagepulse-debug')!.shadowRoot!;
         const watch = new MutationObserver(() => {

@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import { FORM_TYPE, STREAM, type Harness } from './collector';
 
 /**
- * The dashboard scenario (issue 24), shared by test/server/dashboard.test.ts and
+ * The dashboard scenario (docs/collector.md "What the dashboard counts, and from what"), shared by test/server/dashboard.test.ts and
  * test/browser/admin-dashboard.test.ts: visitors with known user agents, window widths, referrers,
  * campaign parameters and times on page, before and within the 7 days up to 20 May 2025, 12:00 in
  * Berlin. Each test writes its expected numbers by hand from this story:

@@ -8,6 +8,11 @@ export interface Fault {
   shows: RegExp;
   /** Whether the heartbeat retries (true) or stops for good (false). */
   retried: boolean;
+  /**
+   * A readable answer without a non-empty `storing` list: for the heatmap click a success by the
+   * original client's rule (docs/protocol.md#heatmap-click), so nothing is shown for it.
+   */
+  clickSaved?: true;
 }
 
 const HTML_ERROR =
@@ -41,6 +46,7 @@ export const FAULTS: Fault[] = [
     reply: { status: 200, body: { configparams: 'x', storing: { a: 1 }, loading: 7, 'data-bind': [1, 2] } },
     shows: /Unerwartete Antwort.*configparams/,
     retried: true,
+    clickSaved: true,
   },
   {
     name: 'a 1 MB answer',

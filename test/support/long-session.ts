@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { grantConsent } from './browser';
-import { DEFAULT_STREAM_ANSWER, fixturePage, startServer } from './server';
+import { componentAnswer, fixturePage, startServer } from './server';
 
 /** Memory figures of a page at one point of a long session (after a forced garbage collection). */
 export interface MemorySample {
@@ -20,14 +20,16 @@ export async function longSession(browser: Browser, beats: number, at: number[])
   const context = await browser.newContext();
   try {
     await grantConsent(context, server.origin);
-    server.on('stream.display', (_request, n) => ({
-      body: {
-        ...DEFAULT_STREAM_ANSWER,
-        configparams: { ...DEFAULT_STREAM_ANSWER.configparams, daemonrefresh: 0.01, enable_debug: 1 },
-        loading: n % 10 === 0 ? [{ corefile: 'stream', details: `Durchlauf ${n}` }] : [],
-        'data-bind': { users_onpage: String(n), visitors: String(n * 2), users_total: String(n * 3) },
-      },
-    }));
+    server.on('stream.display', (request, n) =>
+      componentAnswer(
+        request,
+        { daemonrefresh: 0.01, enable_debug: 1 },
+        {
+          loading: n % 10 === 0 ? [{ corefile: 'stream', details: `Durchlauf ${n}` }] : [],
+          'data-bind': { users_onpage: String(n), visitors: String(n * 2), users_total: String(n * 3) },
+        },
+      ),
+    );
     server.page(
       '/long.html',
       fixturePage({

@@ -1,10 +1,13 @@
 /**
  * A test-side stand-in for the original heatmap client (the analytics component's jQuery plugin),
- * written from protocol section 4 WITHOUT PagePulse's departures: no state-class filter, no
- * escaping, no `body>` prefix. It runs in the page on jQuery 1.12.4 from npm, so its selector
- * steps are matched by jQuery's own Sizzle and its call goes through the real `$.ajax` (settings
- * deep-copied with `jQuery.extend`, then `$.param`). It sends to `{base}` = `/orig/`, so that the
- * recording server can tell its calls from the bundle's.
+ * written from the original algorithm as docs/protocol.md#click-selector states it (the component's
+ * own heatmap.js is not in this repository) WITHOUT PagePulse's departures: no state-class filter,
+ * no escaping, no `body>` prefix. Every step is jQuery 1.12.4's own, from npm, in the page: the
+ * class text collapsed with `$.trim`, the classes left out with `$.isNumeric` (so `7`, `1e3`, `+5`,
+ * `-5`, `0x1f` go, `5px` and `Infinity` stay), the `:nth-child` decision by `$parent.children(step)`
+ * (Sizzle) and `$node.index()`, and the call through the real `$.ajax` (settings deep-copied with
+ * `jQuery.extend`, then `$.param`). It sends to `{base}` = `/orig/`, so that the recording server
+ * can tell its calls from the bundle's.
  *
  * Page globals: `window.__originalSelector(element)`, `window.__originalClicks` (the selectors
  * it sent, in order) and `window.__originalElements` (the elements they were taken from).
@@ -13,7 +16,7 @@ export const ORIGINAL_HEATMAP_CLIENT = `(function ($) {
   var BASE = '/orig/';
   var MAX_WIDTH = 350, MAX_HEIGHT = 50;
   function keep(name) {
-    return name !== '' && !/^\\d+$/.test(name) && !/[\\[\\].:,=]/.test(name) &&
+    return name !== '' && !$.isNumeric(name) && !/[\\[\\].:,=]/.test(name) &&
       name !== 'vs-highlight' && name !== 'vs-pre-highlight';
   }
   function originalSelector(element) {

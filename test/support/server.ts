@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -48,19 +49,83 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** Default answers of the endpoints (a healthy analytics component). */
-export const DEFAULT_STREAM_ANSWER = {
-  configparams: {
-    daemonrefresh: 2,
-    enable_debug: 0,
-    daemontimeout: 0,
-    heatmap_max_valid_width: 350,
-    heatmap_max_valid_height: 50,
-  },
-  storing: [],
-  loading: [],
-  'data-bind': { users_onpage: '1', visitors: '1', users_logged: '0', users_total: '1' },
+/** One exchange of the real component server, recorded verbatim (`../shared/fixtures/real-server/`). */
+export interface RealExchange {
+  request: { method: string; url: string; body: string };
+  answer: { status: number; contentType: string | null; body: string | null };
+  note?: string;
+}
+
+/**
+ * The answers a real Joomla 3.9.12 + com_jrealtimeanalytics 3.4.6 server gave its own jQuery
+ * client, verbatim (README beside the file). Read from the shared fixtures beside the checkout.
+ */
+export const REAL_SERVER: { source: string; exchanges: Record<string, RealExchange> } = JSON.parse(
+  readFileSync(join(ROOT, '../shared/fixtures/real-server/jrealtimeanalytics-3.4.6.json'), 'utf8'),
+) as { source: string; exchanges: Record<string, RealExchange> };
+
+/** The recorded exchange of a name; a missing one is a broken fixture, not an empty answer. */
+export function realExchange(name: string): RealExchange {
+  const exchange = REAL_SERVER.exchanges[name];
+  if (!exchange) throw new Error(`no exchange "${name}" in the real-server fixture`);
+  return exchange;
+}
+
+/** A recorded answer replayed byte for byte (status, content type, body). */
+export function realReply(name: string): Reply {
+  const { answer } = realExchange(name);
+  return {
+    status: answer.status,
+    body: answer.body ?? '',
+    headers: answer.contentType ? { 'content-type': answer.contentType } : {},
+  };
+}
+
+const RECORDED_CONFIG = (
+  JSON.parse(realExchange('first heartbeat (initialize), module not on the page').answer.body!) as {
+    configparams: Record<string, unknown>;
+  }
+).configparams;
+
+/**
+ * The component's `configparams` as the real server sends them (all of its keys, every value a
+ * string), with the refresh and debug setting the tests run on: a 2 s loop, debug off.
+ */
+export const COMPONENT_CONFIG: Readonly<Record<string, unknown>> = { ...RECORDED_CONFIG, daemonrefresh: '2', enable_debug: '0' };
+
+/** The module's live counts, as the real server sends them. */
+export const COMPONENT_BINDS: Readonly<Record<string, string>> = {
+  users_onpage: '1',
+  users_total: '1',
+  users_logged: '0',
+  visitors: '1',
 };
+
+/**
+ * The analytics component's answer to one heartbeat, shaped like the real server's: the first
+ * call of a page view (`initialize=true`) gets `configparams`, and `data-bind` when the module is on
+ * the page; a later call gets `{"data-bind":{...}}` with the module, `[]` without it. `configparams`
+ * overrides are sent as the component sends them (numbers as strings); `extra` parts are added to
+ * every answer (a test's `storing`, `loading` or own `data-bind`).
+ */
+export function componentAnswer(
+  request: Recorded,
+  configparams: Record<string, unknown> = {},
+  extra: Record<string, unknown> = {},
+): Reply {
+  const form = new URLSearchParams(request.body);
+  const parts: Record<string, unknown> = {};
+  if (form.get('initialize') === 'true') {
+    const overrides = Object.entries(configparams).map(([key, value]) => [
+      key,
+      typeof value === 'number' ? String(value) : value,
+    ]);
+    parts.configparams = { ...COMPONENT_CONFIG, ...Object.fromEntries(overrides) };
+  }
+  if (form.get('module_available') === '1') parts['data-bind'] = COMPONENT_BINDS;
+  Object.assign(parts, extra);
+  return { body: Object.keys(parts).length > 0 ? parts : [] };
+}
 
 /**
  * Host-page libraries the fixtures load from node_modules (devDependencies), at
@@ -130,7 +195,7 @@ export async function startServer(options: { probe?: boolean } = {}): Promise<Te
       const task = record.task ?? '';
       const index = counts.get(task) ?? 0;
       counts.set(task, index + 1);
-      const reply = (await handlers.get(task)?.(record, index)) ?? defaultReply(task);
+      const reply = (await handlers.get(task)?.(record, index)) ?? defaultReply(record);
       return send(res, reply);
     }
     if (options.probe && url.pathname === PROBE_PATH) {
@@ -182,9 +247,11 @@ export async function startServer(options: { probe?: boolean } = {}): Promise<Te
     res.end(text);
   }
 
-  function defaultReply(task: string): Reply {
-    if (task === 'stream.display') return { body: DEFAULT_STREAM_ANSWER };
-    if (task === 'stream.saveEntity') return { body: { storing: [] } };
+  /** What the real servers answer: the analytics component as recorded, a healthy com_ajax and com_gdpr. */
+  function defaultReply(request: Recorded): Reply {
+    const task = request.task ?? '';
+    if (task === 'stream.display') return componentAnswer(request);
+    if (task === 'stream.saveEntity') return { body: [] }; // a stored click, as recorded
     if (task === 'com_ajax') return { body: { success: true, message: null, messages: null, data: [] } };
     if (task === 'user.getCookieCategoryDescription')
       return { body: '<p>Beschreibung</p>', headers: { 'content-type': 'text/html; charset=utf-8' } };

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { parseSaveAnswer, parseStreamAnswer } from '../../src/tracker/answer';
+import { parseSaveAnswer, parseStreamAnswer as parseOrNull, type StreamAnswer } from '../../src/tracker/answer';
+
+/** A truthy answer's parts (a falsy one is null: tested on its own below). */
+const parseStreamAnswer = (raw: unknown): StreamAnswer => {
+  const answer = parseOrNull(raw);
+  expect(answer).not.toBeNull();
+  return answer!;
+};
 
 describe('stream answer parsing', () => {
   it('reads numbers sent as strings', () => {
@@ -23,12 +30,28 @@ describe('stream answer parsing', () => {
     expect(a.problems.sort()).toEqual(['configparams.daemonrefresh', 'configparams.daemontimeout', 'data-bind.bad', 'storing']);
   });
 
-  it('treats a non-object as one problem and no config', () => {
-    for (const raw of [null, 'html', 42, []]) {
-      const a = parseStreamAnswer(raw);
-      expect(a.config).toBeNull();
-      expect(a.problems).toEqual(['answer']);
+  it("takes the original's rule: a truthy non-object (the real server's `[]`) is a success without parts", () => {
+    for (const raw of [[], [1], 'html', 42, true, {}]) {
+      expect(parseStreamAnswer(raw), JSON.stringify(raw)).toEqual({
+        config: null,
+        storing: [],
+        loading: [],
+        binds: [],
+        problems: [],
+      });
     }
+  });
+
+  it('reads a falsy answer (null, 0, false, "") as null: the end of the loop', () => {
+    for (const raw of [null, 0, false, '']) expect(parseOrNull(raw), JSON.stringify(raw)).toBeNull();
+  });
+
+  it("reads PHP's empty array `[]` as an empty configparams or data-bind", () => {
+    const a = parseStreamAnswer({ configparams: [], 'data-bind': [] });
+    expect(a.config).toEqual({});
+    expect(a.binds).toEqual([]);
+    expect(a.problems).toEqual([]);
+    expect(parseStreamAnswer({ 'data-bind': ['x'] }).problems).toEqual(['data-bind']);
   });
 
   it('keeps hostile text as text, cut to a bounded length', () => {
@@ -42,12 +65,14 @@ describe('stream answer parsing', () => {
     expect(parseStreamAnswer(raw).config).toBeNull();
   });
 
-  it('reads the heatmap save answer', () => {
-    expect(parseSaveAnswer({ storing: [] })).toEqual({ errors: [], malformed: false });
+  it('reads the heatmap save answer: only a non-empty storing list is a failure', () => {
+    const success = { errors: [], malformed: false };
+    for (const raw of [{ storing: [] }, [], {}, null, 0, 'x', true, { storing: 'nope' }, { storing: {} }])
+      expect(parseSaveAnswer(raw), JSON.stringify(raw)).toEqual(success);
     expect(parseSaveAnswer({ storing: [{ corefile: 'a', details: 'b' }] })).toEqual({
       errors: [{ title: 'a', text: 'b' }],
       malformed: false,
     });
-    expect(parseSaveAnswer('x').malformed).toBe(true);
+    expect(parseSaveAnswer({ storing: [7] })).toEqual({ errors: [], malformed: true });
   });
 });

@@ -26,7 +26,25 @@ describe('config sources and precedence', () => {
     expect(c.respectConsent).toBe(true);
     expect(c.categories[3].defaultOn).toBe(false);
     expect(c.categories[1].locked).toBe(true);
+    expect(c.selectors).toBe('original');
     expect(warnings).toEqual([]);
+  });
+
+  it('takes the selector mode from data-selectors over PagePulseConfig.selectors, and reports a bad one', () => {
+    expect(env({ PagePulseConfig: { selectors: 'stable' } }).config().selectors).toBe('stable');
+    expect(env({ PagePulseConfig: { selectors: 'stable' } }, { 'data-selectors': 'original' }).config().selectors).toBe(
+      'original',
+    );
+    expect(env({}, { 'data-selectors': 'stable' }).config().selectors).toBe('stable');
+    for (const bad of ['Stabil', 'STABLE ', '', 'css']) {
+      const { config, warnings } = env({ PagePulseConfig: { selectors: 'stable' } }, { 'data-selectors': bad });
+      // the lower source's value stays, and the bad one is named once
+      expect(config().selectors, bad).toBe('stable');
+      expect(warnings, bad).toEqual([expect.stringContaining('"data-selectors"')]);
+    }
+    const { config, warnings } = env({ PagePulseConfig: { selectors: 1 } });
+    expect(config().selectors).toBe('original');
+    expect(warnings).toEqual([expect.stringContaining('"PagePulseConfig.selectors"')]);
   });
 
   it('takes base from data-base over PagePulseConfig over jrealtimeBaseURI over paths.root over gdpr_ajax_livesite', () => {

@@ -55,6 +55,47 @@ describe('cookie clearing (docs/protocol.md#clearing)', () => {
     expect(names()).toEqual(['keep']);
   });
 
+  /** A page of `hostname` whose cookie writes are recorded; `present` are the cookies it sees. */
+  function recording(hostname: string, present: string[]) {
+    const writes: string[] = [];
+    const doc = {
+      location: { protocol: 'http:', hostname },
+      get cookie() {
+        return present.map((name) => `${name}=1`).join('; ');
+      },
+      set cookie(value: string) {
+        writes.push(value);
+      },
+    } as unknown as Document;
+    return { jar: documentCookieJar(doc), writes };
+  }
+
+  it('tries the host and its parent domains, never the last label alone (a top-level domain)', () => {
+    const { jar, writes } = recording('www.shop.example.com', ['_ga']);
+    jar.remove('_ga');
+    expect(writes).toEqual([
+      '_ga=;max-age=-1;path=/',
+      '_ga=;max-age=-1;path=/;domain=www.shop.example.com',
+      '_ga=;max-age=-1;path=/;domain=shop.example.com',
+      '_ga=;max-age=-1;path=/;domain=example.com',
+    ]);
+  });
+
+  it('makes no Domain attempt on an IP host or a one-label host, only the host-only removal', () => {
+    for (const host of ['127.0.0.1', '192.168.178.20', '[::1]', '[2001:db8::1]', 'localhost']) {
+      const { jar, writes } = recording(host, ['pagepulse_services']);
+      jar.remove('pagepulse_services');
+      expect(writes, host).toEqual(['pagepulse_services=;max-age=-1;path=/']);
+    }
+  });
+
+  it('makes no attempt at all for a cookie the page does not see', () => {
+    const { jar, writes } = recording('www.example.com', ['_gid', 'pagepulse_servicesx', 'x_ga']);
+    jar.remove('_ga');
+    jar.remove('pagepulse_services');
+    expect(writes).toEqual([]);
+  });
+
   it('chooses by the patterns of what is off: exact names and prefixes with *, never category 1 or the consent cookies', () => {
     const config = defaultConfig();
     config.categories[2].cookies = ['pref_*'];

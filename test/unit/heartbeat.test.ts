@@ -152,6 +152,16 @@ describe('heartbeat transition', () => {
     expect(types(t.effects)).toEqual(['networkError', 'stopped']);
   });
 
+  it("goes on after an answer without parts (the real server's later `[]`), nothing shown", () => {
+    let t = transition(initialHeartbeat, { type: 'start' });
+    t = transition(t.state, { type: 'answer', answer: answer({ config: { refreshSec: 6 } }) });
+    t = transition(transition(t.state, { type: 'due' }).state, { type: 'answer', answer: answer() });
+    expect(t.effects).toEqual([
+      { type: 'answered', answer: answer() },
+      { type: 'schedule', ms: 6000 },
+    ]);
+  });
+
   it('ignores answers after stop and stale timers', () => {
     let t = transition(initialHeartbeat, { type: 'start' });
     t = transition(t.state, { type: 'stop' });

@@ -74,6 +74,29 @@ describe('heartbeat runner', () => {
     expect(effects.filter((e) => e.type === 'networkError')).toHaveLength(2);
   });
 
+  it('goes on after the real server answers `[]` and `{}`, stops after a falsy answer with nothing to show', async () => {
+    const replies: unknown[] = [{ configparams: { daemonrefresh: '1' } }, [], {}, null];
+    const { runner, sends, effects } = setup((n) => ok(replies[n]));
+    runner.start();
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(sends).toEqual([true, false, false, false]);
+    expect(runner.state.phase).toBe('stopped');
+    // the falsy answer ends the loop as a stop does: no message of any kind (reason `api` shows none)
+    expect(effects.map((e) => e.type)).toEqual(['answered', 'startClicks', 'answered', 'answered', 'stopped']);
+    expect(effects.at(-1)).toEqual({ type: 'stopped', reason: 'api' });
+    for (const falsy of [0, false, '']) {
+      const run = setup(() => ok(falsy));
+      run.runner.start();
+      await vi.advanceTimersByTimeAsync(10_000);
+      expect(run.sends, JSON.stringify(falsy)).toEqual([true]);
+      expect(run.effects).toEqual([{ type: 'stopped', reason: 'api' }]);
+      // the call was answered: a restart does not count the page view again
+      run.runner.start();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(run.sends).toEqual([true, false]);
+    }
+  });
+
   it('hands a throw while handling an answer to onError, not to the page as an unhandled rejection', async () => {
     const broken = new Error('perform broke');
     const { runner, sends, errors } = setup(

@@ -1,23 +1,52 @@
-import { useSyncExternalStore } from 'react';
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { Messages } from '../../i18n';
+import { format } from '../../i18n/format';
 import { mountReactSurface } from '../react-root';
 import css from './debug.css?inline';
 import type { DebugStore } from '../../platform/debug';
 
-/** The debug box: titles and texts as text nodes only; closable; listed newest last. */
+/** Lines shown at once; the earlier ones wait behind a count (docs/protocol.md#debug-box). */
+export const VISIBLE_MESSAGES = 3;
+
+/**
+ * The debug box: titles and texts as text nodes only; newest last; a repeated message is one line
+ * with its count; at most VISIBLE_MESSAGES lines unless the visitor asks for the earlier ones, in
+ * a list of bounded height (debug.css), so it never covers the page. Closed by its button or Escape.
+ */
 function DebugBox({ store, t }: { store: DebugStore; t: Messages }) {
   const state = useSyncExternalStore(store.subscribe, store.get);
+  const [all, setAll] = useState(false);
+  const list = useRef<HTMLUListElement>(null);
+  // the newest line in view (a long text can make the last three taller than the list's bound)
+  useEffect(() => {
+    if (list.current && !all) list.current.scrollTop = list.current.scrollHeight;
+  });
   if (!state.enabled || state.closed || state.messages.length === 0) return null;
+  const hidden = all ? 0 : Math.max(0, state.messages.length - VISIBLE_MESSAGES);
+  const earlier = state.messages.length - VISIBLE_MESSAGES;
   return (
-    <section className="box" role="log" aria-live="polite" aria-label={t.debugRegion}>
+    <section
+      className="box"
+      role="log"
+      aria-live="polite"
+      aria-relevant="additions"
+      aria-label={t.debugRegion}
+      onKeyDown={(event) => event.key === 'Escape' && store.close()}
+    >
       <button type="button" className="close" aria-label={t.closeDebug} onClick={store.close}>
         ×
       </button>
-      <ul>
-        {state.messages.map((message) => (
+      {earlier > 0 && (
+        <button type="button" className="more" aria-expanded={all} onClick={() => setAll(!all)}>
+          {format(t.debugEarlier, String(earlier))}
+        </button>
+      )}
+      <ul ref={list}>
+        {state.messages.slice(hidden).map((message) => (
           <li key={message.id}>
             <span className="title">{message.title}</span>
             <span className="text">{message.text}</span>
+            {message.count > 1 && <span className="count">{`×${message.count}`}</span>}
           </li>
         ))}
       </ul>

@@ -7,7 +7,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
  * Suspense, portals and event names the views never use. The one difference the views rely on is
  * React's bubbling `onFocus`/`onBlur`, mapped to `focusin`/`focusout` below as compat does.
  */
-export { createElement, useEffect, useRef };
+export { createElement, useEffect, useRef, useState };
 export type { VNode as ReactNode };
 
 /** React's focus props bubble; the DOM's focus/blur events do not. */
