@@ -59,4 +59,10 @@ export const INTERNAL = [
   'openPrivacy',
   'acceptAll',
   'reloading',
+  'refused',
+  'reread',
+  'outdated',
+  'watch',
+  'server',
+  'element',
 ];

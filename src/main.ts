@@ -217,7 +217,7 @@ function start(
   lifetime.add(startKeepalive(ctx));
   // the component's own client is on the page and runs: no second heartbeat, click recorder or banner
   for (const file of [originals?.tracker, originals?.consent])
-    if (file) ctx.debug.add(ctx.t.originalTitle, format(ctx.t.originalRunning, file));
+    if (file) ctx.debug.add('Joomla', format(ctx.t.originalRunning, file));
 
   const tracker = config.tracker && !originals?.tracker ? createTracker(ctx) : null;
   if (tracker) {

@@ -9,7 +9,7 @@ export interface ElementClaim extends Claim {
 }
 
 /** Script types a browser runs (an empty one is JavaScript): JSON, templates and our text/plain are data. */
-const RUNNABLE = /^\s*(|text\/javascript|application\/javascript|module|text\/ecmascript|application\/ecmascript)\s*$/i;
+const RUNNABLE = /^\s*((text|application)\/(java|ecma)script|module)?\s*$/i;
 
 /** An element's address (`data-src` first: the blocked markup keeps it there) as host and path. */
 export function addressOf(element: Element, base: string): URL | null {

@@ -8,7 +8,7 @@ const OWN_COOKIES = /^(cookieconsent_|pagepulse_)/;
 const compiled = new Map<string, RegExp>();
 
 /**
- * Whether an address pattern covers `host` + `path` (docs/protocol.md#services): `host` is the host
+ * Whether an address pattern covers `host` (lower case, as URL gives it) + `path` (docs/protocol.md#services): `host` is the host
  * or a subdomain of it; `host/path` also needs the path to start so; `*` stands for one whole label,
  * or two where the last is a country code (`maps.google.*` covers maps.google.de and maps.google.co.uk).
  */
@@ -16,16 +16,12 @@ export function covers(pattern: string, host: string, path: string): boolean {
   let regex = compiled.get(pattern);
   if (!regex) {
     const slash = pattern.indexOf('/');
-    const hostPart = (slash < 0 ? pattern : pattern.slice(0, slash)).toLowerCase();
-    const hostRegex = hostPart
-      .split('.')
-      .map((label) => (label === '*' ? '[^./]+(?:\\.[a-z]{2})?' : label.replace(/[^\w-]/g, '\\$&')))
-      .join('\\.');
-    const pathRegex = slash < 0 ? '' : pattern.slice(slash).replace(/[^\w/-]/g, '\\$&');
-    regex = new RegExp(`^(?:[^/]*\\.)?${hostRegex}${slash < 0 ? '/' : pathRegex}`);
-    compiled.set(pattern, regex);
+    const source = pattern
+      .replace(/[^\w*/-]/g, '\\$&')
+      .replace(/\*/g, '[^./]+(\\.[a-z]{2})?');
+    compiled.set(pattern, (regex = new RegExp(`^([^/]*\\.)?${source}${slash < 0 ? '/' : ''}`)));
   }
-  return regex.test(`${host.toLowerCase()}${path || '/'}`);
+  return regex.test(`${host}${path || '/'}`);
 }
 
 /** What claims an element: its category, and the service it belongs to, if any. */

@@ -56,10 +56,9 @@ export function readConsent(jar: CookieJar, config: Config, choices: () => strin
 
 /** A new consent ID: 128 random bits as 22 base64url characters. */
 export function newConsentId(random: (bytes: Uint8Array) => Uint8Array): string {
-  const digits = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-  let id = '';
-  for (const byte of random(new Uint8Array(22))) id += digits[byte & 63];
-  return id;
+  return btoa(String.fromCharCode(...random(new Uint8Array(16))))
+    .slice(0, 22)
+    .replace(/[+/]/g, (c) => (c === '+' ? '-' : '_'));
 }
 
 /** The keys among `keys` that name a service of the table. */

@@ -218,7 +218,7 @@ describe('blocking', () => {
     const placeholder = page.locator('.gdprlock-placeholder');
     expect(await placeholder.count()).toBe(1);
     expect(await placeholder.locator('.gdprlock-placeholder-text').textContent()).toContain(
-      'müssen Cookies akzeptiert und die Seite neu geladen werden',
+      'müssen Cookies akzeptiert werden',
     );
     // its button opens the settings
     await page.locator('pagepulse-consent .actions button').first().waitFor();

@@ -211,7 +211,7 @@ for (const bundle of BUNDLES) {
             document.querySelector('.gdprlock-placeholder')?.shadowRoot?.querySelector('.gdprlock-placeholder-text')
               ?.textContent ?? '',
         ),
-      ).toContain('müssen Cookies akzeptiert und die Seite neu geladen werden');
+      ).toContain('müssen Cookies akzeptiert werden');
       const since = suite.server.requests.length;
       expect(await clickAndWatch(page, ACCEPT, HOST, 1500)).toBe(false);
       const jar = await page.cookies();

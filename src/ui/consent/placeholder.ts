@@ -32,13 +32,14 @@ export function createPlaceholders(doc: Document, config: Config, t: Messages): 
       shadow.adoptedStyleSheets = [sheet];
     } else make('style', shadow, css);
     const box = make('div', shadow);
-    box.setAttribute('role', 'group');
-    box.setAttribute('aria-label', service?.name ?? t.placeholderTitle);
     const button = (label: string, parent: Node, onClick: () => void): void => {
       make('button', parent, label).addEventListener('click', onClick);
     };
     const site = config.placeholderText;
     if (service) {
+      // a labelled group: its two buttons name what they load
+      box.setAttribute('role', 'group');
+      box.setAttribute('aria-label', service.name);
       make('strong', make('p', box), format(t.placeholderService, service.name));
       const text = make('p', box, format(t.placeholderSends, service.provider ?? service.name) + (site ? ` ${site}` : ''));
       text.className = PLACEHOLDER_TEXT_CLASS;
@@ -48,7 +49,7 @@ export function createPlaceholders(doc: Document, config: Config, t: Messages): 
         link.target = '_blank';
         link.rel = 'noopener noreferrer';
       }
-      const buttons = make('span', box);
+      const buttons = make('p', box);
       button(t.placeholderOnce, buttons, actions.once);
       button(format(t.placeholderAlways, service.name), buttons, actions.always);
     } else {
