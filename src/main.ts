@@ -6,7 +6,7 @@ import { guardedStorage, readItem } from './consent/storage';
 import { createConsentStore } from './consent/store';
 import { startConsent, startConsentEarly, type ConsentEarly, type ConsentHandle } from './consent';
 import { acceptsByCountry } from './consent/rules';
-import { format, messages } from './i18n';
+import { messages } from './i18n';
 import { documentCookieJar } from './platform/cookies';
 import { showPlatformError } from './joomla/alerts';
 import { startKeepalive } from './joomla/keepalive';
@@ -217,7 +217,7 @@ function start(
   lifetime.add(startKeepalive(ctx));
   // the component's own client is on the page and runs: no second heartbeat, click recorder or banner
   for (const file of [originals?.tracker, originals?.consent])
-    if (file) ctx.debug.add('Joomla', format(ctx.t.originalRunning, file));
+    if (file) ctx.debug.add('Joomla', `${file} runs already: PagePulse leaves that part to it.`);
 
   const tracker = config.tracker && !originals?.tracker ? createTracker(ctx) : null;
   if (tracker) {

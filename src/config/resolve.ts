@@ -1,5 +1,5 @@
 import * as z from '../platform/schema-core';
-import { lazy, maxLength, string } from '../platform/schema';
+import { maxLength, string } from '../platform/schema';
 import type { CategoryId } from './categories';
 import { defaultConfig, type CategoryConfig, type Config, type Service } from './config';
 import * as f from './fields';
@@ -7,7 +7,7 @@ import * as f from './fields';
 /** A flat key a source can set: a Config key, or one category's field. */
 export type FieldKey = Exclude<keyof Config, 'categories'> | `category${CategoryId}.${Exclude<keyof CategoryConfig, never>}`;
 
-// zod/mini schema of every settable key, each built on first use
+// the schema of every settable key
 const SCALARS = {
   base: f.baseUrl,
   lang: f.lang,
@@ -21,7 +21,7 @@ const SCALARS = {
   selectors: f.selectorMode,
   privacyUrl: f.safeUrl,
   country: f.country,
-  csrfToken: lazy(() => string().check(maxLength(200))),
+  csrfToken: string().check(maxLength(200)),
   requestTimeout: f.timeoutMs,
   complianceType: f.complianceType,
   revokable: f.onOff,
@@ -47,7 +47,7 @@ const SCALARS = {
   cookiePolicyLink: f.safeUrl,
   services: f.serviceEntry,
   revision: f.revision,
-} satisfies Record<Exclude<keyof Config, 'categories'>, () => z.Schema<unknown>>;
+} satisfies Record<Exclude<keyof Config, 'categories'>, z.Schema<unknown>>;
 
 const CATEGORY_FIELDS = {
   offered: f.onOff,
@@ -57,7 +57,7 @@ const CATEGORY_FIELDS = {
   domains: f.domainList,
   disabled: f.onOff,
   cookies: f.cookiePatterns,
-} satisfies Record<keyof CategoryConfig, () => z.Schema<unknown>>;
+} satisfies Record<keyof CategoryConfig, z.Schema<unknown>>;
 
 /** Whether a name is a settable top-level key (PagePulseConfig accepts exactly these). */
 export function isScalarKey(name: string): name is Exclude<keyof Config, 'categories'> {
@@ -85,10 +85,10 @@ export function resolveConfig(settings: readonly RawSetting[], warn: (message: s
   for (const { key, value, label } of settings) {
     if (value === undefined) continue;
     const dot = key.indexOf('.');
-    const schema: (() => z.Schema<unknown>) | undefined =
+    const schema: z.Schema<unknown> | undefined =
       dot < 0 ? SCALARS[key as keyof typeof SCALARS] : CATEGORY_FIELDS[key.slice(dot + 1) as keyof CategoryConfig];
     if (!schema) continue;
-    const parsed = z.safeParse(schema(), value);
+    const parsed = z.safeParse(schema, value);
     if (!parsed.success) {
       warn(
         `PagePulse: ignoring invalid config value for "${label}" (${describe(value)}): ${parsed.error.issues[0]?.message ?? 'invalid'}`,

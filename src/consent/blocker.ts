@@ -5,18 +5,10 @@ import { settle } from '../platform/guard';
 import type { Lifetime } from '../platform/lifetime';
 import type { InsertionWatch } from '../platform/watch';
 import { addressOf, claimElement, type ElementClaim } from './claim';
+import type { Claim } from './services';
 
 /** Every element a claim can fall on: scripts, iframes and com_gdpr's server-blocked markup. */
 const WATCHED = 'script,iframe,[data-source="gdprlock"],[src*="gdprlock"]';
-
-/** What a placeholder shows: the category, the service (if known), the blocked address's host, the element's size. */
-export interface PlaceholderModel {
-  category: CategoryId;
-  service: string | null;
-  host: string | null;
-  width: string | null;
-  height: string | null;
-}
 
 /** A placeholder's buttons: a service's "load once" and "always allow", else "open the settings". */
 export interface PlaceholderActions {
@@ -25,8 +17,11 @@ export interface PlaceholderActions {
   settings(): void;
 }
 
-/** Puts a placeholder before a blocked element and returns it (ui/consent/placeholder.ts, handed in by main.ts). */
-export type PlaceholderPort = (target: Element, model: PlaceholderModel, actions: PlaceholderActions) => Element;
+/**
+ * Puts a placeholder before a blocked element (its category and service as claimed, its size and
+ * address read from it) and returns it (ui/consent/placeholder.ts, handed in by main.ts).
+ */
+export type PlaceholderPort = (target: Element, claim: Claim, actions: PlaceholderActions) => Element;
 
 /** What the blocker needs. */
 export interface BlockerDeps {
@@ -82,17 +77,11 @@ export function startBlocker(deps: BlockerDeps): Blocker {
     const { element } = item;
     if (!config.placeholders || item.placeholder || !element.parentNode || !held.includes(item)) return;
     const once = (): void => settle(activate([item]), log.error);
-    item.placeholder = deps.placeholder(
-      element,
-      {
-        category: item.category,
-        service: item.service,
-        host: addressOf(element, doc.baseURI)?.hostname ?? null,
-        width: element.getAttribute('width'),
-        height: element.getAttribute('height'),
-      },
-      { once, always: () => deps.allowService(item.service!), settings: () => deps.openSettings() },
-    );
+    item.placeholder = deps.placeholder(element, item, {
+      once,
+      always: () => deps.allowService(item.service!),
+      settings: () => deps.openSettings(),
+    });
     element.setAttribute('hidden', '');
   };
 
@@ -141,7 +130,8 @@ export function startBlocker(deps: BlockerDeps): Blocker {
     hold(item);
   });
   if (escaped.length) {
-    const text = format(t.blockerEscaped, [...new Set(escaped)].join(', '));
+    // for whoever installs the tag: in English, as the configuration warnings are
+    const text = `Ran before PagePulse: ${[...new Set(escaped)].join(', ')}. Put the tag first in <head> (README).`;
     log.warn(text);
     deps.debug.add(t.consentCallTitle, text);
   }

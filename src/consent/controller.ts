@@ -1,5 +1,5 @@
 import { CATEGORY_IDS, type CategoryId, type Config } from '../config';
-import { format, type Messages } from '../i18n';
+import type { Messages } from '../i18n';
 import { settle } from '../platform/guard';
 import type { Lifetime } from '../platform/lifetime';
 import type { Requester } from '../platform/request';
@@ -7,11 +7,10 @@ import { createStore, type Store } from '../platform/store';
 import type { Blocker } from './blocker';
 import { fetchDescription, type CategoryDetails } from './descriptions';
 import { consentModeBridge } from './gcm';
-import { deliver, flushQueue, logEntries, type LogQueue } from './log';
+import { deliver, flushQueue, logEntries, textVersion, type LogQueue } from './log';
 import { acceptsByCountry, automaticCategories, statusFor } from './rules';
 import { guardedStorage, readItem, writeItem } from './storage';
 import { formatCategories, type Categories, type ConsentStatus, type ConsentStore } from './store';
-import { textVersion } from './texts';
 
 export type { CategoryDetails } from './descriptions';
 
@@ -103,7 +102,8 @@ export function startConsentController(deps: ConsentControllerDeps): ConsentHand
     storage: guardedStorage(() => win.localStorage),
     cookies,
     refused(error) {
-      if (!refused) debug.add(t.consentCallTitle, format(t.consentLogRefused, String(error.status)));
+      // for the site owner: in English, as the configuration warnings are
+      if (!refused) debug.add(t.consentCallTitle, `No consent log on the server (HTTP ${error.status}): entries dropped.`);
       refused = true;
     },
   };

@@ -1,4 +1,5 @@
 import type { CategoryId, Config } from '../config';
+import type { Messages } from '../i18n';
 import type { CookieJar } from '../platform/cookies';
 import type { RequestError, Requester } from '../platform/request';
 import { encodeForm } from '../platform/encode';
@@ -148,4 +149,23 @@ async function send(request: Requester, queue: LogQueue, entries: readonly LogEn
 function removeOne(entries: LogEntry[], entry: LogEntry): LogEntry[] {
   const index = entries.findIndex((e) => e.url === entry.url && e.body === entry.body);
   return index < 0 ? entries : [...entries.slice(0, index), ...entries.slice(index + 1)];
+}
+
+/**
+ * A version of the banner text a visitor answered (sent with the consent log): FNV-1a over the
+ * language and every text the banner shows, in base 36. A site that changes its wording, or a
+ * release that changes the built-in text, gives a new version.
+ */
+export function textVersion(config: Config, t: Messages): string {
+  let hash = 2166136261;
+  for (const c of [
+    config.lang,
+    config.headerText ?? t.consentTitle,
+    config.messageText ?? t.consentText,
+    config.cookieSettingsDesc,
+    config.denyText ?? t.consentDecline,
+    config.allowText ?? t.consentAcceptAll,
+  ].join('\n'))
+    hash = Math.imul(hash ^ c.charCodeAt(0), 16777619);
+  return (hash >>> 0).toString(36);
 }

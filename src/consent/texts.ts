@@ -40,21 +40,3 @@ export function bannerTexts(config: Config, t: Messages, baseUrl: string): Banne
   };
 }
 
-/**
- * A version of the banner text a visitor answered (sent with the consent log): FNV-1a over the
- * language and every text the banner shows, as 8 hex digits. A site that changes its wording, or
- * a release that changes the built-in text, gives a new version.
- */
-export function textVersion(config: Config, t: Messages): string {
-  const text = [
-    config.lang,
-    config.headerText ?? t.consentTitle,
-    config.messageText ?? t.consentText,
-    config.cookieSettingsDesc,
-    config.denyText ?? t.consentDecline,
-    config.allowText ?? t.consentAcceptAll,
-  ].join('\n');
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x1000193);
-  return (hash >>> 0).toString(16).padStart(8, '0');
-}

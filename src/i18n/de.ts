@@ -56,11 +56,8 @@ export const de = {
   placeholderButton: 'Cookie-Einstellungen öffnen',
   placeholderSends: 'Beim Laden gehen Daten wie Ihre IP-Adresse an %s.',
   placeholderPrivacy: 'Datenschutzhinweise von %s',
-  blockerEscaped: 'Lief schon vor PagePulse: %s. Das Tag gehört als erstes in den <head>.',
   scriptLoadError: 'Skript konnte nicht geladen werden: %s (%m)',
   consentCallTitle: 'Cookie-Einwilligung (Client)',
-  consentLogRefused: 'Kein Einwilligungsprotokoll auf dem Server (HTTP %s): Einträge verworfen.',
-  originalRunning: 'Schon aktiv: %s der Komponente. PagePulse startet diesen Teil nicht.',
   keepaliveTitle: 'Sitzung (Client)',
 };
 

@@ -56,10 +56,7 @@ export const en: Messages = {
   placeholderButton: 'Open cookie settings',
   placeholderSends: 'Loading it sends data such as your IP address to %s.',
   placeholderPrivacy: 'Privacy policy of %s',
-  blockerEscaped: 'Ran before PagePulse: %s. Put the tag first in <head>.',
   scriptLoadError: 'Script could not be loaded: %s (%m)',
   consentCallTitle: 'Cookie consent (client)',
-  consentLogRefused: 'No consent log on the server (HTTP %s): entries dropped.',
-  originalRunning: "Already running: the component's %s. PagePulse does not start that part.",
   keepaliveTitle: 'Session (client)',
 };

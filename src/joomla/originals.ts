@@ -2,17 +2,18 @@ import type { InsertionWatch } from '../platform/watch';
 
 /**
  * The component clients PagePulse replaces (docs/protocol.md#5c): the analytics component's
- * `stream.js` and `heatmap.js` (its system plugin puts them into the head, `defer`), and com_gdpr's
- * consent client (its system plugin's `cookieconsent.min.js` and `init.js`). Their inline globals (`jrealtimeBaseURI`,
- * `gdprConfigurationOptions`) are configuration and stay.
+ * `stream.js` and `heatmap.js` (its system plugin puts them into the head, `defer`: group 1), and
+ * com_gdpr's consent client (its system plugin's `cookieconsent.min.js` and `init.js`: group 2).
+ * Their inline globals (`jrealtimeBaseURI`, `gdprConfigurationOptions`) are configuration and stay.
  */
-const ORIGINALS = {
-  tracker: /\/com_jrealtimeanalytics\/js\/(stream|heatmap)(\.min)?\.js/,
-  consent: /\/plugins\/system\/gdpr\/assets\/js\/(cookieconsent\.min|init)\.js/,
-} as const;
+const ORIGINAL =
+  /\/(?:(com_jrealtimeanalytics\/js\/(?:stream|heatmap)(?:\.min)?\.js)|(plugins\/system\/gdpr\/assets\/js\/(?:cookieconsent\.min|init)\.js))/;
 
-/** Which original client is already on the page and will run (or ran): PagePulse then yields that part. */
-export type Originals = Record<keyof typeof ORIGINALS, string | null>;
+/** Which original client is already on the page and will run (or ran), by file: PagePulse then yields that part. */
+export interface Originals {
+  tracker?: string;
+  consent?: string;
+}
 
 /**
  * Keep the originals of the parts PagePulse runs (`ours`) from running when they come after the
@@ -20,19 +21,18 @@ export type Originals = Record<keyof typeof ORIGINALS, string | null>;
  * it. Those already on the page when the bundle starts cannot be stopped any more (the parser
  * prepared them): they are returned by file name, so that the bundle does not run a second client.
  */
-export function supersedeOriginals(watch: InsertionWatch, ours: Record<keyof typeof ORIGINALS, boolean>): Originals {
-  const live: Originals = { tracker: null, consent: null };
+export function supersedeOriginals(watch: InsertionWatch, ours: Required<Record<keyof Originals, boolean>>): Originals {
+  const live: Originals = {};
   watch.add('script[src]', (script, existing) => {
-    const src = script.getAttribute('src')!;
-    for (const kind of ['tracker', 'consent'] as const) {
-      if (!ORIGINALS[kind].test(src)) continue;
-      if (existing) {
-        if (script.getAttribute('type') !== 'text/plain') live[kind] ??= src.split('/').pop()!.split('?')[0]!;
-      } else if (ours[kind] && !live[kind]) {
-        script.setAttribute('type', 'text/plain');
-        script.setAttribute('data-src', src);
-        script.removeAttribute('src');
-      }
+    const match = ORIGINAL.exec(script.getAttribute('src')!);
+    if (!match) return;
+    const kind = match[1] ? 'tracker' : 'consent';
+    if (existing) {
+      if (script.getAttribute('type') !== 'text/plain') live[kind] ??= (match[1] ?? match[2])!.split('/').pop();
+    } else if (ours[kind] && !live[kind]) {
+      script.setAttribute('data-src', script.getAttribute('src')!);
+      script.setAttribute('type', 'text/plain');
+      script.removeAttribute('src');
     }
   });
   return live;

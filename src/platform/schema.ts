@@ -46,12 +46,12 @@ export const oneOf = <T, R>(test: (v: unknown) => boolean, to: (v: T) => R) =>
   );
 
 /** A finite number, also written as a numeric string ("6", "2.5"). */
-export const looseNumber = lazy(() => oneOf(isLooseNumber, Number));
+export const looseNumber = oneOf(isLooseNumber, Number);
 
 /** A loose number that also satisfies `test` (message names the range in warnings). */
 export function numberWhere(test: (n: number) => boolean, message?: string) {
   return z.pipe(
-    looseNumber(),
+    looseNumber,
     z.custom<number>((n) => test(n as number), message),
   );
 }

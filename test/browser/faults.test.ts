@@ -164,7 +164,7 @@ describe('faulty server: consent log, category description, form consent, keep-a
       else if (refused) {
         await expect.poll(() => page.evaluate(() => localStorage.getItem('pagepulse.consentlog'))).toBeNull();
         expect(await shadowText(page, 'pagepulse-debug')).toContain(
-          `Kein Einwilligungsprotokoll auf dem Server (HTTP ${status})`,
+          `No consent log on the server (HTTP ${status})`,
         );
       } else {
         expect(queued).toContain('gdpr_generic_cookie_consent=1');

@@ -241,7 +241,7 @@ describe('consent controller', () => {
       expect(logLines(page.calls)).toHaveLength(2); // generic, category 2 off
       // nothing queued, no marker: the next page sends nothing again
       expect(page.cookies.pagepulse_q).toBeUndefined();
-      expect(page.debugs).toEqual([`${t.consentCallTitle}: ${t.consentLogRefused.replace('%s', String(status))}`]);
+      expect(page.debugs).toEqual([`${t.consentCallTitle}: No consent log on the server (HTTP ${status}): entries dropped.`]);
     }
     // 408, 429 and 5xx may pass later: kept with the marker, nothing said about a missing endpoint
     for (const status of [408, 429, 500, 503]) {

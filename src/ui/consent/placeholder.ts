@@ -1,5 +1,6 @@
 import type { Config } from '../../config';
 import type { PlaceholderPort } from '../../consent/blocker';
+import { addressOf } from '../../consent/claim';
 import type { Messages } from '../../i18n';
 import { format } from '../../i18n/format';
 import { PLACEHOLDER_CLASS, PLACEHOLDER_TEXT_CLASS } from '../../platform/dom';
@@ -19,13 +20,14 @@ export function createPlaceholders(doc: Document, config: Config, t: Messages): 
     parent.appendChild(element);
     return element;
   };
-  return (target, model, actions) => {
-    const service = model.service ? config.services[model.service]! : null;
+  return (target, claim, actions) => {
+    const service = claim.service ? config.services[claim.service]! : null;
     const host = doc.createElement('pagepulse-placeholder');
     host.className = PLACEHOLDER_CLASS;
-    host.setAttribute('data-category', String(model.category));
-    if (model.width && /^\d+$/.test(model.width)) host.style.width = `${model.width}px`;
-    if (model.height && /^\d+$/.test(model.height)) host.style.minHeight = `${model.height}px`;
+    host.setAttribute('data-category', String(claim.category));
+    const size = (name: string): string | null => (/^\d+$/.test(target.getAttribute(name) ?? '') ? `${target.getAttribute(name)}px` : null);
+    host.style.width = size('width') ?? '';
+    host.style.minHeight = size('height') ?? '';
     const shadow = host.attachShadow({ mode: 'open' });
     if ('adoptedStyleSheets' in shadow && typeof CSSStyleSheet === 'function' && 'replaceSync' in CSSStyleSheet.prototype) {
       if (!sheet) (sheet = new CSSStyleSheet()).replaceSync(css);
@@ -53,7 +55,8 @@ export function createPlaceholders(doc: Document, config: Config, t: Messages): 
       button(t.placeholderOnce, buttons, actions.once);
       button(format(t.placeholderAlways, service.name), buttons, actions.always);
     } else {
-      const text = site || (model.host ? format(t.placeholderDomain, model.host) : t.placeholder);
+      const address = addressOf(target, doc.baseURI);
+      const text = site || (address ? format(t.placeholderDomain, address.hostname) : t.placeholder);
       make('p', box, text).className = PLACEHOLDER_TEXT_CLASS;
       button(t.placeholderButton, box, actions.settings);
     }
