@@ -24,19 +24,7 @@ export function findOrCreateSurface(doc: Document, name: string, css: string): S
     raise(host);
   }
   const shadow = host.shadowRoot ?? host.attachShadow({ mode: 'open' });
-  if (
-    shadow.adoptedStyleSheets !== undefined &&
-    typeof CSSStyleSheet === 'function' &&
-    'replaceSync' in CSSStyleSheet.prototype
-  ) {
-    const sheet = new CSSStyleSheet();
-    sheet.replaceSync(css);
-    shadow.adoptedStyleSheets = [sheet];
-  } else if (!shadow.querySelector('style')) {
-    const style = doc.createElement('style');
-    style.textContent = css;
-    shadow.appendChild(style);
-  }
+  adoptStyles(doc, shadow, css);
   let container = shadow.querySelector<HTMLElement>('div[data-root]');
   if (!container) {
     container = doc.createElement('div');
@@ -44,6 +32,33 @@ export function findOrCreateSurface(doc: Document, name: string, css: string): S
     shadow.appendChild(container);
   }
   return { host, shadow, container };
+}
+
+/** Stylesheets by their text: every placeholder on a page shares one. */
+const sheets = new Map<string, CSSStyleSheet>();
+
+/**
+ * Give a shadow root its styles through a constructable stylesheet (a strict CSP, no inline
+ * styles, allows it), shared by every root with the same text; a `<style>` where there is none.
+ */
+export function adoptStyles(doc: Document, shadow: ShadowRoot, css: string): void {
+  if (
+    shadow.adoptedStyleSheets !== undefined &&
+    typeof CSSStyleSheet === 'function' &&
+    'replaceSync' in CSSStyleSheet.prototype
+  ) {
+    let sheet = sheets.get(css);
+    if (!sheet) {
+      sheet = new CSSStyleSheet();
+      sheet.replaceSync(css);
+      sheets.set(css, sheet);
+    }
+    shadow.adoptedStyleSheets = [sheet];
+  } else if (!shadow.querySelector('style')) {
+    const style = doc.createElement('style');
+    style.textContent = css;
+    shadow.appendChild(style);
+  }
 }
 
 /**

@@ -4,6 +4,7 @@ import { addressOf } from '../../consent/claim';
 import type { Messages } from '../../i18n';
 import { format } from '../../i18n/format';
 import { PLACEHOLDER_CLASS, PLACEHOLDER_TEXT_CLASS } from '../../platform/dom';
+import { adoptStyles } from '../mount';
 import css from './placeholder.css?inline';
 
 /**
@@ -13,7 +14,6 @@ import css from './placeholder.css?inline';
  * provider's privacy policy; its buttons load this element once or always allow the service.
  */
 export function createPlaceholders(doc: Document, config: Config, t: Messages): PlaceholderPort {
-  let sheet: CSSStyleSheet | null = null;
   const make = <K extends keyof HTMLElementTagNameMap>(tag: K, parent: Node, text?: string): HTMLElementTagNameMap[K] => {
     const element = doc.createElement(tag);
     if (text) element.textContent = text;
@@ -25,14 +25,12 @@ export function createPlaceholders(doc: Document, config: Config, t: Messages): 
     const host = doc.createElement('pagepulse-placeholder');
     host.className = PLACEHOLDER_CLASS;
     host.setAttribute('data-category', String(claim.category));
-    const size = (name: string): string | null => (/^\d+$/.test(target.getAttribute(name) ?? '') ? `${target.getAttribute(name)}px` : null);
+    const size = (name: string): string | null =>
+      /^\d+$/.test(target.getAttribute(name) ?? '') ? `${target.getAttribute(name)}px` : null;
     host.style.width = size('width') ?? '';
     host.style.minHeight = size('height') ?? '';
     const shadow = host.attachShadow({ mode: 'open' });
-    if ('adoptedStyleSheets' in shadow && typeof CSSStyleSheet === 'function' && 'replaceSync' in CSSStyleSheet.prototype) {
-      if (!sheet) (sheet = new CSSStyleSheet()).replaceSync(css);
-      shadow.adoptedStyleSheets = [sheet];
-    } else make('style', shadow, css);
+    adoptStyles(doc, shadow, css);
     const box = make('div', shadow);
     const button = (label: string, parent: Node, onClick: () => void): void => {
       make('button', parent, label).addEventListener('click', onClick);

@@ -87,7 +87,7 @@ function Details({ view, actions, t, config }: Props) {
             disabled={locked}
             onChange={(event) => actions.toggle(details.id, event.currentTarget.checked)}
           />
-          <label htmlFor="pp-details-on">{format(t.consentAllow, name)}</label>
+          <label htmlFor="pp-details-on">{name}</label>
         </span>
       )}
       <div className="description" aria-live="polite">
