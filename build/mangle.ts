@@ -10,15 +10,15 @@ import { readFileSync } from 'node:fs';
  * The message keys of src/i18n (the German table, whose keys en.ts shares) that the lite build may
  * rename: each is read only as `t.key` inside the bundle, never by name from outside. Left out:
  * the keys that are also the name of some other property (`close`, `error`, `placeholder` are DOM
- * or result fields), `category1`..`4`, read as `t[\`category${id}\`]`, and the debug box's keys. Renaming the rest cuts
+ * or result fields) and `category1`..`4`, read as `t[\`category${id}\`]` (the debug box's texts are
+ * src/i18n/debug.ts, not in these tables). Renaming the rest cuts
  * the long names out of both tables and every use.
  */
 export function messageKeys(): string[] {
   const source = readFileSync(new URL('../src/i18n/de.ts', import.meta.url), 'utf8');
   const keys = [...source.matchAll(/^ {2}([A-Za-z0-9]+):/gm)].map((m) => m[1]!);
   if (keys.length < 40) throw new Error('src/i18n/de.ts: message table not found; re-check messageKeys()');
-  // the debug box's keys are read by pagepulse.debug.lite.js, a file minified on its own
-  const kept = ['close', 'error', 'placeholder', 'debugRegion', 'closeDebug', 'debugEarlier'];
+  const kept = ['close', 'error', 'placeholder'];
   return keys.filter((key) => !kept.includes(key) && !/^category\d$/.test(key));
 }
 

@@ -1,6 +1,6 @@
 import type { CategoryId, Config } from '../config';
 import type { ConsentStore, Logger } from '../context';
-import { format, type Messages } from '../i18n';
+import type { Messages } from '../i18n';
 import { settle } from '../platform/guard';
 import type { Lifetime } from '../platform/lifetime';
 import type { InsertionWatch } from '../platform/watch';
@@ -169,7 +169,8 @@ export function startBlocker(deps: BlockerDeps): Blocker {
     return new Promise((resolve) => {
       script.onload = () => resolve();
       script.onerror = () => {
-        log.error(format(t.scriptLoadError, address.split('/').pop() || address, 'network or HTTP error'));
+        // on the console, in English like the configuration warnings
+        log.error(`could not load ${address.split('/').pop() || address} (network or HTTP error)`);
         resolve();
       };
       script.src = address;

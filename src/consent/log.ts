@@ -152,12 +152,12 @@ function removeOne(entries: LogEntry[], entry: LogEntry): LogEntry[] {
 }
 
 /**
- * A version of the banner text a visitor answered (sent with the consent log): FNV-1a over the
- * language and every text the banner shows, in base 36. A site that changes its wording, or a
+ * A version of the banner text a visitor answered (sent with the consent log): a 32-bit
+ * hash (Java's String.hashCode) of the language and every text the banner shows, in base 36. A site that changes its wording, or a
  * release that changes the built-in text, gives a new version.
  */
 export function textVersion(config: Config, t: Messages): string {
-  let hash = 2166136261;
+  let hash = 0;
   for (const c of [
     config.lang,
     config.headerText ?? t.consentTitle,
@@ -166,6 +166,6 @@ export function textVersion(config: Config, t: Messages): string {
     config.denyText ?? t.consentDecline,
     config.allowText ?? t.consentAcceptAll,
   ].join('\n'))
-    hash = Math.imul(hash ^ c.charCodeAt(0), 16777619);
+    hash = Math.imul(hash, 31) + c.charCodeAt(0);
   return (hash >>> 0).toString(36);
 }

@@ -16,9 +16,7 @@ export function covers(pattern: string, host: string, path: string): boolean {
   let regex = compiled.get(pattern);
   if (!regex) {
     const slash = pattern.indexOf('/');
-    const source = pattern
-      .replace(/[^\w*/-]/g, '\\$&')
-      .replace(/\*/g, '[^./]+(\\.[a-z]{2})?');
+    const source = pattern.replace(/[^\w*/-]/g, '\\$&').replace(/\*/g, '[^./]+(\\.[a-z]{2})?');
     compiled.set(pattern, (regex = new RegExp(`^([^/]*\\.)?${source}${slash < 0 ? '/' : ''}`)));
   }
   return regex.test(`${host}${path || '/'}`);

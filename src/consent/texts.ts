@@ -39,4 +39,3 @@ export function bannerTexts(config: Config, t: Messages, baseUrl: string): Banne
     cookiePolicy: text(config.cookiePolicyLinkText, t.consentCookiePolicy),
   };
 }
-

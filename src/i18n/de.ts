@@ -6,10 +6,7 @@ export const de = {
   streamStopped: 'Datenstream beendet: ',
   heatmapTitle: 'Heatmap (Client)',
   heatmapNetworkError: 'Netzwerkfehler beim Speichern des Klicks: ',
-  debugRegion: 'PagePulse-Debug',
   close: 'Schließen',
-  closeDebug: 'Debug-Meldungen schließen',
-  debugEarlier: 'Frühere Meldungen: %s',
   notifyRegion: 'Benachrichtigungen',
   // Joomla's JLIB_JS_AJAX_ERROR_* in German
   ajaxParse: 'Bei der Verarbeitung der folgenden JSON-Daten ist ein Parser-Fehler aufgetreten: %s',
@@ -21,7 +18,8 @@ export const de = {
   error: 'Fehler',
   // consent
   consentTitle: 'Cookie-Einstellungen',
-  consentText: 'Wir verwenden Cookies für den Betrieb der Website, Ihre Einstellungen und die Auswertung der Nutzung. Sie entscheiden, was Sie zulassen.',
+  consentText:
+    'Wir verwenden Cookies für den Betrieb der Website, Ihre Einstellungen und die Auswertung der Nutzung. Sie entscheiden, was Sie zulassen.',
   consentDecline: 'Ablehnen',
   consentSave: 'Auswahl speichern',
   consentAcceptAll: 'Alle akzeptieren',
@@ -33,7 +31,6 @@ export const de = {
   consentLoading: 'Beschreibung wird geladen …',
   consentLoadError: 'Die Beschreibung konnte nicht geladen werden.',
   consentDenyMessage: 'Sie haben Cookies abgelehnt. Für alle Funktionen dieser Website stimmen Sie bitte zu.',
-  consentCookies: 'Cookies',
   consentId: 'Ihre Einwilligungs-ID: %s',
   consentRevised: 'Wir haben unsere Hinweise geändert. Bitte wählen Sie erneut.',
   purpose_video: 'Videos',
@@ -55,7 +52,6 @@ export const de = {
   placeholderButton: 'Cookie-Einstellungen öffnen',
   placeholderSends: 'Beim Laden gehen Daten wie Ihre IP-Adresse an %s.',
   placeholderPrivacy: 'Datenschutzhinweise von %s',
-  scriptLoadError: 'Skript konnte nicht geladen werden: %s (%m)',
   consentCallTitle: 'Cookie-Einwilligung (Client)',
   keepaliveTitle: 'Sitzung (Client)',
 };

@@ -6,8 +6,7 @@ import type { InsertionWatch } from '../platform/watch';
  * com_gdpr's consent client (its system plugin's `cookieconsent.min.js` and `init.js`: group 2).
  * Their inline globals (`jrealtimeBaseURI`, `gdprConfigurationOptions`) are configuration and stay.
  */
-const ORIGINAL =
-  /\/(?:(com_jrealtimeanalytics\/js\/(?:stream|heatmap)(?:\.min)?\.js)|(plugins\/system\/gdpr\/assets\/js\/(?:cookieconsent\.min|init)\.js))/;
+const ORIGINAL = /(com_jrealtimeanalytics\/js\/(?:stream|heatmap))|(system\/gdpr\/assets\/js\/(?:cookieconsent|init))/;
 
 /** Which original client is already on the page and will run (or ran), by file: PagePulse then yields that part. */
 export interface Originals {
@@ -28,7 +27,7 @@ export function supersedeOriginals(watch: InsertionWatch, ours: Required<Record<
     if (!match) return;
     const kind = match[1] ? 'tracker' : 'consent';
     if (existing) {
-      if (script.getAttribute('type') !== 'text/plain') live[kind] ??= (match[1] ?? match[2])!.split('/').pop();
+      if (script.getAttribute('type') !== 'text/plain') live[kind] ??= (match[1] ?? match[2])!.split('/').pop() + '.js';
     } else if (ours[kind] && !live[kind]) {
       script.setAttribute('data-src', script.getAttribute('src')!);
       script.setAttribute('type', 'text/plain');

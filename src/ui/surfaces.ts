@@ -51,7 +51,7 @@ export function watchDebugBox(ctx: Context, url: (file: string) => string): () =
     mounted = true;
     settle(
       load().then((view) => {
-        if (view && !ctx.lifetime.disposed) ctx.lifetime.add(view.mountDebug(ctx.doc, ctx.debug, ctx.t));
+        if (view && !ctx.lifetime.disposed) ctx.lifetime.add(view.mountDebug(ctx.doc, ctx.debug, ctx.config.lang));
       }),
       ctx.log.error,
     );

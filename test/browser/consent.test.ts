@@ -217,9 +217,7 @@ describe('blocking', () => {
     expect(await page.locator('iframe').getAttribute('src')).toBeNull();
     const placeholder = page.locator('.gdprlock-placeholder');
     expect(await placeholder.count()).toBe(1);
-    expect(await placeholder.locator('.gdprlock-placeholder-text').textContent()).toContain(
-      'müssen Cookies akzeptiert werden',
-    );
+    expect(await placeholder.locator('.gdprlock-placeholder-text').textContent()).toContain('müssen Cookies akzeptiert werden');
     // its button opens the settings
     await page.locator('pagepulse-consent .actions button').first().waitFor();
     expect(await clickAndWatch(page, 'Alle akzeptieren', 1500)).toBe(false); // released in place

@@ -163,9 +163,7 @@ describe('faulty server: consent log, category description, form consent, keep-a
       if (delivered) expect(queued).toBeNull();
       else if (refused) {
         await expect.poll(() => page.evaluate(() => localStorage.getItem('pagepulse.consentlog'))).toBeNull();
-        expect(await shadowText(page, 'pagepulse-debug')).toContain(
-          `No consent log on the server (HTTP ${status})`,
-        );
+        expect(await shadowText(page, 'pagepulse-debug')).toContain(`No consent log on the server (HTTP ${status})`);
       } else {
         expect(queued).toContain('gdpr_generic_cookie_consent=1');
         expect(await shadowText(page, 'pagepulse-debug')).toMatch(/Cookie-Einwilligung \(Client\)|Sitzung \(Client\)/);

@@ -115,7 +115,7 @@ function Details({ view, actions, t, config }: Props) {
                   <label htmlFor={`pp-svc-${key}`}>{service.name}</label>
                 </span>
                 <small>
-                  {[service.provider, purpose, service.cookies.length > 0 && `${t.consentCookies}: ${service.cookies.join(', ')}`]
+                  {[service.provider, purpose, service.cookies.length > 0 && `Cookies: ${service.cookies.join(', ')}`]
                     .filter(Boolean)
                     .join(' · ')}{' '}
                   {service.privacyUrl && (

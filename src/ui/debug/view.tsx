@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
-import type { Messages } from '../../i18n';
+import type { Lang } from '../../i18n';
+import { DEBUG_TEXTS } from '../../i18n/debug';
 import { format } from '../../i18n/format';
 import { mountReactSurface } from '../react-root';
 import css from './debug.css?inline';
@@ -13,7 +14,8 @@ export const VISIBLE_MESSAGES = 3;
  * with its count; at most VISIBLE_MESSAGES lines unless the visitor asks for the earlier ones, in
  * a list of bounded height (debug.css), so it never covers the page. Closed by its button or Escape.
  */
-function DebugBox({ store, t }: { store: DebugStore; t: Messages }) {
+function DebugBox({ store, lang }: { store: DebugStore; lang: Lang }) {
+  const t = DEBUG_TEXTS[lang];
   const state = useSyncExternalStore(store.subscribe, store.get);
   const [all, setAll] = useState(false);
   const list = useRef<HTMLUListElement>(null);
@@ -30,15 +32,15 @@ function DebugBox({ store, t }: { store: DebugStore; t: Messages }) {
       role="log"
       aria-live="polite"
       aria-relevant="additions"
-      aria-label={t.debugRegion}
+      aria-label={t.region}
       onKeyDown={(event) => event.key === 'Escape' && store.close()}
     >
-      <button type="button" className="close" aria-label={t.closeDebug} onClick={store.close}>
+      <button type="button" className="close" aria-label={t.close} onClick={store.close}>
         ×
       </button>
       {earlier > 0 && (
         <button type="button" className="more" aria-expanded={all} onClick={() => setAll(!all)}>
-          {format(t.debugEarlier, String(earlier))}
+          {format(t.earlier, String(earlier))}
         </button>
       )}
       <ul ref={list}>
@@ -55,6 +57,6 @@ function DebugBox({ store, t }: { store: DebugStore; t: Messages }) {
 }
 
 /** Mount the debug box in `<pagepulse-debug>`; returns the teardown. */
-export function mountDebug(doc: Document, store: DebugStore, t: Messages): () => void {
-  return mountReactSurface(doc, 'debug', css, <DebugBox store={store} t={t} />);
+export function mountDebug(doc: Document, store: DebugStore, lang: Lang): () => void {
+  return mountReactSurface(doc, 'debug', css, <DebugBox store={store} lang={lang} />);
 }
