@@ -163,6 +163,9 @@ describe('faulty server: consent log, category description, form consent, keep-a
       if (delivered) expect(queued).toBeNull();
       else if (refused) {
         await expect.poll(() => page.evaluate(() => localStorage.getItem('pagepulse.consentlog'))).toBeNull();
+        // the box shows the newest lines; the message may wait behind "Frühere Meldungen" (the box is bounded)
+        const more = page.locator('pagepulse-debug').locator('button.more');
+        if (await more.count()) await more.click();
         expect(await shadowText(page, 'pagepulse-debug')).toContain(`No consent log on the server (HTTP ${status})`);
       } else {
         expect(queued).toContain('gdpr_generic_cookie_consent=1');
