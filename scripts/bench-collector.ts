@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SESSION_COOKIE } from '../collector/server/session';
+import { SESSION_COOKIE } from '../collector/server/visitor/session';
 import { createDatabase, startPostgres } from '../test/support/postgres';
 
 const MAIN = 'dist/collector/main.js';

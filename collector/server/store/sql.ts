@@ -1,11 +1,14 @@
 import Database from 'better-sqlite3';
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
 import pg from 'pg';
 
 /**
  * The collector's two storage engines behind one small asynchronous interface: SQLite (better-sqlite3,
  * the embedded default, one process) and PostgreSQL (`pg`, PAGEPULSE_DATABASE_URL, any number of
  * processes). Queries are written once with `?` placeholders (turned into `$1, $2...` for
- * PostgreSQL); where the engines differ, the caller asks `engine`.
+ * PostgreSQL); where the engines differ, the caller asks `engine`. Private to the store: the
+ * features see the data areas (store/index.ts), never SQL.
  */
 export interface Sql {
   engine: 'sqlite' | 'postgres';
@@ -30,6 +33,24 @@ export interface Sql {
   close(): Promise<void>;
 }
 
+/**
+ * Where the long reads go (aggregates, the consent log and its export): never on the connection or
+ * thread that answers heartbeats. SQLite: a worker thread with a read-only connection of its own
+ * (WAL lets it read while the main thread writes); PostgreSQL: a small pool of its own, so readers
+ * cannot take every connection from the writers. Sees what is committed.
+ */
+export interface Reads {
+  all<T>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  get<T>(sql: string, params?: readonly unknown[]): Promise<T | undefined>;
+}
+
+/** One open database: the writers' side and the readers' side. */
+export interface Engine {
+  sql: Sql;
+  reads: Reads;
+  close(): Promise<void>;
+}
+
 /** SQLite: synchronous statements (prepared once per text) behind promises; transactions run one at a time. */
 export function sqliteSql(db: Database.Database): Sql {
   const statements = new Map<string, Database.Statement>();
@@ -45,10 +66,12 @@ export function sqliteSql(db: Database.Database): Sql {
   // they neither join it nor start a transaction inside it
   let open: Promise<unknown> = Promise.resolve();
   let inTransaction = false;
+  const rows = (statement: Database.Statement, params: readonly unknown[]) =>
+    statement.reader ? statement.all(...params) : (statement.run(...params), []);
   const inside: Omit<Sql, 'transaction' | 'close'> = {
     engine: 'sqlite',
-    all: <T>(sql: string, params: readonly unknown[] = []) => Promise.resolve(prepare(sql).all(...params) as T[]),
-    get: <T>(sql: string, params: readonly unknown[] = []) => Promise.resolve(prepare(sql).get(...params) as T | undefined),
+    all: <T>(sql: string, params: readonly unknown[] = []) => Promise.resolve(rows(prepare(sql), params) as T[]),
+    get: <T>(sql: string, params: readonly unknown[] = []) => Promise.resolve(rows(prepare(sql), params)[0] as T | undefined),
     run: (sql, params = []) => Promise.resolve(prepare(sql).run(...params).changes),
     exec: (sql) => Promise.resolve(void db.exec(sql)),
     tryLock: () => Promise.resolve(true),
@@ -97,6 +120,79 @@ export function sqliteSql(db: Database.Database): Sql {
   };
 }
 
+/**
+ * The SQLite reader thread: a read-only connection to the same file in a worker, one statement at a
+ * time. Written as plain CommonJS text (the compiled collector is one ES module; a second entry file
+ * would need a second build); the driver's path comes from the main thread.
+ */
+const READER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.path, { readonly: true, fileMustExist: true });
+db.pragma('busy_timeout = 5000');
+const statements = new Map();
+parentPort.on('message', ({ id, method, sql, params }) => {
+  try {
+    let statement = statements.get(sql);
+    if (!statement) {
+      statement = db.prepare(sql);
+      statements.set(sql, statement);
+    }
+    const rows = method === 'get' ? statement.get(...params) : statement.all(...params);
+    parentPort.postMessage({ id, rows });
+  } catch (error) {
+    parentPort.postMessage({ id, error: { message: String(error && error.message), code: error && error.code } });
+  }
+});
+`;
+
+/** Reads of a SQLite file on a worker thread (started on the first read, again after a crash). */
+export function sqliteReader(path: string): Reads & { close(): Promise<void> } {
+  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+  let worker: Worker | null = null;
+  let next = 0;
+  const pending = new Map<number, { resolve: (rows: unknown) => void; reject: (error: Error) => void }>();
+  const fail = (error: Error) => {
+    for (const { reject } of pending.values()) reject(error);
+    pending.clear();
+    worker = null;
+  };
+  const start = (): Worker => {
+    const started = new Worker(READER_SOURCE, { eval: true, workerData: { driver, path } });
+    started.on('message', ({ id, rows, error }: { id: number; rows?: unknown; error?: { message: string; code?: string } }) => {
+      const waiting = pending.get(id);
+      pending.delete(id);
+      if (!waiting) return;
+      if (error) waiting.reject(Object.assign(new Error(error.message), { code: error.code }));
+      else waiting.resolve(rows);
+    });
+    started.on('error', (error) => fail(error));
+    started.on('exit', () => {
+      if (worker === started) fail(new Error('the SQLite reader thread stopped'));
+    });
+    // a collector that is otherwise done does not stay up for it
+    started.unref();
+    return started;
+  };
+  const ask = <T>(method: 'all' | 'get', sql: string, params: readonly unknown[]) =>
+    new Promise<T>((resolve, reject) => {
+      worker ??= start();
+      const id = next++;
+      pending.set(id, { resolve: resolve as (rows: unknown) => void, reject });
+      worker.postMessage({ id, method, sql, params });
+    });
+  return {
+    all: (sql, params = []) => ask('all', sql, params),
+    get: (sql, params = []) => ask('get', sql, params),
+    async close() {
+      const stopping = worker;
+      worker = null;
+      fail(new Error('the store is closed'));
+      await stopping?.terminate();
+    },
+  };
+}
+
 /** `?` placeholders as PostgreSQL's `$n` (our SQL has no `?` inside string literals). */
 const numbered = new Map<string, string>();
 function toPostgres(sql: string): string {
@@ -137,9 +233,19 @@ function postgresOn(client: Queryable): Omit<Sql, 'transaction' | 'close'> {
   };
 }
 
+/** How long one statement of the readers' pool may run on PostgreSQL before the server stops it. */
+const READ_TIMEOUT_MS = 30_000;
+
+/**
+ * Session settings of every connection: no JIT compilation. The collector's statements are short
+ * and many; PostgreSQL's estimate for a correlated one (the consent statistics) passes the JIT
+ * threshold and the compilation took 414 ms of a 523 ms read whose plan ran in 6 ms.
+ */
+const SESSION_OPTIONS = '-c jit=off';
+
 /** PostgreSQL through a pool of `max` connections (PAGEPULSE_DATABASE_URL). */
 export function postgresSql(url: string, max = 10): Sql {
-  const pool = new pg.Pool({ connectionString: url, max, types: TYPES });
+  const pool = new pg.Pool({ connectionString: url, max, types: TYPES, options: SESSION_OPTIONS });
   // an idle connection that breaks (a database restart) is dropped from the pool, not a crash
   pool.on('error', () => {});
   return {
@@ -168,35 +274,43 @@ export function postgresSql(url: string, max = 10): Sql {
   };
 }
 
-/** One schema change; `sql` per engine where their types differ. */
-export interface Migration {
-  version: number;
-  name: string;
-  sql: (engine: Sql['engine']) => string;
-  /** What SQL alone cannot do (a parser in JavaScript), run once after `sql` in the same transaction. */
-  then?: (tx: Sql) => Promise<void>;
+/** The readers' pool on PostgreSQL: 3 connections, each statement stopped after READ_TIMEOUT_MS. */
+export function postgresReader(url: string, max = 3): Reads & { close(): Promise<void> } {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    types: TYPES,
+    statement_timeout: READ_TIMEOUT_MS,
+    options: SESSION_OPTIONS,
+  });
+  pool.on('error', () => {});
+  const on = postgresOn(pool);
+  return { all: on.all, get: on.get, close: () => pool.end() };
 }
 
-/**
- * Apply the migrations a database has not had yet, in order, each in its own transaction with its
- * row in `schema_migrations`. On PostgreSQL processes starting together wait for each other (a lock).
- */
-export async function migrate(sql: Sql, migrations: readonly Migration[], now: number): Promise<void> {
-  await sql.transaction(async (tx) => {
-    // inside the lock: two PostgreSQL processes creating the same table at once can collide
-    await tx.exec(
-      'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)',
-    );
-    const done = new Set((await tx.all<{ version: number }>('SELECT version FROM schema_migrations')).map((r) => r.version));
-    for (const migration of migrations) {
-      if (done.has(migration.version)) continue;
-      await tx.exec(migration.sql(tx.engine));
-      await migration.then?.(tx);
-      await tx.run('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)', [
-        migration.version,
-        migration.name,
-        now,
-      ]);
-    }
-  }, 'migrations');
+/** An open SQLite database: writes on this thread, reads on the reader thread (in memory: both here). */
+export function sqliteEngine(db: Database.Database, path: string): Engine {
+  const sql = sqliteSql(db);
+  const reader = path === ':memory:' ? null : sqliteReader(path);
+  return {
+    sql,
+    reads: reader ?? { all: sql.all, get: sql.get },
+    async close() {
+      await reader?.close();
+      await sql.close();
+    },
+  };
+}
+
+/** An open PostgreSQL database: the writers' pool and the readers' pool. */
+export function postgresEngine(url: string): Engine {
+  const sql = postgresSql(url);
+  const reader = postgresReader(url);
+  return {
+    sql,
+    reads: reader,
+    async close() {
+      await Promise.all([reader.close(), sql.close()]);
+    },
+  };
 }

@@ -1,0 +1,389 @@
+import type { Migration } from './migrate';
+import { typed } from './migrate';
+import type { RetentionStep } from './retention';
+import { builtDays, dayTable, type Day, type Range } from './rollups';
+import type { Reads, Sql } from './sql';
+import type { FormRef, Visitor } from './types';
+
+/**
+ * The consents area: the cookie-consent log (com_gdpr's generic choice and category changes, with
+ * the visitor's consent ID where the bundle sends one), form consents (a form's privacy tick, with
+ * the form's fields), and the day totals of the consent statistics.
+ *
+ * Each cookie-consent record also keeps the visitor's whole state after it (`s1`..`s4`: the
+ * opt-out default, Notwendig and Präferenzen on, Statistiken and Marketing off, overlaid with the
+ * session's records so far), so a day's statistics read one record per visitor instead of replaying
+ * every record before it.
+ */
+
+/** Before any record, per category: the widget's opt-out default (protocol section 5). */
+const DEFAULT_STATE = [1, 1, 0, 0] as const;
+
+export const CONSENTS_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'consent log and form consents',
+    sql: typed(`
+      CREATE TABLE IF NOT EXISTS cookie_consents (
+        id \${ID},
+        session_id TEXT NOT NULL,
+        category INTEGER CHECK (category BETWEEN 1 AND 4),
+        granted INTEGER NOT NULL CHECK (granted IN (0, 1)),
+        user_agent TEXT NOT NULL,
+        ip TEXT NOT NULL,
+        at \${TIME} NOT NULL
+      );
+      CREATE INDEX IF NOT EXISTS cookie_consents_at ON cookie_consents (at);
+      CREATE TABLE IF NOT EXISTS form_consents (
+        id \${ID},
+        session_id TEXT NOT NULL,
+        url TEXT NOT NULL,
+        form_id TEXT NOT NULL,
+        form_name TEXT NOT NULL,
+        fields TEXT NOT NULL,
+        user_agent TEXT NOT NULL,
+        ip TEXT NOT NULL,
+        at \${TIME} NOT NULL,
+        deleted_at \${TIME}
+      );
+      CREATE INDEX IF NOT EXISTS form_consents_form ON form_consents (session_id, url, form_id, form_name);
+      CREATE INDEX IF NOT EXISTS form_consents_at ON form_consents (at);
+    `),
+  },
+  {
+    version: 4,
+    name: 'consent IDs, the state after each record; day totals',
+    sql: typed(`
+      ALTER TABLE cookie_consents ADD COLUMN consent_id TEXT;
+      ALTER TABLE cookie_consents ADD COLUMN s1 INTEGER;
+      ALTER TABLE cookie_consents ADD COLUMN s2 INTEGER;
+      ALTER TABLE cookie_consents ADD COLUMN s3 INTEGER;
+      ALTER TABLE cookie_consents ADD COLUMN s4 INTEGER;
+      CREATE INDEX cookie_consents_session ON cookie_consents (session_id, at, id);
+      CREATE INDEX cookie_consents_consent_id ON cookie_consents (consent_id);
+      CREATE INDEX form_consents_at_id ON form_consents (at, id);
+      CREATE TABLE stats_consents (
+        day TEXT NOT NULL,
+        hour INTEGER NOT NULL,
+        deciders BIGINT NOT NULL,
+        on1 BIGINT NOT NULL,
+        on2 BIGINT NOT NULL,
+        on3 BIGINT NOT NULL,
+        on4 BIGINT NOT NULL,
+        PRIMARY KEY (day, hour)
+      );
+    `),
+    then: fillStates,
+  },
+];
+
+/** A consent record as the admin area shows and exports it: the session only as its pseudonym. */
+export interface ConsentEntry {
+  kind: 'generic' | 'category' | 'form';
+  id: number;
+  at: number;
+  /** The stored session (the SHA-256 of the cookie); the features show its pseudonym only. */
+  session: string;
+  consentId: string | null;
+  category: number | null;
+  granted: boolean | null;
+  userAgent: string;
+  url: string | null;
+  formId: string | null;
+  formName: string | null;
+  fields: Record<string, string> | null;
+  deletedAt: number | null;
+}
+
+/** The log's filter: a half-open time range, and a pseudonym or a consent ID. */
+export interface ConsentFilter {
+  from: number;
+  to: number;
+  /** A pseudonym: the first 12 hex characters of the session. */
+  visitor: string | null;
+  consentId: string | null;
+}
+
+/** Deciding visitors and how many of them allowed each category (1..4). */
+export interface Decisions {
+  deciders: number;
+  on: [number, number, number, number];
+}
+
+/** Where a page of the log continues: after this record (newest first). */
+type Cursor = { at: number; id: number; kind: string };
+
+const COOKIE_COLUMNS = `id, session_id, consent_id, category, granted, user_agent, at,
+  CASE WHEN category IS NULL THEN 'generic' ELSE 'category' END AS kind`;
+const FORM_COLUMNS = "id, session_id, url, form_id, form_name, fields, user_agent, at, deleted_at, 'form' AS kind";
+
+/** The consents area on an open database. */
+export function consentsStore(sql: Sql, reads: Reads) {
+  /**
+   * Deciders per range: the latest record of each session in the range, its state summed. The
+   * latest is found per record by the session's index (a correlated LIMIT 1: one index probe each,
+   * whatever the planner thinks of the range table).
+   */
+  const countRanges = async (ranges: readonly Range[]) => {
+    if (ranges.length === 0) return [];
+    const d = dayTable(ranges);
+    const rows = await reads.all<{ i: number; deciders: number; on1: number; on2: number; on3: number; on4: number }>(
+      `WITH ${d.sql}
+       SELECT d.i AS i, COUNT(*) AS deciders, SUM(c.s1) AS on1, SUM(c.s2) AS on2, SUM(c.s3) AS on3, SUM(c.s4) AS on4
+       FROM d JOIN cookie_consents c ON c.at >= d.s AND c.at < d.e
+       WHERE c.id = (SELECT l.id FROM cookie_consents l WHERE l.session_id = c.session_id AND l.at >= d.s AND l.at < d.e
+         ORDER BY l.at DESC, l.id DESC LIMIT 1)
+       GROUP BY d.i`,
+      d.params,
+    );
+    const byIndex = new Map(rows.map((r) => [r.i, r]));
+    return ranges.map((_, i): Decisions => {
+      const r = byIndex.get(i);
+      return {
+        deciders: Number(r?.deciders ?? 0),
+        on: [Number(r?.on1 ?? 0), Number(r?.on2 ?? 0), Number(r?.on3 ?? 0), Number(r?.on4 ?? 0)],
+      };
+    });
+  };
+  const sum = (a: Decisions, b: Decisions): Decisions => ({
+    deciders: a.deciders + b.deciders,
+    on: [a.on[0] + b.on[0], a.on[1] + b.on[1], a.on[2] + b.on[2], a.on[3] + b.on[3]],
+  });
+  const NONE: Decisions = { deciders: 0, on: [0, 0, 0, 0] };
+
+  /** The condition of the log's filter on one table, and its parameters. */
+  const where = (filter: ConsentFilter, cookies: boolean): { sql: string; params: unknown[] } => {
+    const parts = ['at >= ? AND at < ?'];
+    const params: unknown[] = [filter.from, filter.to];
+    if (filter.visitor !== null) {
+      // a pseudonym is a prefix of the hex session: a range of the session index
+      parts.push('session_id >= ? AND session_id < ?');
+      params.push(filter.visitor, `${filter.visitor}g`);
+    }
+    if (filter.consentId !== null) {
+      if (!cookies) return { sql: '1 = 0', params: [] };
+      parts.push('consent_id = ?');
+      params.push(filter.consentId);
+    }
+    return { sql: parts.join(' AND '), params };
+  };
+  /** One page of one table after the cursor, newest first. */
+  const pageOf = async (table: 'cookie' | 'form', filter: ConsentFilter, after: Cursor | null, size: number) => {
+    const w = where(filter, table === 'cookie');
+    const from =
+      table === 'cookie' ? `SELECT ${COOKIE_COLUMNS} FROM cookie_consents` : `SELECT ${FORM_COLUMNS} FROM form_consents`;
+    const cursor = after ? ' AND (at < ? OR (at = ? AND id < ?))' : '';
+    return reads.all<Record<string, unknown>>(`${from} WHERE ${w.sql}${cursor} ORDER BY at DESC, id DESC LIMIT ?`, [
+      ...w.params,
+      ...(after ? [after.at, after.at, after.id] : []),
+      size,
+    ]);
+  };
+  const entryOf = (row: Record<string, unknown>): ConsentEntry => ({
+    kind: row.kind as ConsentEntry['kind'],
+    id: Number(row.id),
+    at: Number(row.at),
+    session: row.session_id as string,
+    consentId: (row.consent_id as string | null | undefined) ?? null,
+    category: row.category === undefined || row.category === null ? null : Number(row.category),
+    granted: row.granted === undefined || row.granted === null ? null : Number(row.granted) === 1,
+    userAgent: row.user_agent as string,
+    url: (row.url as string | undefined) ?? null,
+    formId: (row.form_id as string | undefined) ?? null,
+    formName: (row.form_name as string | undefined) ?? null,
+    fields: row.fields ? (JSON.parse(row.fields as string) as Record<string, string>) : null,
+    deletedAt: row.deleted_at === undefined || row.deleted_at === null ? null : Number(row.deleted_at),
+  });
+  /** Newest first across both tables: at, then id, then kind (`generic` > `form` > `category`), as one ORDER BY would. */
+  const newer = (a: ConsentEntry, b: ConsentEntry) =>
+    a.at - b.at || a.id - b.id || (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0);
+
+  return {
+    /** A cookie-consent record (category null: the generic choice), with the session's state after it. */
+    recordCookieConsent: (visitor: Visitor, category: number | null, granted: boolean, consentId: string | null, at: number) =>
+      sql.transaction(async (tx) => {
+        const last = await tx.get<{ s1: number | null; s2: number; s3: number; s4: number }>(
+          'SELECT s1, s2, s3, s4 FROM cookie_consents WHERE session_id = ? ORDER BY at DESC, id DESC LIMIT 1',
+          [visitor.session],
+        );
+        const state: number[] = last && last.s1 !== null ? [last.s1, last.s2, last.s3, last.s4] : [...DEFAULT_STATE];
+        if (category !== null) state[category - 1] = granted ? 1 : 0;
+        await tx.run(
+          `INSERT INTO cookie_consents (session_id, category, granted, user_agent, ip, at, consent_id, s1, s2, s3, s4)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          [visitor.session, category, granted ? 1 : 0, visitor.userAgent, visitor.ip, at, consentId, ...state],
+        );
+      }),
+    storeFormConsent: async (visitor: Visitor, form: FormRef, fields: Record<string, string>, at: number) =>
+      void (await sql.run(
+        `INSERT INTO form_consents (session_id, url, form_id, form_name, fields, user_agent, ip, at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        [visitor.session, form.url, form.formId, form.formName, JSON.stringify(fields), visitor.userAgent, visitor.ip, at],
+      )),
+    /** Mark the visitor's latest live record of that form deleted; returns how many rows changed (0 or 1). */
+    deleteFormConsent: (visitor: Visitor, form: FormRef, at: number) =>
+      sql.run(
+        `UPDATE form_consents SET deleted_at = ? WHERE id = (
+           SELECT id FROM form_consents
+           WHERE session_id = ? AND url = ? AND form_id = ? AND form_name = ? AND deleted_at IS NULL
+           ORDER BY at DESC, id DESC LIMIT 1)`,
+        [at, visitor.session, form.url, form.formId, form.formName],
+      ),
+
+    /**
+     * The log, newest first, in pages of `pageSize` records: each page is one short query per table
+     * on the readers' side (a cursor, never OFFSET), so an export of a million records holds a page
+     * in memory at a time, and what waits for the database between pages goes on meanwhile.
+     */
+    async *log(filter: ConsentFilter, limit = Number.POSITIVE_INFINITY, pageSize = 1000): AsyncGenerator<ConsentEntry[]> {
+      const cursors: Record<'cookie' | 'form', Cursor | null> = { cookie: null, form: null };
+      const buffers: Record<'cookie' | 'form', ConsentEntry[]> = { cookie: [], form: [] };
+      const done = { cookie: false, form: false };
+      let sent = 0;
+      const fill = async (table: 'cookie' | 'form') => {
+        if (done[table] || buffers[table].length > 0) return;
+        const rows = (await pageOf(table, filter, cursors[table], pageSize)).map(entryOf);
+        if (rows.length < pageSize) done[table] = true;
+        if (rows.length > 0) {
+          const last = rows[rows.length - 1]!;
+          cursors[table] = { at: last.at, id: last.id, kind: last.kind };
+        }
+        buffers[table] = rows;
+      };
+      while (sent < limit) {
+        await Promise.all([fill('cookie'), fill('form')]);
+        const page: ConsentEntry[] = [];
+        // merge while both sides have rows (or one side is finished)
+        while (page.length < pageSize && sent + page.length < limit) {
+          const a = buffers.cookie[0];
+          const b = buffers.form[0];
+          if (!a && !b) break;
+          if ((!a && !done.cookie) || (!b && !done.form)) break;
+          const take = !b || (a && newer(a, b) > 0) ? 'cookie' : 'form';
+          page.push(buffers[take].shift()!);
+        }
+        if (page.length === 0) {
+          if (buffers.cookie.length === 0 && buffers.form.length === 0 && done.cookie && done.form) return;
+          continue;
+        }
+        sent += page.length;
+        yield page;
+      }
+    },
+
+    /** Deciders and their states over each range (counted from the stored records). */
+    decisionsIn: countRanges,
+    /** Deciders per day of `days` (day totals where built) and over all of them. */
+    async decisionsPerDay(days: readonly Day[]): Promise<Map<string, Decisions>> {
+      const { built, raw } = await builtDays(reads, days);
+      const out = new Map<string, Decisions>(days.map((d) => [d.day, NONE]));
+      if (built.length > 0)
+        for (const r of await reads.all<{ day: string; deciders: number; on1: number; on2: number; on3: number; on4: number }>(
+          'SELECT day, deciders, on1, on2, on3, on4 FROM stats_consents WHERE day >= ? AND day <= ? AND hour = -1',
+          [built[0]!.day, built[built.length - 1]!.day],
+        ))
+          out.set(r.day, { deciders: Number(r.deciders), on: [Number(r.on1), Number(r.on2), Number(r.on3), Number(r.on4)] });
+      const counted = await countRanges(raw);
+      raw.forEach((day, i) => out.set(day.day, counted[i]!));
+      return out;
+    },
+    /** Deciders per hour of one day (day totals where built). */
+    async decisionsPerHour(day: Day, hours: readonly Range[]): Promise<Decisions[]> {
+      const { built } = await builtDays(reads, [day]);
+      if (built.length === 0) return countRanges(hours);
+      const rows = await reads.all<{ hour: number; deciders: number; on1: number; on2: number; on3: number; on4: number }>(
+        'SELECT hour, deciders, on1, on2, on3, on4 FROM stats_consents WHERE day = ? AND hour >= 0',
+        [day.day],
+      );
+      const byHour = new Map(rows.map((r) => [Number(r.hour), r]));
+      return hours.map((_, i) => {
+        const r = byHour.get(i);
+        return r ? { deciders: Number(r.deciders), on: [Number(r.on1), Number(r.on2), Number(r.on3), Number(r.on4)] } : NONE;
+      });
+    },
+    sum,
+    /** The day totals of `days` (the day and its hours), counted from the stored records. */
+    async countForTotals(days: readonly Day[], hoursOf: (day: Day) => Range[]) {
+      const whole = await countRanges(days);
+      const out: Array<{ day: string; rows: Array<[number, Decisions]> }> = [];
+      for (const [i, day] of days.entries()) {
+        const rows: Array<[number, Decisions]> = [[-1, whole[i]!]];
+        if (whole[i]!.deciders > 0)
+          (await countRanges(hoursOf(day))).forEach((h, hour) => h.deciders > 0 && rows.push([hour, h]));
+        out.push({ day: day.day, rows });
+      }
+      return out;
+    },
+    async keepTotals(tx: Sql, day: string, rows: ReadonlyArray<readonly [number, Decisions]>): Promise<void> {
+      await tx.run('DELETE FROM stats_consents WHERE day = ?', [day]);
+      for (const [hour, d] of rows)
+        if (d.deciders > 0)
+          await tx.run('INSERT INTO stats_consents (day, hour, deciders, on1, on2, on3, on4) VALUES (?, ?, ?, ?, ?, ?, ?)', [
+            day,
+            hour,
+            d.deciders,
+            ...d.on,
+          ]);
+    },
+    earliest: async () => (await reads.get<{ at: number | null }>('SELECT MIN(at) AS at FROM cookie_consents'))?.at ?? null,
+
+    /** The sessions behind a pseudonym among the consent records. */
+    sessionsOf: async (pseudonym: string) =>
+      (
+        await sql.all<{ id: string }>(
+          `SELECT session_id AS id FROM cookie_consents WHERE session_id >= ? AND session_id < ?
+           UNION SELECT session_id FROM form_consents WHERE session_id >= ? AND session_id < ?`,
+          [pseudonym, `${pseudonym}g`, pseudonym, `${pseudonym}g`],
+        )
+      ).map((r) => r.id),
+    /** The sessions that logged a choice with this consent ID. */
+    sessionsOfConsent: async (consentId: string) =>
+      (
+        await sql.all<{ id: string }>('SELECT DISTINCT session_id AS id FROM cookie_consents WHERE consent_id = ?', [consentId])
+      ).map((r) => r.id),
+    async erase(tx: Sql, sessions: readonly string[], consentId: string | null = null): Promise<number> {
+      let records = 0;
+      for (const session of sessions)
+        for (const table of ['cookie_consents', 'form_consents'])
+          records += await tx.run(`DELETE FROM ${table} WHERE session_id = ?`, [session]);
+      if (consentId !== null) records += await tx.run('DELETE FROM cookie_consents WHERE consent_id = ?', [consentId]);
+      return records;
+    },
+    retention: (cookieBefore: number, formBefore: number): RetentionStep[] => [
+      { name: 'cookieConsents', table: 'cookie_consents', where: 'at < ?', params: [cookieBefore] },
+      { name: 'formConsents', table: 'form_consents', where: 'at < ?', params: [formBefore] },
+    ],
+    clearTotals: (tx: Sql) => tx.run('DELETE FROM stats_consents'),
+  };
+}
+
+export type ConsentsStore = ReturnType<typeof consentsStore>;
+
+/**
+ * Migration 4: each stored cookie-consent record gets the state after it, a session at a time in
+ * the order of its records, in pages of 5,000.
+ */
+async function fillStates(tx: Sql): Promise<void> {
+  let after: [string, number, number] = ['', Number.MIN_SAFE_INTEGER, Number.MIN_SAFE_INTEGER];
+  let session = '';
+  let state: number[] = [...DEFAULT_STATE];
+  for (;;) {
+    const rows = await tx.all<{ id: number; session_id: string; category: number | null; granted: number; at: number }>(
+      `SELECT id, session_id, category, granted, at FROM cookie_consents
+       WHERE session_id > ? OR (session_id = ? AND (at > ? OR (at = ? AND id > ?)))
+       ORDER BY session_id, at, id LIMIT 5000`,
+      [after[0], after[0], after[1], after[1], after[2]],
+    );
+    if (rows.length === 0) return;
+    for (const row of rows) {
+      if (row.session_id !== session) {
+        session = row.session_id;
+        state = [...DEFAULT_STATE];
+      }
+      if (row.category !== null) state[row.category - 1] = Number(row.granted);
+      await tx.run('UPDATE cookie_consents SET s1 = ?, s2 = ?, s3 = ?, s4 = ? WHERE id = ?', [...state, row.id]);
+    }
+    const last = rows[rows.length - 1]!;
+    after = [last.session_id, last.at, last.id];
+  }
+}
