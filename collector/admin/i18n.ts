@@ -36,7 +36,7 @@ const de = {
   bounceRate: 'Absprungrate',
   timeOnPage: 'Ø Verweildauer',
   figuresHint:
-    'Ein Besuch sind die Seitenaufrufe eines Browsers im Zeitraum; ein Absprung ein Besuch mit einer Seite. Die Verweildauer kommt aus den Herzschlägen des Skripts und ist auf ein Herzschlag-Intervall genau.',
+    'Ein Besuch sind die Seitenaufrufe eines Browsers ohne Pause über 30 Minuten, gezählt am Tag seines Beginns; ein Absprung ein Besuch mit einer Seite. Besucher werden je Tag gezählt (wer an zwei Tagen kommt, zählt an beiden). Die Verweildauer kommt aus den Herzschlägen des Skripts und ist auf ein Herzschlag-Intervall genau.',
   viewsPer: { hour: 'Seitenaufrufe pro Stunde', day: 'Seitenaufrufe pro Tag', month: 'Seitenaufrufe pro Monat' } as Record<
     string,
     string
@@ -108,6 +108,10 @@ const de = {
   to: 'Bis',
   pseudonym: 'Besucher-Pseudonym',
   pseudonymHint: 'z. B. 3f9a0c1b2d4e',
+  consentId: 'Einwilligungs-ID',
+  consentIdHint: 'wie im Einstellungsdialog des Besuchers',
+  showConsent: 'Nur diese Einwilligungs-ID zeigen',
+  eraseBy: 'Löschen nach',
   search: 'Suchen',
   reset: 'Zurücksetzen',
   exportCsv: 'Als CSV exportieren',
@@ -126,19 +130,20 @@ const de = {
   showVisitor: 'Nur diesen Besucher zeigen',
   rows: (n: number) => `${n} Einträge`,
   eraseTitle: 'Daten eines Besuchers löschen',
-  eraseHint: 'Löscht alle Einwilligungen, Formulardaten, Klicks und Besuche dieses Pseudonyms (Recht auf Löschung).',
+  eraseHint:
+    'Löscht alle Einwilligungen, Formulardaten, Klicks und Besuche dieses Pseudonyms, oder aller Sitzungen mit dieser Einwilligungs-ID (Recht auf Löschung).',
   erase: 'Endgültig löschen',
-  eraseConfirm: (p: string) => `Alle Daten des Besuchers ${p} endgültig löschen?`,
+  eraseConfirm: (p: string) => `Alle Daten zu ${p} endgültig löschen?`,
   erased: (records: number) => `${records} Datensätze gelöscht.`,
   retentionTitle: 'Automatisch löschen',
   retentionHint:
-    'Was nach wie vielen Tagen gelöscht wird (0 = nie). Cookie-Einwilligungen sind der Nachweis der Einwilligung: 3 Jahre entsprechen der regelmäßigen Verjährungsfrist.',
-  retentionDays: 'Formular-Einwilligungen und Anwesenheitsdaten (Tage)',
+    'Was nach wie vielen Tagen gelöscht wird (1 bis 3650; nichts bleibt für immer). Die Tagessummen der Übersicht zählen niemanden und bleiben. Einwilligungen sind der Nachweis der Einwilligung: 3 Jahre entsprechen der regelmäßigen Verjährungsfrist.',
+  visitRetentionDays: 'Seitenaufrufe und Besuche (Tage)',
   clickRetentionDays: 'Klicks der Heatmap (Tage)',
+  formRetentionDays: 'Formular-Einwilligungen (Tage)',
   consentRetentionDays: 'Cookie-Einwilligungen (Tage)',
   save: 'Speichern',
   saved: (n: number) => `Gespeichert. ${n} alte Datensätze gelöscht.`,
-  savedOff: 'Gespeichert. Automatisches Löschen ist aus.',
 };
 
 const en: typeof de = {
@@ -164,7 +169,7 @@ const en: typeof de = {
   bounceRate: 'Bounce rate',
   timeOnPage: 'Avg. time on page',
   figuresHint:
-    "A visit is one browser's page views in the period; a bounce is a visit of one page. Time on page comes from the script's heartbeats and is exact to one heartbeat interval.",
+    "A visit is one browser's page views without a break of over 30 minutes, counted on the day it began; a bounce is a visit of one page. Visitors are counted per day (someone who comes on two days counts on both). Time on page comes from the script's heartbeats and is exact to one heartbeat interval.",
   viewsPer: { hour: 'Page views per hour', day: 'Page views per day', month: 'Page views per month' },
   bucket: { hour: 'Hour', day: 'Day', month: 'Month' },
   entryPages: 'Entry pages',
@@ -226,6 +231,10 @@ const en: typeof de = {
   to: 'To',
   pseudonym: 'Visitor pseudonym',
   pseudonymHint: 'e.g. 3f9a0c1b2d4e',
+  consentId: 'Consent ID',
+  consentIdHint: "as in the visitor's settings dialog",
+  showConsent: 'Show only this consent ID',
+  eraseBy: 'Erase by',
   search: 'Search',
   reset: 'Reset',
   exportCsv: 'Export as CSV',
@@ -244,19 +253,20 @@ const en: typeof de = {
   showVisitor: 'Show only this visitor',
   rows: (n: number) => `${n} records`,
   eraseTitle: "Erase a visitor's data",
-  eraseHint: 'Deletes every consent, form data, click and visit of this pseudonym (right to erasure).',
+  eraseHint:
+    'Deletes every consent, form data, click and visit of this pseudonym, or of every session with this consent ID (right to erasure).',
   erase: 'Erase for good',
-  eraseConfirm: (p: string) => `Erase all data of visitor ${p} for good?`,
+  eraseConfirm: (p: string) => `Erase all data of ${p} for good?`,
   erased: (records: number) => `${records} records erased.`,
   retentionTitle: 'Automatic deletion',
   retentionHint:
-    'What is deleted after how many days (0 = never). Cookie consents are the proof of consent: 3 years is the regular limitation period.',
-  retentionDays: 'Form consents and presence data (days)',
+    "What is deleted after how many days (1 to 3650; nothing is kept forever). The overview's day totals count no one and stay. Consents are the proof of consent: 3 years is the regular limitation period.",
+  visitRetentionDays: 'Page views and visits (days)',
   clickRetentionDays: 'Heatmap clicks (days)',
+  formRetentionDays: 'Form consents (days)',
   consentRetentionDays: 'Cookie consents (days)',
   save: 'Save',
   saved: (n: number) => `Saved. ${n} old records deleted.`,
-  savedOff: 'Saved. Automatic deletion is off.',
 };
 
 /** The texts of one language. */
