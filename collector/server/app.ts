@@ -3,8 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createAdmin } from './admin';
-import { DEVICE_MS, FAILURE_WINDOW_MS, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from './admin/auth';
+import { DEVICE_MS, FAILURE_WINDOW_MS, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, createAdmin } from './admin';
 import { dayAt, startOfDay } from './calendar';
 import { HttpError, sendJson } from './edge/http';
 import { RETRY_AFTER_S, createReporter, databaseUnavailable } from './edge/log';
@@ -12,10 +11,7 @@ import { VISITOR_RATE } from './edge/rate-limit';
 import { serveStatic, type Mount } from './edge/static';
 import { REAL_TIMERS, createJobs, type Timers } from './jobs';
 import { createStore } from './store';
-import { createVisitorTasks } from './visitor';
-import { describeAgent } from './visitor/agent';
-import { DEFAULT_SETTINGS, presenceWindowMs, type Settings } from './visitor/config';
-import { pageAddress } from './visitor/page';
+import { DEFAULT_SETTINGS, createVisitorTasks, describeAgent, pageAddress, presenceWindowMs, type Settings } from './visitor';
 
 /**
  * The repository root: the nearest folder above this file with a package.json (the sources sit in

@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { REPO_ROOT, createCollector } from './app';
 import { ENV_NAMES, loadOptions, type ServerOptions } from './options';
 import { superviseWorkers } from './supervisor';
-import { bookmarklet } from './visitor/bookmarklet';
+import { bookmarklet } from './visitor';
 
 /** How long a shutdown may take before the process exits anyway (a stuck connection, say). */
 const SHUTDOWN_GRACE_MS = 3000;

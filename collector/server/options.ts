@@ -1,8 +1,8 @@
 import { isAbsolute, resolve } from 'node:path';
-import { MIN_PASSWORD_CHARS } from './admin/auth';
+import { MIN_PASSWORD_CHARS } from './admin';
 import { originOf } from './edge/client';
 import { VISITOR_RATE } from './edge/rate-limit';
-import { DEFAULT_SETTINGS, type Settings } from './visitor/config';
+import { DEFAULT_SETTINGS, type Settings } from './visitor';
 
 export { DEFAULT_SETTINGS, type Settings };
 

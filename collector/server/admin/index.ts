@@ -14,6 +14,8 @@ import { LOGIN_CSS, loginPage, type LoginNotice } from './login-page';
 import { parseDay, periodOf, type Period } from './period';
 import { MAX_RETENTION_DAYS, RETENTION, retentionDays, retentionPlan } from './retention';
 
+export { DEVICE_MS, FAILURE_WINDOW_MS, MIN_PASSWORD_CHARS, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from './auth';
+
 /**
  * The admin feature: sign-in, the built React app and its JSON API, the consent CSV. Everything
  * but the sign-in page and the app's code needs a session; nothing here is reached by a visitor's

@@ -16,6 +16,11 @@ import { TASK_KEYS, findTask, type Reply, type TaskContext } from './tasks';
  * the site's own pages (Origin, and the page addresses they name), and never reach the admin area.
  */
 
+export { describeAgent } from './agent';
+export { bookmarklet } from './bookmarklet';
+export { DEFAULT_SETTINGS, presenceWindowMs, type Settings } from './config';
+export { pageAddress } from './page';
+
 /** What the visitor feature needs from the collector. */
 export interface VisitorDeps {
   visits: VisitsStore;
