@@ -1,7 +1,6 @@
-import type { Migration } from './migrate';
-import { typed } from './migrate';
+import { DEFAULT_STATE } from './consents-schema';
+import { consentTotals } from './consents-totals';
 import type { RetentionStep } from './retention';
-import { builtDays, dayTable, type Day, type Range } from './rollups';
 import type { Reads, Sql } from './sql';
 import type { FormRef, Visitor } from './types';
 
@@ -15,67 +14,6 @@ import type { FormRef, Visitor } from './types';
  * session's records so far), so a day's statistics read one record per visitor instead of replaying
  * every record before it.
  */
-
-/** Before any record, per category: the widget's opt-out default (protocol section 5). */
-const DEFAULT_STATE = [1, 1, 0, 0] as const;
-
-export const CONSENTS_MIGRATIONS: readonly Migration[] = [
-  {
-    version: 1,
-    name: 'consent log and form consents',
-    sql: typed(`
-      CREATE TABLE IF NOT EXISTS cookie_consents (
-        id \${ID},
-        session_id TEXT NOT NULL,
-        category INTEGER CHECK (category BETWEEN 1 AND 4),
-        granted INTEGER NOT NULL CHECK (granted IN (0, 1)),
-        user_agent TEXT NOT NULL,
-        ip TEXT NOT NULL,
-        at \${TIME} NOT NULL
-      );
-      CREATE INDEX IF NOT EXISTS cookie_consents_at ON cookie_consents (at);
-      CREATE TABLE IF NOT EXISTS form_consents (
-        id \${ID},
-        session_id TEXT NOT NULL,
-        url TEXT NOT NULL,
-        form_id TEXT NOT NULL,
-        form_name TEXT NOT NULL,
-        fields TEXT NOT NULL,
-        user_agent TEXT NOT NULL,
-        ip TEXT NOT NULL,
-        at \${TIME} NOT NULL,
-        deleted_at \${TIME}
-      );
-      CREATE INDEX IF NOT EXISTS form_consents_form ON form_consents (session_id, url, form_id, form_name);
-      CREATE INDEX IF NOT EXISTS form_consents_at ON form_consents (at);
-    `),
-  },
-  {
-    version: 4,
-    name: 'consent IDs, the state after each record; day totals',
-    sql: typed(`
-      ALTER TABLE cookie_consents ADD COLUMN consent_id TEXT;
-      ALTER TABLE cookie_consents ADD COLUMN s1 INTEGER;
-      ALTER TABLE cookie_consents ADD COLUMN s2 INTEGER;
-      ALTER TABLE cookie_consents ADD COLUMN s3 INTEGER;
-      ALTER TABLE cookie_consents ADD COLUMN s4 INTEGER;
-      CREATE INDEX cookie_consents_session ON cookie_consents (session_id, at, id);
-      CREATE INDEX cookie_consents_consent_id ON cookie_consents (consent_id);
-      CREATE INDEX form_consents_at_id ON form_consents (at, id);
-      CREATE TABLE stats_consents (
-        day TEXT NOT NULL,
-        hour INTEGER NOT NULL,
-        deciders BIGINT NOT NULL,
-        on1 BIGINT NOT NULL,
-        on2 BIGINT NOT NULL,
-        on3 BIGINT NOT NULL,
-        on4 BIGINT NOT NULL,
-        PRIMARY KEY (day, hour)
-      );
-    `),
-    then: fillStates,
-  },
-];
 
 /** A consent record as the admin area shows and exports it: the session only as its pseudonym. */
 export interface ConsentEntry {
@@ -104,12 +42,6 @@ export interface ConsentFilter {
   consentId: string | null;
 }
 
-/** Deciding visitors and how many of them allowed each category (1..4). */
-export interface Decisions {
-  deciders: number;
-  on: [number, number, number, number];
-}
-
 /** Where a page of the log continues: after this record (newest first). */
 type Cursor = { at: number; id: number; kind: string };
 
@@ -119,38 +51,6 @@ const FORM_COLUMNS = "id, session_id, url, form_id, form_name, fields, user_agen
 
 /** The consents area on an open database. */
 export function consentsStore(sql: Sql, reads: Reads) {
-  /**
-   * Deciders per range: the latest record of each session in the range, its state summed. The
-   * latest is found per record by the session's index (a correlated LIMIT 1: one index probe each,
-   * whatever the planner thinks of the range table).
-   */
-  const countRanges = async (ranges: readonly Range[]) => {
-    if (ranges.length === 0) return [];
-    const d = dayTable(ranges);
-    const rows = await reads.all<{ i: number; deciders: number; on1: number; on2: number; on3: number; on4: number }>(
-      `WITH ${d.sql}
-       SELECT d.i AS i, COUNT(*) AS deciders, SUM(c.s1) AS on1, SUM(c.s2) AS on2, SUM(c.s3) AS on3, SUM(c.s4) AS on4
-       FROM d JOIN cookie_consents c ON c.at >= d.s AND c.at < d.e
-       WHERE c.id = (SELECT l.id FROM cookie_consents l WHERE l.session_id = c.session_id AND l.at >= d.s AND l.at < d.e
-         ORDER BY l.at DESC, l.id DESC LIMIT 1)
-       GROUP BY d.i`,
-      d.params,
-    );
-    const byIndex = new Map(rows.map((r) => [r.i, r]));
-    return ranges.map((_, i): Decisions => {
-      const r = byIndex.get(i);
-      return {
-        deciders: Number(r?.deciders ?? 0),
-        on: [Number(r?.on1 ?? 0), Number(r?.on2 ?? 0), Number(r?.on3 ?? 0), Number(r?.on4 ?? 0)],
-      };
-    });
-  };
-  const sum = (a: Decisions, b: Decisions): Decisions => ({
-    deciders: a.deciders + b.deciders,
-    on: [a.on[0] + b.on[0], a.on[1] + b.on[1], a.on[2] + b.on[2], a.on[3] + b.on[3]],
-  });
-  const NONE: Decisions = { deciders: 0, on: [0, 0, 0, 0] };
-
   /** The condition of the log's filter on one table, and its parameters. */
   const where = (filter: ConsentFilter, cookies: boolean): { sql: string; params: unknown[] } => {
     const parts = ['at >= ? AND at < ?'];
@@ -199,6 +99,7 @@ export function consentsStore(sql: Sql, reads: Reads) {
     a.at - b.at || a.id - b.id || (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0);
 
   return {
+    ...consentTotals(reads),
     /** A cookie-consent record (category null: the generic choice), with the session's state after it. */
     recordCookieConsent: (visitor: Visitor, category: number | null, granted: boolean, consentId: string | null, at: number) =>
       sql.transaction(async (tx) => {
@@ -271,62 +172,6 @@ export function consentsStore(sql: Sql, reads: Reads) {
       }
     },
 
-    /** Deciders and their states over each range (counted from the stored records). */
-    decisionsIn: countRanges,
-    /** Deciders per day of `days` (day totals where built) and over all of them. */
-    async decisionsPerDay(days: readonly Day[]): Promise<Map<string, Decisions>> {
-      const { built, raw } = await builtDays(reads, days);
-      const out = new Map<string, Decisions>(days.map((d) => [d.day, NONE]));
-      if (built.length > 0)
-        for (const r of await reads.all<{ day: string; deciders: number; on1: number; on2: number; on3: number; on4: number }>(
-          'SELECT day, deciders, on1, on2, on3, on4 FROM stats_consents WHERE day >= ? AND day <= ? AND hour = -1',
-          [built[0]!.day, built[built.length - 1]!.day],
-        ))
-          out.set(r.day, { deciders: Number(r.deciders), on: [Number(r.on1), Number(r.on2), Number(r.on3), Number(r.on4)] });
-      const counted = await countRanges(raw);
-      raw.forEach((day, i) => out.set(day.day, counted[i]!));
-      return out;
-    },
-    /** Deciders per hour of one day (day totals where built). */
-    async decisionsPerHour(day: Day, hours: readonly Range[]): Promise<Decisions[]> {
-      const { built } = await builtDays(reads, [day]);
-      if (built.length === 0) return countRanges(hours);
-      const rows = await reads.all<{ hour: number; deciders: number; on1: number; on2: number; on3: number; on4: number }>(
-        'SELECT hour, deciders, on1, on2, on3, on4 FROM stats_consents WHERE day = ? AND hour >= 0',
-        [day.day],
-      );
-      const byHour = new Map(rows.map((r) => [Number(r.hour), r]));
-      return hours.map((_, i) => {
-        const r = byHour.get(i);
-        return r ? { deciders: Number(r.deciders), on: [Number(r.on1), Number(r.on2), Number(r.on3), Number(r.on4)] } : NONE;
-      });
-    },
-    sum,
-    /** The day totals of `days` (the day and its hours), counted from the stored records. */
-    async countForTotals(days: readonly Day[], hoursOf: (day: Day) => Range[]) {
-      const whole = await countRanges(days);
-      const out: Array<{ day: string; rows: Array<[number, Decisions]> }> = [];
-      for (const [i, day] of days.entries()) {
-        const rows: Array<[number, Decisions]> = [[-1, whole[i]!]];
-        if (whole[i]!.deciders > 0)
-          (await countRanges(hoursOf(day))).forEach((h, hour) => h.deciders > 0 && rows.push([hour, h]));
-        out.push({ day: day.day, rows });
-      }
-      return out;
-    },
-    async keepTotals(tx: Sql, day: string, rows: ReadonlyArray<readonly [number, Decisions]>): Promise<void> {
-      await tx.run('DELETE FROM stats_consents WHERE day = ?', [day]);
-      for (const [hour, d] of rows)
-        if (d.deciders > 0)
-          await tx.run('INSERT INTO stats_consents (day, hour, deciders, on1, on2, on3, on4) VALUES (?, ?, ?, ?, ?, ?, ?)', [
-            day,
-            hour,
-            d.deciders,
-            ...d.on,
-          ]);
-    },
-    earliest: async () => (await reads.get<{ at: number | null }>('SELECT MIN(at) AS at FROM cookie_consents'))?.at ?? null,
-
     /** The sessions behind a pseudonym among the consent records. */
     sessionsOf: async (pseudonym: string) =>
       (
@@ -353,37 +198,7 @@ export function consentsStore(sql: Sql, reads: Reads) {
       { name: 'cookieConsents', table: 'cookie_consents', where: 'at < ?', params: [cookieBefore] },
       { name: 'formConsents', table: 'form_consents', where: 'at < ?', params: [formBefore] },
     ],
-    clearTotals: (tx: Sql) => tx.run('DELETE FROM stats_consents'),
   };
 }
 
 export type ConsentsStore = ReturnType<typeof consentsStore>;
-
-/**
- * Migration 4: each stored cookie-consent record gets the state after it, a session at a time in
- * the order of its records, in pages of 5,000.
- */
-async function fillStates(tx: Sql): Promise<void> {
-  let after: [string, number, number] = ['', Number.MIN_SAFE_INTEGER, Number.MIN_SAFE_INTEGER];
-  let session = '';
-  let state: number[] = [...DEFAULT_STATE];
-  for (;;) {
-    const rows = await tx.all<{ id: number; session_id: string; category: number | null; granted: number; at: number }>(
-      `SELECT id, session_id, category, granted, at FROM cookie_consents
-       WHERE session_id > ? OR (session_id = ? AND (at > ? OR (at = ? AND id > ?)))
-       ORDER BY session_id, at, id LIMIT 5000`,
-      [after[0], after[0], after[1], after[1], after[2]],
-    );
-    if (rows.length === 0) return;
-    for (const row of rows) {
-      if (row.session_id !== session) {
-        session = row.session_id;
-        state = [...DEFAULT_STATE];
-      }
-      if (row.category !== null) state[row.category - 1] = Number(row.granted);
-      await tx.run('UPDATE cookie_consents SET s1 = ?, s2 = ?, s3 = ?, s4 = ? WHERE id = ?', [...state, row.id]);
-    }
-    const last = rows[rows.length - 1]!;
-    after = [last.session_id, last.at, last.id];
-  }
-}

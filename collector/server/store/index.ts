@@ -2,15 +2,19 @@ import Database from 'better-sqlite3';
 import { chmodSync, closeSync, openSync } from 'node:fs';
 import { ADMIN_MIGRATIONS, adminStore, type AdminLifetimes } from './admin';
 import { CLICKS_MIGRATIONS, clicksStore } from './clicks';
-import { CONSENTS_MIGRATIONS, consentsStore } from './consents';
+import { consentsStore } from './consents';
+import { CONSENTS_MIGRATIONS } from './consents-schema';
 import { hashStoredSessions, legacyMigration3 } from './legacy';
 import { migrate, type Migration } from './migrate';
 import { runRetention } from './retention';
 import { ROLLUP_MIGRATIONS, type Day, type Range } from './rollups';
 import { SETTINGS_MIGRATIONS, settingsStore } from './settings';
-import { postgresEngine, sqliteEngine, type Engine } from './sql';
+import { postgresEngine } from './postgres';
+import type { Engine } from './sql';
+import { sqliteEngine } from './sqlite';
 import type { LegacyParsers } from './types';
-import { VISITS_MIGRATIONS, visitsStore } from './visits';
+import { visitsStore } from './visits';
+import { VISITS_MIGRATIONS } from './visits-schema';
 
 /**
  * The collector's storage, by data area: visits (sessions, visits, page views, presence), clicks,
@@ -22,13 +26,15 @@ import { VISITS_MIGRATIONS, visitsStore } from './visits';
 
 export type { AdminStore, AdminLifetimes } from './admin';
 export type { ClickCount, ClicksStore } from './clicks';
-export type { ConsentEntry, ConsentFilter, ConsentsStore, Decisions } from './consents';
+export type { ConsentEntry, ConsentFilter, ConsentsStore } from './consents';
+export type { Decisions } from './consents-totals';
 export type { Day, Range } from './rollups';
 export type { SettingsStore } from './settings';
 export type { AgentInfo, DeviceClass, FormRef, Heartbeat, LegacyParsers, Presence, UtmField, Visitor } from './types';
 export { UTM_FIELDS } from './types';
 export { MAX_CLICKS_PER_SESSION, MAX_SELECTORS_PER_SESSION } from './clicks';
-export { SCREEN_CLASSES, VISIT_GAP_MS, type VisitDimension, type VisitsStore } from './visits';
+export { VISIT_GAP_MS, type VisitsStore } from './visits';
+export { SCREEN_CLASSES, type VisitDimension } from './visits-totals';
 
 /** Where the collector keeps its data: a SQLite file (or `:memory:`), or a PostgreSQL database. */
 export type StoreTarget = { sqlite: string } | { postgres: string };
