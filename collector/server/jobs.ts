@@ -69,6 +69,19 @@ export function createJobs({ store, now, timers, retain, timeZone, onError }: Jo
       // let the requests that arrived meanwhile in
       await new Promise((resolve) => setImmediate(resolve));
     }
+    // then the month totals of every month that has ended with all its days counted, and has none
+    // (or had a day counted again just now)
+    const counted = new Set([...state.built, ...todo.map((d) => d.day)]);
+    const again = new Set(todo.map((d) => d.day.slice(0, 7)));
+    const months = new Map<string, ZonedDay[]>();
+    for (const d of all) months.set(d.day.slice(0, 7), [...(months.get(d.day.slice(0, 7)) ?? []), d]);
+    for (const [month, days] of months) {
+      const last = days[days.length - 1]!;
+      const whole = days[0]!.day.endsWith('-01') && addDays(dayAt(zone, last.start), 1).d === 1;
+      if (!whole || !days.every((d) => counted.has(d.day)) || (state.built.has(month) && !again.has(month))) continue;
+      await store.stats.buildMonth({ day: month, start: days[0]!.start, end: last.end }, zone, startedAt);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   }
 
   const chain = (previous: Promise<unknown>, work: () => Promise<unknown>, context: string) =>

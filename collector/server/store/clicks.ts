@@ -1,7 +1,7 @@
 import type { Migration } from './migrate';
 import { typed } from './migrate';
 import type { RetentionStep } from './retention';
-import { builtDays, builtThrough, dayTable, type Day } from './rollups';
+import { builtThrough, coverage, coveredRows, dayTable, type Day } from './rollups';
 import type { Reads, Sql } from './sql';
 
 /**
@@ -101,6 +101,7 @@ export function clicksStore(sql: Sql, reads: Reads) {
       return reads.all<ClickCount>(
         `SELECT selector, SUM(clicks) AS clicks, SUM(visitors) AS visitors, MAX(last_at) AS last FROM (
            SELECT selector, clicks, visitors, last_at FROM stats_clicks WHERE page = ?
+             AND (length(day) = 7 OR substr(day, 1, 7) NOT IN (SELECT day FROM stats_built WHERE length(day) = 7))
            UNION ALL
            SELECT selector, COUNT(*), COUNT(DISTINCT session_id), MAX(at) FROM clicks WHERE page = ? AND at >= ? GROUP BY selector
          ) t GROUP BY selector ORDER BY SUM(visitors) DESC, SUM(clicks) DESC, MAX(last_at) DESC, selector LIMIT ?`,
@@ -109,19 +110,21 @@ export function clicksStore(sql: Sql, reads: Reads) {
     },
     /** Clicks per page and selector in `days` (day totals where built, the stored rows for the rest). */
     async inDays(days: readonly Day[]): Promise<Map<string, Map<string, number>>> {
-      const { built, raw } = await builtDays(reads, days);
+      const { months, days: built, raw } = await coverage(reads, days);
       const out = new Map<string, Map<string, number>>();
       const add = (page: string, selector: string, n: number) => {
         const selectors = out.get(page) ?? new Map<string, number>();
         out.set(page, selectors);
         selectors.set(selector, (selectors.get(selector) ?? 0) + Number(n));
       };
-      if (built.length > 0)
+      if (months.length + built.length > 0) {
+        const covered = coveredRows(months, built);
         for (const r of await reads.all<{ page: string; selector: string; n: number }>(
-          'SELECT page, selector, SUM(clicks) AS n FROM stats_clicks WHERE day >= ? AND day <= ? GROUP BY page, selector',
-          [built[0]!.day, built[built.length - 1]!.day],
+          `SELECT page, selector, SUM(clicks) AS n FROM stats_clicks WHERE ${covered.sql} GROUP BY page, selector`,
+          covered.params,
         ))
           add(r.page, r.selector, r.n);
+      }
       for (const r of await countDays(raw)) add(r.page, r.selector, r.clicks);
       return out;
     },
@@ -161,6 +164,18 @@ export function clicksStore(sql: Sql, reads: Reads) {
     },
     retention: (before: number): RetentionStep[] => [{ name: 'clicks', table: 'clicks', where: 'at < ?', params: [before] }],
     clearTotals: (tx: Sql) => tx.run('DELETE FROM stats_clicks'),
+    /** The month totals of `month` (`YYYY-MM`) from its days' (inside the builder's transaction). */
+    async monthTotals(tx: Sql, month: string): Promise<void> {
+      await tx.run('DELETE FROM stats_clicks WHERE day = ?', [month]);
+      await tx.run(
+        `INSERT INTO stats_clicks (day, page, selector, clicks, visitors, last_at)
+         SELECT CAST(? AS TEXT), page, selector, SUM(clicks), SUM(visitors), MAX(last_at) FROM stats_clicks
+         WHERE day >= ? AND day <= ? AND length(day) = 10 GROUP BY page, selector`,
+        [month, `${month}-01`, `${month}-31`],
+      );
+    },
+    /** Drop the month totals of `month` (a day of it is counted again). */
+    dropTotals: (tx: Sql, month: string) => tx.run('DELETE FROM stats_clicks WHERE day = ?', [month]),
   };
 }
 

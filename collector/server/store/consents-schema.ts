@@ -48,6 +48,7 @@ export const CONSENTS_MIGRATIONS: readonly Migration[] = [
       ALTER TABLE cookie_consents ADD COLUMN s4 INTEGER;
       CREATE INDEX cookie_consents_session ON cookie_consents (session_id, at, id);
       CREATE INDEX cookie_consents_consent_id ON cookie_consents (consent_id);
+      CREATE INDEX cookie_consents_at_id ON cookie_consents (at, id);
       CREATE INDEX form_consents_at_id ON form_consents (at, id);
       CREATE TABLE stats_consents (
         day TEXT NOT NULL,
@@ -75,9 +76,9 @@ async function fillStates(tx: Sql): Promise<void> {
   for (;;) {
     const rows = await tx.all<{ id: number; session_id: string; category: number | null; granted: number; at: number }>(
       `SELECT id, session_id, category, granted, at FROM cookie_consents
-       WHERE session_id > ? OR (session_id = ? AND (at > ? OR (at = ? AND id > ?)))
+       WHERE (session_id, at, id) > (?, ?, ?)
        ORDER BY session_id, at, id LIMIT 5000`,
-      [after[0], after[0], after[1], after[1], after[2]],
+      after,
     );
     if (rows.length === 0) return;
     for (const row of rows) {

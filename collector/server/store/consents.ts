@@ -72,10 +72,12 @@ export function consentsStore(sql: Sql, reads: Reads) {
     const w = where(filter, table === 'cookie');
     const from =
       table === 'cookie' ? `SELECT ${COOKIE_COLUMNS} FROM cookie_consents` : `SELECT ${FORM_COLUMNS} FROM form_consents`;
-    const cursor = after ? ' AND (at < ? OR (at = ? AND id < ?))' : '';
+    // a row value: both engines walk the (at, id) index backwards from the cursor (an OR of the two
+    // conditions made PostgreSQL start at the newest record on every page)
+    const cursor = after ? ' AND (at, id) < (?, ?)' : '';
     return reads.all<Record<string, unknown>>(`${from} WHERE ${w.sql}${cursor} ORDER BY at DESC, id DESC LIMIT ?`, [
       ...w.params,
-      ...(after ? [after.at, after.at, after.id] : []),
+      ...(after ? [after.at, after.id] : []),
       size,
     ]);
   };

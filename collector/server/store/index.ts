@@ -164,6 +164,11 @@ function storeOn(engine: Engine, options: StoreOptions, beforeMigrations: () => 
         ]);
         await sql.transaction(async (tx) => {
           for (const [i, day] of days.entries()) {
+            // a day counted again: its month's totals are counted again too (monthTotals)
+            const month = day.day.slice(0, 7);
+            await tx.run('DELETE FROM stats_built WHERE day = ?', [month]);
+            await visits.dropTotals(tx, month);
+            await clicks.dropTotals(tx, month);
             await visits.keepTotals(tx, day.day, v[i]!.rows);
             await clicks.keepTotals(tx, day.day, c[i]!.rows);
             await consents.keepTotals(tx, day.day, k[i]!.rows);
@@ -177,7 +182,25 @@ function storeOn(engine: Engine, options: StoreOptions, beforeMigrations: () => 
             ]);
             await tx.run('DELETE FROM stats_dirty WHERE at >= ? AND at < ? AND noted_at <= ?', [day.start, day.end, startedAt]);
           }
-        });
+        }, 'stats');
+      },
+      /**
+       * Month totals (`day` = `YYYY-MM`) of a whole month whose days all have totals: the sums of
+       * those days, so that a period of 12 months reads 11 months and a few days.
+       */
+      async buildMonth(month: Day, zone: string, startedAt: number): Promise<void> {
+        await sql.transaction(async (tx) => {
+          await visits.monthTotals(tx, month.day);
+          await clicks.monthTotals(tx, month.day);
+          await tx.run('DELETE FROM stats_built WHERE day = ?', [month.day]);
+          await tx.run('INSERT INTO stats_built (day, zone, start_at, end_at, built_at) VALUES (?, ?, ?, ?, ?)', [
+            month.day,
+            zone,
+            month.start,
+            month.end,
+            startedAt,
+          ]);
+        }, 'stats');
       },
     },
     close: () => engine.close(),
@@ -202,7 +225,14 @@ export function createStore(target: StoreTarget, options: StoreOptions): Store {
     chmodSync(path, 0o600);
   }
   const db = new Database(path);
-  if (path !== ':memory:') db.pragma('journal_mode = WAL');
+  if (path !== ':memory:') {
+    db.pragma('journal_mode = WAL');
+    // WAL with NORMAL: a commit is not synced to disk (a power cut may lose the last ones; a crash of
+    // the collector loses nothing); the reader thread checkpoints every second, this connection only
+    // when the WAL passes 40 MB (the reader thread is gone)
+    db.pragma('synchronous = NORMAL');
+    db.pragma('wal_autocheckpoint = 10000');
+  }
   db.pragma('foreign_keys = ON');
   return storeOn(sqliteEngine(db, path), options, () => hashStoredSessions(db));
 }

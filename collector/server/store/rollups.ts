@@ -66,6 +66,50 @@ export async function builtDays(reads: Reads, days: readonly Day[]): Promise<{ b
   };
 }
 
+/** The days of a month `YYYY-MM`. */
+const daysInMonth = (month: string) => new Date(Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)), 0)).getUTCDate();
+
+/**
+ * How to read `days` (consecutive days of the site's calendar): the whole months among them that
+ * have month totals (`stats_built` holds `YYYY-MM` for those, the `stats_*` tables rows with that
+ * `day`), the other built days, and the days to count from the rows. A period of 12 months then
+ * reads eleven months and the days of this one.
+ */
+export async function coverage(reads: Reads, days: readonly Day[]): Promise<{ months: string[]; days: Day[]; raw: Day[] }> {
+  const { built, raw } = await builtDays(reads, days);
+  const perMonth = new Map<string, number>();
+  for (const d of built) perMonth.set(d.day.slice(0, 7), (perMonth.get(d.day.slice(0, 7)) ?? 0) + 1);
+  const whole = [...perMonth].filter(([month, n]) => n === daysInMonth(month)).map(([month]) => month);
+  let months: string[] = [];
+  if (whole.length > 0) {
+    const markers = await reads.all<{ day: string }>(
+      `SELECT day FROM stats_built WHERE day IN (${whole.map(() => '?').join(', ')})`,
+      whole,
+    );
+    months = markers.map((m) => m.day).sort();
+  }
+  const inMonths = new Set(months);
+  return { months, days: built.filter((d) => !inMonths.has(d.day.slice(0, 7))), raw };
+}
+
+/**
+ * The condition that selects the rows of `months` and `days` in a `stats_*` table (column `day`),
+ * and its parameters: `day IN (months)` or one range per run of consecutive days.
+ */
+export function coveredRows(months: readonly string[], days: readonly Day[]): { sql: string; params: string[] } {
+  const runs: Array<[string, string]> = [];
+  for (const [i, d] of days.entries()) {
+    const previous = days[i - 1];
+    if (previous && d.start === previous.end) runs[runs.length - 1]![1] = d.day;
+    else runs.push([d.day, d.day]);
+  }
+  const parts = [
+    ...(months.length ? [`day IN (${months.map(() => '?').join(', ')})`] : []),
+    ...runs.map(() => '(day >= ? AND day <= ? AND length(day) = 10)'),
+  ];
+  return { sql: parts.length ? `(${parts.join(' OR ')})` : '1 = 0', params: [...months, ...runs.flat()] };
+}
+
 /**
  * The end of the last built day: the builder builds days in order, so everything before it has day
  * totals (minus the days with nothing stored) and everything from it on is counted from the rows.

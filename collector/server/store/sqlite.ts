@@ -15,6 +15,17 @@ const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.path, { readonly: true, fileMustExist: true });
 db.pragma('busy_timeout = 5000');
+// the checkpoints too (WAL pages copied back into the file): here, beside the readers, instead of
+// in the commit of whichever heartbeat passes the WAL's threshold
+const checkpointer = new Database(workerData.path, { fileMustExist: true });
+checkpointer.pragma('busy_timeout = 0');
+setInterval(() => {
+  try {
+    checkpointer.pragma('wal_checkpoint(PASSIVE)');
+  } catch {
+    // busy now: the next second
+  }
+}, 1000);
 const statements = new Map();
 parentPort.on('message', ({ id, method, sql, params }) => {
   try {
@@ -31,7 +42,11 @@ parentPort.on('message', ({ id, method, sql, params }) => {
 });
 `;
 
-/** Reads of a SQLite file on a worker thread (started on the first read, again after a crash). */
+/**
+ * Reads of a SQLite file on a worker thread (started at once, again on the next read after a crash),
+ * which also checkpoints the WAL every second (PASSIVE: it never waits for the writer, nor the writer
+ * for it).
+ */
 export function sqliteReader(path: string): Reads & { close(): Promise<void> } {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
   let worker: Worker | null = null;
@@ -47,6 +62,7 @@ export function sqliteReader(path: string): Reads & { close(): Promise<void> } {
     started.on('message', ({ id, rows, error }: { id: number; rows?: unknown; error?: { message: string; code?: string } }) => {
       const waiting = pending.get(id);
       pending.delete(id);
+      if (pending.size === 0) started.unref();
       if (!waiting) return;
       if (error) waiting.reject(Object.assign(new Error(error.message), { code: error.code }));
       else waiting.resolve(rows);
@@ -55,7 +71,8 @@ export function sqliteReader(path: string): Reads & { close(): Promise<void> } {
     started.on('exit', () => {
       if (worker === started) fail(new Error('the SQLite reader thread stopped'));
     });
-    // a collector that is otherwise done does not stay up for it
+    // kept up only while a read waits for it (then the process does too): an idle reader does
+    // not keep a collector up that is otherwise done
     started.unref();
     return started;
   };
@@ -64,8 +81,10 @@ export function sqliteReader(path: string): Reads & { close(): Promise<void> } {
       worker ??= start();
       const id = next++;
       pending.set(id, { resolve: resolve as (rows: unknown) => void, reject });
+      worker.ref();
       worker.postMessage({ id, method, sql, params });
     });
+  worker = start();
   return {
     all: (sql, params = []) => ask('all', sql, params),
     get: (sql, params = []) => ask('get', sql, params),

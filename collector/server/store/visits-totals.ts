@@ -1,4 +1,4 @@
-import { builtDays, dayTable, type Day, type Range } from './rollups';
+import { builtDays, coverage, coveredRows, dayTable, type Day, type Range } from './rollups';
 import type { Reads, Sql } from './sql';
 
 /**
@@ -83,7 +83,7 @@ export function visitTotals(reads: Reads) {
      * visits or visits by label) and `total` (time on page in ms for page views, bounces for visits).
      */
     async totals(days: readonly Day[]): Promise<Map<string, Map<string, { n: number; total: number }>>> {
-      const { built, raw } = await builtDays(reads, days);
+      const { months, days: built, raw } = await coverage(reads, days);
       const out = new Map<string, Map<string, { n: number; total: number }>>();
       const add = (metric: string, label: string, n: number, total: number) => {
         const labels = out.get(metric) ?? new Map<string, { n: number; total: number }>();
@@ -91,12 +91,13 @@ export function visitTotals(reads: Reads) {
         const sum = labels.get(label) ?? { n: 0, total: 0 };
         labels.set(label, { n: sum.n + Number(n), total: sum.total + Number(total) });
       };
-      if (built.length > 0) {
-        // the range from the first built day to the last: only built days have rows
+      if (months.length + built.length > 0) {
+        // whole months from their month totals, the other built days from theirs
+        const covered = coveredRows(months, built);
         const rows = await reads.all<{ metric: string; label: string; n: number; total: number }>(
           `SELECT metric, label, SUM(n) AS n, SUM(total) AS total FROM stats_visits
-           WHERE day >= ? AND day <= ? AND metric <> 'hour' GROUP BY metric, label`,
-          [built[0]!.day, built[built.length - 1]!.day],
+           WHERE ${covered.sql} AND metric <> 'hour' GROUP BY metric, label`,
+          covered.params,
         );
         for (const r of rows) add(r.metric, r.label, r.n, r.total);
       }
@@ -109,7 +110,7 @@ export function visitTotals(reads: Reads) {
       const out = new Map<string, { views: number; visitors: number }>(days.map((d) => [d.day, { views: 0, visitors: 0 }]));
       if (built.length > 0) {
         const rows = await reads.all<{ day: string; metric: string; n: number }>(
-          "SELECT day, metric, SUM(n) AS n FROM stats_visits WHERE day >= ? AND day <= ? AND metric IN ('page', 'visitors') GROUP BY day, metric",
+          "SELECT day, metric, SUM(n) AS n FROM stats_visits WHERE day >= ? AND day <= ? AND length(day) = 10 AND metric IN ('page', 'visitors') GROUP BY day, metric",
           [built[0]!.day, built[built.length - 1]!.day],
         );
         for (const r of rows) {
@@ -163,6 +164,18 @@ export function visitTotals(reads: Reads) {
     /** The earliest page view kept, if any (where the builder starts). */
     earliest: async () => (await reads.get<{ at: number | null }>('SELECT MIN(at) AS at FROM page_views'))?.at ?? null,
 
+    /** The month totals of `month` (`YYYY-MM`) from its days' (inside the builder's transaction). */
+    async monthTotals(tx: Sql, month: string): Promise<void> {
+      await tx.run('DELETE FROM stats_visits WHERE day = ?', [month]);
+      await tx.run(
+        `INSERT INTO stats_visits (day, metric, label, n, total)
+         SELECT CAST(? AS TEXT), metric, label, SUM(n), SUM(total) FROM stats_visits
+         WHERE day >= ? AND day <= ? AND length(day) = 10 AND metric <> 'hour' GROUP BY metric, label`,
+        [month, `${month}-01`, `${month}-31`],
+      );
+    },
+    /** Drop the month totals of `month` (a day of it is counted again). */
+    dropTotals: (tx: Sql, month: string) => tx.run('DELETE FROM stats_visits WHERE day = ?', [month]),
     /** Drop every day total (the time zone changed: days are counted again). */
     clearTotals: (tx: Sql) => tx.run('DELETE FROM stats_visits'),
   };

@@ -30,7 +30,8 @@ export function visitsStore(sql: Sql, reads: Reads) {
   let total: { n: number; at: number; counting: Promise<number> | null } = { n: 0, at: Number.NEGATIVE_INFINITY, counting: null };
   const countTotal = (at: number): Promise<number> => {
     if (at - total.at < TOTAL_EVERY_MS) return Promise.resolve(total.n);
-    total.counting ??= sql
+    // on the readers' side: a count of every session is a scan
+    total.counting ??= reads
       .get<{ n: number }>('SELECT COUNT(*) AS n FROM sessions')
       .then((row) => {
         total = { n: row!.n, at, counting: null };
@@ -184,7 +185,8 @@ export function visitsStore(sql: Sql, reads: Reads) {
       {
         name: 'visits',
         table: 'visits',
-        where: 'last_view_at < ? AND NOT EXISTS (SELECT 1 FROM page_views p WHERE p.visit_id = visits.id)',
+        // by its start (indexed): a visit ends within hours of its start, its page views are gone by then
+        where: 'started_at < ? AND NOT EXISTS (SELECT 1 FROM page_views p WHERE p.visit_id = visits.id)',
         params: [before],
       },
       { name: 'presence', table: 'presence', where: 'at < ?', params: [before] },
