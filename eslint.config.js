@@ -30,6 +30,29 @@ const LAYERS = {
 };
 
 /**
+ * Who may import whom inside collector/ (docs/architecture.md "The collector"): the node server's
+ * modules are `server/<folder or file>` (nested), beside them the admin app (`admin`, the browser)
+ * and the API types both share (`shared`). A heartbeat goes edge -> visitor -> store and never
+ * enters `server/admin`; the two features never import each other; SQL stays in `server/store`.
+ */
+const COLLECTOR_LAYERS = {
+  'server/main': ['server/app', 'server/options', 'server/supervisor', 'server/visitor'],
+  'server/supervisor': [],
+  'server/options': ['server/admin', 'server/edge', 'server/visitor'],
+  'server/app': ['server/admin', 'server/visitor', 'server/store', 'server/edge', 'server/calendar', 'server/jobs'],
+  'server/jobs': ['server/store', 'server/calendar'],
+  'server/admin': ['server/store', 'server/edge', 'server/calendar', 'shared'],
+  'server/visitor': ['server/store', 'server/edge'],
+  'server/store': [],
+  'server/edge': [],
+  'server/calendar': [],
+  shared: [],
+  admin: ['shared'],
+  'vite.admin.config': [],
+  'vite.server.config': [],
+};
+
+/**
  * Modules of `config` and `i18n` (indexOnly) that may still be imported directly: leaf modules that
  * import nothing, made on purpose for the lazily loaded consent view. Importing their values through
  * the index makes the bundler wrap config and both message tables in lazy-init functions to
@@ -61,6 +84,22 @@ export default defineConfig([
     rules: {
       'pagepulse/layers': ['error', { src: `${root}src`, allow: LAYERS, indexOnly: ['config', 'i18n'], leaves: LEAVES }],
       'pagepulse/no-top-level-page': 'error',
+    },
+  },
+  {
+    files: ['collector/**/*.{ts,tsx}'],
+    plugins: { pagepulse },
+    rules: {
+      'pagepulse/layers': [
+        'error',
+        {
+          src: `${root}collector`,
+          allow: COLLECTOR_LAYERS,
+          nested: ['server'],
+          // a feature and the store are entered through their index: Sql and the features' insides stay private
+          indexOnly: ['server/store', 'server/visitor', 'server/admin'],
+        },
+      ],
     },
   },
   {

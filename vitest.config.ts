@@ -26,10 +26,10 @@ export default defineConfig({
           include: ['test/server/**/*.test.ts'],
           testTimeout: 20_000,
           // PAGEPULSE_TEST_ENGINE=postgres: the same suite on a throwaway PostgreSQL (test/support/postgres.ts),
-          // plus the test of several collector processes on one database
+          // plus the tests that need several collector processes on one database (`*.postgres.test.ts`)
           ...(postgres
             ? { globalSetup: ['test/support/postgres-setup.ts'], hookTimeout: 30_000 }
-            : { exclude: ['test/server/multiprocess.test.ts'] }),
+            : { exclude: ['test/server/multiprocess.test.ts', 'test/server/**/*.postgres.test.ts'] }),
         },
       },
       {

@@ -1,138 +1,104 @@
-// `npm run bench:collector` (after `npm run build`): heartbeats per second and their p50/p99 latency
-// for the compiled collector (dist/collector/main.js) on SQLite in one process and on PostgreSQL with 1,
-// 2 and 4 processes (PAGEPULSE_WORKERS, node's cluster module on one port). Everything on 127.0.0.1:
-// a throwaway PostgreSQL cluster (test/support/postgres.ts), autocannon with BENCH_CONNECTIONS
-// connections (default 32) for BENCH_SECONDS (default 10) after a 3 s warm-up, per configuration.
-// Heartbeats come from 2,000 visitor cookies over 20 pages, one in ten a page view.
-import autocannon from 'autocannon';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+// `npm run bench:collector` (after `npm run build`): the compiled collector (dist/collector/main.js)
+// in a process of its own, everything on 127.0.0.1, PostgreSQL a throwaway local cluster
+// (test/support/postgres.ts).
+//
+// - throughput: heartbeats per second and their p50/p99 on SQLite (one process) and PostgreSQL with
+//   1, 2 and 4 processes (PAGEPULSE_WORKERS), autocannon with BENCH_CONNECTIONS (32) connections for
+//   BENCH_SECONDS (10) after a 3 s warm-up; 2,000 visitor cookies over 20 pages, one in ten a page view.
+// - readers: on each engine a year of data written in bulk (1 M page views, 1 M clicks on the home
+//   page, 1 M cookie-consent records; and again with 10,000), the day totals built, then each
+//   dashboard answer for 30 days and 12 months timed, the consent CSV exported whole with the
+//   collector's RSS watched, and heartbeats at BENCH_RATE (500) a second alone and while the
+//   dashboard, the overlay and the CSV export read back to back, one request of each at a time
+//   (scripts/bench/collector-readers.ts).
+//
+// BENCH_PARTS=throughput,readers (both by default); BENCH_VIEWS (1000000) the large data set.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SESSION_COOKIE } from '../collector/server/session';
 import { createDatabase, startPostgres } from '../test/support/postgres';
+import { MAIN, heartbeats, start, stop } from './bench/collector-run';
+import { measureReaders, readerTables } from './bench/collector-readers';
 
-const MAIN = 'dist/collector/main.js';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const RATE = Number(process.env.BENCH_RATE ?? 500);
+const VIEWS = Number(process.env.BENCH_VIEWS ?? 1_000_000);
+const PARTS = (process.env.BENCH_PARTS ?? 'throughput,readers').split(',');
 const WARMUP_SECONDS = 3;
-const VISITORS = Array.from({ length: 2000 }, () => randomBytes(16).toString('hex'));
-const PAGES = Array.from({ length: 20 }, (_, i) => `http://lichtwerk.test/seite-${i}`);
-
-interface Run {
-  name: string;
-  env: Record<string, string>;
-}
-
-function start(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn('node', [MAIN], {
-    env: {
-      ...process.env,
-      HOST: '127.0.0.1',
-      PORT: '0',
-      PAGEPULSE_ADMIN_PASSWORD: 'bench-password-not-used-1234',
-      // one client address sends everything: the per-address visitor limit would answer 429
-      PAGEPULSE_VISITOR_RATE: '100000',
-      PAGEPULSE_VISITOR_BURST: '1000000',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const read = (chunk: Buffer) => {
-      output += chunk.toString();
-      const url = /PagePulse collector and demo site: (http:\/\/[\d.:]+)\//.exec(output)?.[1];
-      const workers = Number(env.PAGEPULSE_WORKERS ?? 1);
-      const ready = workers > 1 ? output.includes('share the port') : Boolean(url);
-      if (url && ready) resolve({ url, child });
-    };
-    child.stdout!.on('data', read);
-    child.stderr!.on('data', read);
-    child.once('exit', (code) => reject(new Error(`collector exited (${code}):\n${output}`)));
-  });
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-}
-
-async function load(url: string, seconds: number): Promise<autocannon.Result> {
-  let n = 0;
-  return autocannon({
-    url: `${url}/index.php?option=com_jrealtimeanalytics&format=json`,
-    connections: CONNECTIONS,
-    duration: seconds,
-    requests: [
-      {
-        method: 'POST',
-        setupRequest: (request) => {
-          n++;
-          const visitor = VISITORS[n % VISITORS.length]!;
-          const body = new URLSearchParams({
-            task: 'stream.display',
-            nowpage: PAGES[n % PAGES.length]!,
-            initialize: n % 10 === 0 ? 'true' : '',
-            module_available: '1',
-          }).toString();
-          return {
-            ...request,
-            headers: {
-              'content-type': 'application/x-www-form-urlencoded; charset=UTF-8',
-              'x-requested-with': 'XMLHttpRequest',
-              cookie: `${SESSION_COOKIE}=${visitor}`,
-            },
-            body,
-          };
-        },
-      },
-    ],
-  });
-}
 
 if (!existsSync(MAIN)) {
   console.error(`${MAIN} is missing: run \`npm run build\` first`);
   process.exit(1);
 }
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' / ');
+console.log(
+  `${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), node ${process.version}, load average ${load()} at the start`,
+);
 const cluster = await startPostgres();
 const dir = mkdtempSync(join(tmpdir(), 'pagepulse-bench-'));
-const rows: string[] = [];
+const out: string[] = [];
 try {
-  const runs: Run[] = [
-    { name: 'SQLite, 1 process', env: { PAGEPULSE_DB: join(dir, 'bench.sqlite') } },
-    { name: 'PostgreSQL, 1 process', env: { PAGEPULSE_DATABASE_URL: await createDatabase(cluster.url) } },
-  ];
-  for (const workers of [2, 4]) {
-    const url = await createDatabase(cluster.url);
-    runs.push({
-      name: `PostgreSQL, ${workers} processes`,
-      env: { PAGEPULSE_DATABASE_URL: url, PAGEPULSE_WORKERS: String(workers) },
-    });
+  if (PARTS.includes('throughput')) {
+    const runs: Array<{ name: string; env: Record<string, string> }> = [
+      { name: 'SQLite, 1 process', env: { PAGEPULSE_DB: join(dir, 'bench.sqlite') } },
+      { name: 'PostgreSQL, 1 process', env: { PAGEPULSE_DATABASE_URL: await createDatabase(cluster.url) } },
+    ];
+    for (const workers of [2, 4])
+      runs.push({
+        name: `PostgreSQL, ${workers} processes`,
+        env: { PAGEPULSE_DATABASE_URL: await createDatabase(cluster.url), PAGEPULSE_WORKERS: String(workers) },
+      });
+    const rows: string[] = [];
+    for (const run of runs) {
+      const { url, child } = await start(run.env);
+      try {
+        await heartbeats(url, WARMUP_SECONDS, CONNECTIONS);
+        const result = await heartbeats(url, SECONDS, CONNECTIONS);
+        const row = `| ${run.name} | ${Math.round(result['2xx'] / SECONDS)} | ${result.latency.p50} | ${result.latency.p99} | ${result.non2xx + result.errors + result.timeouts} |`;
+        console.log(row);
+        rows.push(row);
+      } finally {
+        await stop(child);
+      }
+    }
+    out.push(
+      `## Heartbeats per second (${CONNECTIONS} connections, ${SECONDS} s each after ${WARMUP_SECONDS} s warm-up)`,
+      '',
+      '| collector | heartbeats/s | p50 ms | p99 ms | errors |',
+      '|---|---|---|---|---|',
+      ...rows,
+      '',
+    );
   }
-  for (const run of runs) {
-    const { url, child } = await start(run.env);
-    try {
-      await load(url, WARMUP_SECONDS);
-      const result = await load(url, SECONDS);
-      const ok = result['2xx'];
-      const row = `| ${run.name} | ${Math.round(ok / SECONDS)} | ${result.latency.p50} | ${result.latency.p99} | ${result.non2xx + result.errors + result.timeouts} |`;
-      console.log(row);
-      rows.push(row);
-    } finally {
-      await stop(child);
+  if (PARTS.includes('readers')) {
+    for (const [engine, views, full] of [
+      ['SQLite', VIEWS, true],
+      ['PostgreSQL', VIEWS, true],
+      ['SQLite', 10_000, false],
+      ['PostgreSQL', 10_000, false],
+    ] as const) {
+      const file = join(dir, `readers-${views}.sqlite`);
+      const databaseUrl = engine === 'PostgreSQL' ? await createDatabase(cluster.url) : null;
+      const target = databaseUrl ? { postgres: databaseUrl } : { sqlite: file };
+      const env: Record<string, string> = databaseUrl ? { PAGEPULSE_DATABASE_URL: databaseUrl } : { PAGEPULSE_DB: file };
+      console.log(`readers: ${engine}, ${views} page views ...`);
+      const figures = await measureReaders(
+        target,
+        env,
+        views,
+        full ? { seconds: 15, rate: RATE, connections: CONNECTIONS } : null,
+      );
+      const table = readerTables(engine, views, figures);
+      console.log(table);
+      out.push(table, '');
     }
   }
 } finally {
   cluster.stop();
   rmSync(dir, { recursive: true, force: true });
 }
-console.log(
-  `\n${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), ${CONNECTIONS} connections, ${SECONDS} s each after ${WARMUP_SECONDS} s warm-up\n`,
-);
-console.log('| collector | heartbeats/s | p50 ms | p99 ms | errors |\n|---|---|---|---|---|');
-for (const row of rows) console.log(row);
+console.log(`\nload average ${load()} at the end\n\n${out.join('\n')}`);

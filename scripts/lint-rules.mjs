@@ -4,12 +4,18 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
 
-/** The module an import lands in: the first folder under src/, or the file name for a root file (`env.d.ts`: `env`). */
-function moduleOf(file, srcDir) {
+/**
+ * The module an import lands in: the first folder under src/, or the file name for a root file
+ * (`env.d.ts`: `env`). Inside a `nested` folder the module is one level deeper: with `server`
+ * nested, `server/store/visits.ts` is in `server/store`, `server/app.ts` is `server/app`.
+ */
+function moduleOf(file, srcDir, nested = []) {
   const rel = relative(srcDir, file);
   if (rel.startsWith('..') || rel === '') return null;
-  const [first, ...rest] = rel.split(sep);
-  return rest.length > 0 ? first : first.replace(/(\.d)?\.(tsx?|mjs|js)$/, '');
+  const parts = rel.split(sep);
+  const depth = nested.includes(parts[0]) && parts.length > 1 ? 2 : 1;
+  const name = parts.slice(0, depth).join('/');
+  return parts.length > depth ? name : name.replace(/(\.d)?\.(tsx?|mjs|js)$/, '');
 }
 
 /** The source file an import path names (`./store` -> `./store.ts`), or null. */
@@ -38,13 +44,13 @@ function importsOf(file) {
 }
 
 /** A path of imports inside one module from `start` back to `goal`, or null. */
-function cyclePath(start, goal, module, src, seen = new Set()) {
+function cyclePath(start, goal, module, src, nested, seen = new Set()) {
   if (start === goal) return [goal];
   if (seen.has(start)) return null;
   seen.add(start);
   for (const next of importsOf(start)) {
-    if (moduleOf(next, src) !== module) continue;
-    const rest = cyclePath(next, goal, module, src, seen);
+    if (moduleOf(next, src, nested) !== module) continue;
+    const rest = cyclePath(next, goal, module, src, nested, seen);
     if (rest) return [start, ...rest];
   }
   return null;
@@ -58,7 +64,8 @@ function target(source, file) {
 
 /**
  * Options: { src: absolute src folder, allow: { module: [modules it may import] }, indexOnly: [modules],
- * leaves: [paths under src/ without extension that may be imported directly although their module is indexOnly] }.
+ * leaves: [paths under src/ without extension that may be imported directly although their module is indexOnly],
+ * nested: [folders of src/ whose subfolders and files are modules of their own (`server/store`)] }.
  */
 const layers = {
   meta: {
@@ -69,26 +76,31 @@ const layers = {
       layer: "'{{from}}' may not import '{{to}}' (docs/architecture.md#import-rules): {{source}}",
       deep: "import '{{to}}' through its index, not its internals: {{source}}",
       unknown:
-        "'{{from}}' has no row in the layer table (LAYERS in eslint.config.js, docs/architecture.md#import-rules): add one before it imports anything",
+        "'{{from}}' has no row in the layer table (LAYERS or COLLECTOR_LAYERS in eslint.config.js, docs/architecture.md#import-rules): add one before it imports anything",
       cycle: 'import cycle inside {{from}}/ (type-only imports count): {{path}}',
+      outside: "'{{from}}' imports a file outside its layer table's folder: {{source}}",
     },
   },
   create(context) {
-    const { src, allow, indexOnly = [], leaves = [] } = context.options[0];
+    const { src, allow, indexOnly = [], leaves = [], nested = [] } = context.options[0];
     const file = context.filename;
-    const from = moduleOf(file, src);
+    const from = moduleOf(file, src, nested);
     if (from === null) return {};
     const allowed = allow[from];
     const check = (node, source) => {
       if (typeof source !== 'string') return;
       const path = target(source, file);
       if (path === null) return;
-      const to = moduleOf(path, src);
-      if (to === null) return;
+      const to = moduleOf(path, src, nested);
+      if (to === null) {
+        // outside the table's folder: only packages and the table's own files may be imported
+        context.report({ node, messageId: 'outside', data: { from, source } });
+        return;
+      }
       if (to === from) {
         // inside one module: no cycle, type-only imports included
         const next = fileOf(path);
-        const cycle = next && cyclePath(next, file, from, src);
+        const cycle = next && cyclePath(next, file, from, src, nested);
         if (cycle) {
           const name = (f) => relative(src, f).split(sep).join('/');
           context.report({ node, messageId: 'cycle', data: { from, path: [file, ...cycle].map(name).join(' -> ') } });

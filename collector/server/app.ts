@@ -3,16 +3,15 @@ import type { AddressInfo } from 'node:net';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createAdmin } from './admin/routes';
-import { createStore } from './db';
-import { HttpError, isFormEncoded, parseForm, readBody, send, sendJson } from './http';
-import { READS, TASK_KEYS, findTask, type Reply, type RouteContext } from './routes';
-import { clientAddress, isHttps } from './admin/auth';
-import { storedAddress } from './client-ip';
-import { VISITOR_RATE, createTokenBuckets } from './rate-limit';
-import { sessionOf } from './session';
-import { DEFAULT_SETTINGS, type Settings } from './settings';
-import { serveStatic, type Mount } from './static';
+import { DEVICE_MS, FAILURE_WINDOW_MS, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, createAdmin } from './admin';
+import { dayAt, startOfDay } from './calendar';
+import { HttpError, sendJson } from './edge/http';
+import { RETRY_AFTER_S, createReporter, databaseUnavailable } from './edge/log';
+import { VISITOR_RATE } from './edge/rate-limit';
+import { serveStatic, type Mount } from './edge/static';
+import { REAL_TIMERS, createJobs, type Timers } from './jobs';
+import { createStore } from './store';
+import { DEFAULT_SETTINGS, createVisitorTasks, describeAgent, pageAddress, presenceWindowMs, type Settings } from './visitor';
 
 /**
  * The repository root: the nearest folder above this file with a package.json (the sources sit in
@@ -27,17 +26,10 @@ function findRoot(dir: string): string {
   }
 }
 
-/**
- * CORS for the public read endpoint only (aggregate click counts): the QA heatmap overlay may run on
- * another origin via the bookmarklet. Nothing personal is ever sent with it.
- */
-const READ_CORS = {
-  'access-control-allow-origin': '*',
-  'access-control-allow-methods': 'GET',
-  // the bundle's request helper marks its calls as ajax, which makes a cross-origin GET preflight
-  'access-control-allow-headers': 'X-Requested-With',
-  'access-control-max-age': '600',
-};
+/** How long a request may take to arrive whole (headers and body) before it is answered 408 and cut. */
+export const REQUEST_TIMEOUT_MS = 20_000;
+/** The site's time zone is read again at most this often by the visitor tasks (another process may change it). */
+const ZONE_EVERY_MS = 60_000;
 
 /** How to build a collector; everything has a default so tests pass only what they pin. */
 export interface CollectorOptions {
@@ -49,18 +41,24 @@ export interface CollectorOptions {
   root?: string;
   /** Overrides of the `configparams` sent to the bundle. */
   settings?: Partial<Settings>;
-  /** Milliseconds since the epoch; injectable so tests can age heartbeats. */
+  /** Milliseconds since the epoch; injectable so tests can age data. */
   now?: () => number;
-  /** Where unexpected errors go (they are answered with 500 and never stop the server). */
-  onError?: (error: unknown) => void;
-  /** The admin password (PAGEPULSE_ADMIN_PASSWORD); without it a stored hash, or a new random password. */
+  /** The collector's repeating timers (the hourly retention run, the day totals); injectable for tests. */
+  timers?: Timers;
+  /** Where unexpected errors go (they are answered with 500, or 503 for an unavailable database, and never stop the server). */
+  onError?: (error: unknown, context?: string) => void;
+  /** The admin password (PAGEPULSE_ADMIN_PASSWORD, at least 12 characters); without it a stored hash, or a new random password. */
   adminPassword?: string | null;
   /** Behind a reverse proxy: trust its X-Forwarded-For/-Proto/-Host (client address, https, origin check). */
   trustProxy?: boolean;
-  /** PAGEPULSE_FULL_IP=1: store client addresses whole instead of shortened (client-ip.ts). */
+  /** PAGEPULSE_FULL_IP=1: store client addresses whole instead of shortened (edge/address.ts). */
   fullIp?: boolean;
-  /** Visitor writes per client address (rate-limit.ts); the default never meets a real visitor. */
+  /** Visitor writes per client (edge/rate-limit.ts); the default never meets a real visitor. */
   visitorRate?: { burst: number; perSecond: number };
+  /** PAGEPULSE_SITES: the site's origins besides the collector's own, whose pages are recorded. */
+  sites?: readonly string[];
+  /** How long a request may take to arrive (REQUEST_TIMEOUT_MS). */
+  requestTimeoutMs?: number;
 }
 
 /** A running (or ready to run) collector. */
@@ -71,25 +69,80 @@ export interface Collector {
    * this first start (no PAGEPULSE_ADMIN_PASSWORD, none stored): shown once, only its hash is kept.
    */
   listen(port?: number, host?: string): Promise<{ url: string; generatedPassword: string | null }>;
-  /** Stop listening, drop open connections and close the database. */
+  /** Stop listening, drop open connections, finish the background runs and close the database. */
   close(): Promise<void>;
+  /** Count the days that ended into day totals now (the bench and tests; otherwise every ten minutes). */
+  buildTotals(): Promise<void>;
   /** Every route: each task as `/index.php?option=..&task=..`, the read and admin paths, the static mounts' prefixes. */
   routes: readonly string[];
 }
 
-/** The reference collector: the Joomla components' endpoints over SQLite or PostgreSQL, plus the demo site. */
+/**
+ * The reference collector: the Joomla components' endpoints over SQLite or PostgreSQL, the admin
+ * area, and the demo site. The HTTP edge (edge/) takes a request; the admin feature answers
+ * `/admin`, the visitor feature the component tasks and `/api/clicks`, static files the rest. The
+ * two features share only the store (store/) and never import each other.
+ */
 export function createCollector(options: CollectorOptions = {}): Collector {
   const root = resolve(options.root ?? REPO_ROOT);
   const settings: Settings = { ...DEFAULT_SETTINGS, ...options.settings };
   const now = options.now ?? Date.now;
-  const onError = options.onError ?? ((error: unknown) => console.error('[collector]', error));
-  const store = createStore(options.databaseUrl ? { postgres: options.databaseUrl } : { sqlite: options.dbPath ?? ':memory:' });
+  const report = options.onError ?? createReporter((line) => console.error(line));
   const trustProxy = options.trustProxy ?? false;
-  const rate = options.visitorRate ?? VISITOR_RATE;
-  const writes = createTokenBuckets(rate.burst, rate.perSecond);
-  const admin = createAdmin({ store, settings, now, root, trustProxy, onError });
-  const adminReady = store.migrate(now()).then(() => admin.init(options.adminPassword ?? null));
-  adminReady.catch(() => {}); // reported by listen()
+  const sites = options.sites ?? [];
+  const store = createStore(options.databaseUrl ? { postgres: options.databaseUrl } : { sqlite: options.dbPath ?? ':memory:' }, {
+    parsers: { agent: describeAgent, page: pageAddress },
+    lifetimes: {
+      sessionAbsoluteMs: SESSION_ABSOLUTE_MS,
+      sessionIdleMs: SESSION_IDLE_MS,
+      deviceMs: DEVICE_MS,
+      attemptWindowMs: FAILURE_WINDOW_MS,
+    },
+  });
+  let jobs: ReturnType<typeof createJobs> | null = null;
+  const admin = createAdmin({
+    store,
+    now,
+    root,
+    trustProxy,
+    presenceWindowMs: presenceWindowMs(settings),
+    sites,
+    onTimeZone: () => jobs?.rebuildTotals(),
+  });
+  jobs = createJobs({
+    store,
+    now,
+    timers: options.timers ?? REAL_TIMERS,
+    retain: admin.applyRetention,
+    timeZone: admin.timeZone,
+    onError: report,
+  });
+
+  // the start of the site's today, for the visitor tasks: read the zone at most every minute
+  let zone: { name: string; at: number } | null = null;
+  const todayStart = async (at: number): Promise<number> => {
+    if (!zone || Math.abs(at - zone.at) > ZONE_EVERY_MS) zone = { name: await admin.timeZone(), at };
+    return startOfDay(zone.name, dayAt(zone.name, at));
+  };
+  const visitor = createVisitorTasks({
+    visits: store.visits,
+    clicks: store.clicks,
+    consents: store.consents,
+    settings,
+    now,
+    trustProxy,
+    fullIp: options.fullIp ?? false,
+    visitorRate: options.visitorRate ?? VISITOR_RATE,
+    sites,
+    todayStart,
+  });
+  const ready = (async () => {
+    await store.migrate(now());
+    const result = await admin.init(options.adminPassword ?? null);
+    jobs.start();
+    return result;
+  })();
+  ready.catch(() => {}); // reported by listen()
   const mounts: Mount[] = [
     // the admin app's page is served only to a signed-in admin, by the admin routes
     // (and the compiled collector is code of the server, not of the site)
@@ -101,71 +154,46 @@ export function createCollector(options: CollectorOptions = {}): Collector {
     // prefixed, so that a path like `//host/x` stays a path instead of becoming a host
     const url = new URL(`http://collector.invalid${req.url?.startsWith('/') ? req.url : '/'}`);
     res.setHeader('x-content-type-options', 'nosniff');
-    // the admin area has its own session and never issues (or records) a visitor one
-    if (await admin.handle(req, res, url)) return;
-    const address = clientAddress(req, trustProxy);
-    // visitor writes past the address's rate: 429 before the body is read or anything is stored
-    if (url.pathname === '/index.php' && req.method === 'POST') {
-      // wall-clock time, not the injectable clock: a rate is requests per real second
-      const wait = writes.take(address, Date.now());
-      if (wait > 0) throw new HttpError(429, 'too many requests', { 'retry-after': String(Math.ceil(wait / 1000)) });
+    if (url.pathname === '/admin' || url.pathname.startsWith('/admin/')) {
+      await admin.handle(req, res, url);
+      return;
     }
-    const session = sessionOf(req, isHttps(req, trustProxy));
-    if (session.setCookie) res.setHeader('set-cookie', session.setCookie);
-    const ctx = (params: URLSearchParams): RouteContext => ({
-      store,
-      settings,
-      now: now(),
-      visitor: {
-        session: session.id,
-        userAgent: req.headers['user-agent'] ?? '',
-        ip: storedAddress(address, options.fullIp ?? false),
-      },
-      host: req.headers.host ?? 'localhost',
-      referer: req.headers.referer,
-      params,
-    });
-
-    if (url.pathname === '/index.php') {
-      const params = await requestParams(req, url.searchParams);
-      const task = findTask(params);
-      if (!task) throw new HttpError(400, 'unknown task');
-      if (req.method !== task.method) throw new HttpError(405, 'method not allowed', { allow: task.method });
-      return reply(res, await task.run(ctx(params)));
-    }
-    const read = Object.hasOwn(READS, url.pathname) ? READS[url.pathname] : undefined;
-    if (read) {
-      if (req.method === 'OPTIONS') return void res.writeHead(204, READ_CORS).end();
-      if (req.method !== 'GET') throw new HttpError(405, 'method not allowed', { allow: 'GET, OPTIONS', ...READ_CORS });
-      return reply(res, await read(ctx(url.searchParams)), READ_CORS);
-    }
+    if (await visitor.handle(req, res, url)) return;
     return serveStatic(req, res, url.pathname, url.search, mounts);
   }
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      if (!(error instanceof HttpError)) onError(error);
-      if (res.headersSent) return void res.destroy();
-      const { status, message, headers } = error instanceof HttpError ? error : new HttpError(500, 'internal error');
-      sendJson(res, status, { error: message }, headers);
-    });
-  });
-
-  const routes = [
-    ...TASK_KEYS.map((key) => {
-      const [option, task] = key.split('/');
-      return `/index.php?option=${option}${task ? `&task=${task}` : ''}`;
-    }),
-    ...Object.keys(READS),
-    ...admin.paths,
-    ...mounts.map((m) => m.prefix),
-  ];
+  const server = createServer(
+    {
+      // a request that trickles in (headers or body) is answered 408 and cut, instead of holding a connection for minutes
+      requestTimeout: options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
+      headersTimeout: options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
+      connectionsCheckingInterval: Math.min(1000, options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS),
+    },
+    (req, res) => {
+      handle(req, res).catch((error: unknown) => {
+        const unavailable = !(error instanceof HttpError) && databaseUnavailable(error);
+        if (!(error instanceof HttpError)) report(error, `${req.method} ${req.url?.split('?')[0]}`);
+        if (res.headersSent) return void res.destroy();
+        const { status, message, headers } =
+          error instanceof HttpError
+            ? error
+            : unavailable
+              ? new HttpError(503, 'database unavailable, try again', { 'retry-after': String(RETRY_AFTER_S) })
+              : new HttpError(500, 'internal error');
+        sendJson(res, status, { error: message }, headers);
+      });
+    },
+  );
 
   return {
     server,
-    routes,
+    routes: [...visitor.routes, ...admin.paths, ...mounts.map((m) => m.prefix)],
+    buildTotals: async () => {
+      await ready;
+      await jobs.buildTotals();
+    },
     async listen(port = 0, host = '127.0.0.1') {
-      const { generated } = await adminReady;
+      const { generated } = await ready;
       return new Promise((resolveListen, reject) => {
         server.once('error', reject);
         server.listen(port, host, () => {
@@ -181,8 +209,8 @@ export function createCollector(options: CollectorOptions = {}): Collector {
       });
     },
     async close() {
-      await adminReady.catch(() => {});
-      await admin.stop();
+      await ready.catch(() => {});
+      await jobs.stop();
       await new Promise<void>((resolveClose) => {
         server.close(() => resolveClose());
         server.closeAllConnections();
@@ -190,21 +218,4 @@ export function createCollector(options: CollectorOptions = {}): Collector {
       await store.close();
     },
   };
-}
-
-/** Query and form body as one set of fields, the body winning (Joomla's input reads both). */
-async function requestParams(req: IncomingMessage, query: URLSearchParams): Promise<URLSearchParams> {
-  if (req.method !== 'POST') return query;
-  const body = await readBody(req);
-  if (body === '') return query;
-  if (!isFormEncoded(req)) throw new HttpError(415, 'expected application/x-www-form-urlencoded');
-  const params = parseForm(body);
-  for (const [key, value] of query) if (!params.has(key)) params.append(key, value);
-  return params;
-}
-
-function reply(res: ServerResponse, answer: Reply, headers: Record<string, string> = {}): void {
-  const status = answer.status ?? 200;
-  if ('html' in answer) send(res, status, 'text/html; charset=utf-8', answer.html, headers);
-  else sendJson(res, status, answer.json, headers);
 }

@@ -1,12 +1,13 @@
 // `npm run collector` (compiled, dist/collector/main.js) or `tsx collector/server/main.ts`: the reference collector and the demo site, configured by the
-// environment (see settings.ts), stopped cleanly by Ctrl-C or SIGTERM. With PAGEPULSE_WORKERS=N (PostgreSQL
-// only) this process starts N collector processes on one port (node's cluster module) and stops them.
+// environment (see options.ts), stopped cleanly by Ctrl-C or SIGTERM. With PAGEPULSE_WORKERS=N (PostgreSQL
+// only) this process starts N collector processes on one port (node's cluster module) and keeps them running (supervisor.ts).
 import cluster from 'node:cluster';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { REPO_ROOT, createCollector } from './app';
-import { bookmarklet } from './bookmarklet';
-import { ENV_NAMES, loadOptions, type ServerOptions } from './settings';
+import { ENV_NAMES, loadOptions, type ServerOptions } from './options';
+import { superviseWorkers } from './supervisor';
+import { bookmarklet } from './visitor';
 
 /** How long a shutdown may take before the process exits anyway (a stuck connection, say). */
 const SHUTDOWN_GRACE_MS = 3000;
@@ -20,39 +21,12 @@ try {
 }
 
 if (options.workers > 1 && cluster.isPrimary) {
-  await runWorkers(options.workers);
-  // the primary only starts and stops the workers
+  await superviseWorkers(options.workers);
+  // the primary only starts, replaces and stops the workers
   await new Promise(() => {});
 }
 
-/**
- * Fork `count` workers, one after another: the first applies the migrations and (without
- * PAGEPULSE_ADMIN_PASSWORD) creates the admin password and prints it once, the others find both done.
- * A signal stops them all; a worker that dies otherwise stops the rest (the service manager restarts us).
- */
-async function runWorkers(count: number): Promise<void> {
-  let stopping = false;
-  const stopAll = (code: number) => {
-    stopping = true;
-    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
-    setTimeout(() => process.exit(code), SHUTDOWN_GRACE_MS).unref();
-  };
-  cluster.on('exit', (worker, code) => {
-    if (!stopping) {
-      console.error(`pagepulse collector: worker ${worker.process.pid} exited (${code}): stopping the others`);
-      stopAll(1);
-    }
-    if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(stopping && code === 0 ? 0 : 1);
-  });
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => stopAll(0));
-  for (let i = 0; i < count; i++) {
-    const worker = cluster.fork();
-    await new Promise<void>((resolve) => worker.once('listening', () => resolve()));
-  }
-  console.log(`${count} collector processes (PAGEPULSE_WORKERS) share the port`);
-}
-
-// the database's folder, when we create it, only for the collector's user (the file is 0600: db.ts)
+// the database's folder, when we create it, only for the collector's user (the file is 0600: store/index.ts)
 if (!options.databaseUrl && options.dbPath !== ':memory:') mkdirSync(dirname(options.dbPath), { recursive: true, mode: 0o700 });
 const collector = createCollector({
   dbPath: options.dbPath,
@@ -62,6 +36,7 @@ const collector = createCollector({
   trustProxy: options.trustProxy,
   fullIp: options.fullIp,
   visitorRate: options.visitorRate,
+  sites: options.sites,
 });
 const { url, generatedPassword } = await collector.listen(options.port, options.host).catch((error: Error) => {
   console.error(`pagepulse collector: cannot start on ${options.host}:${options.port}: ${error.message}`);
@@ -78,6 +53,7 @@ console.log(`PagePulse collector and demo site: ${url}/`);
 // the URL's password is never printed
 console.log(`database: ${options.databaseUrl ? `PostgreSQL ${databaseName(options.databaseUrl)}` : options.dbPath}`);
 console.log(`configparams: ${JSON.stringify(options.settings)}`);
+if (options.sites.length) console.log(`pages recorded: this collector's own and ${options.sites.join(', ')} (PAGEPULSE_SITES)`);
 if (!existsSync(join(REPO_ROOT, 'dist', 'pagepulse.iife.js')))
   console.warn('dist/pagepulse.iife.js is missing: run `npm run build` first');
 if (generatedPassword) {

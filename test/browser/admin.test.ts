@@ -177,17 +177,30 @@ describe('admin area in Chromium, with data made by driving the demo site', () =
     await shoot('consent-stats');
   });
 
-  it('shows the consent log, filters by pseudonym, exports it as CSV and erases a visitor', async () => {
+  it('shows the consent log with consent IDs, filters by pseudonym and by consent ID, exports it as CSV and erases a visitor', async () => {
+    // a choice logged with the consent ID the bundle sends (protocol section 5)
+    const consentId = 'Wq3mZ0-Lk7vR_t2xPn4yBd';
+    const logged = await fetch(`${collector.url}/index.php?option=com_gdpr&task=user.processGenericCookieCategories`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `gdpr_generic_cookie_consent=1&consent_id=${consentId}`,
+    });
+    expect(logged.status).toBe(200);
     await openView('log', 'Einwilligungsprotokoll');
     const log = page.getByTestId('consent-log');
     await expect.poll(() => log.textContent()).toContain('anna@example.org');
-    expect(await log.locator('tbody tr').count()).toBeGreaterThanOrEqual(6);
+    expect(await log.locator('tbody tr').count()).toBeGreaterThanOrEqual(7);
     expect(await axeViolations(page)).toEqual([]);
     await shoot('consent-log');
+    // filtered by its consent ID: that record only
+    await log.locator('button.consent-id', { hasText: consentId }).click();
+    await expect.poll(() => log.locator('tbody tr').count()).toBe(1);
+    await page.getByRole('button', { name: 'Zurücksetzen' }).click();
+    await expect.poll(() => log.locator('tbody tr').count()).toBeGreaterThanOrEqual(7);
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('csv-link').click()]);
     const csv = readFileSync((await download.path())!, 'utf8');
-    expect(csv.split('\r\n')[0]).toBe('time,pseudonym,kind,category,choice,user_agent,url,form,fields,deleted_at');
+    expect(csv.split('\r\n')[0]).toBe('time,pseudonym,consent_id,kind,category,choice,user_agent,url,form,fields,deleted_at');
     expect(csv).toMatch(/,form,,given,"?Mozilla[^\r\n]*kontaktformular,[^\r\n]*email: anna@example\.org/);
 
     // Anna's pseudonym: the visitor of the form consent; filter by clicking it
@@ -211,7 +224,7 @@ describe('admin area in Chromium, with data made by driving the demo site', () =
 
   it('saves the retention setting, switches to English, and signs out', async () => {
     await openView('settings', 'Einstellungen');
-    await page.getByLabel('Formular-Einwilligungen und Anwesenheitsdaten (Tage)').fill('90');
+    await page.getByLabel('Formular-Einwilligungen (Tage)').fill('90');
     // the second form's button: the first saves the time zone
     await page.getByRole('button', { name: 'Speichern' }).nth(1).click();
     await expect.poll(() => page.locator('#retention-title ~ [role="status"]').textContent()).toMatch(/^Gespeichert\./);

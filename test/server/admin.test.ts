@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FAILURE_WINDOW_MS, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, verifyPassword } from '../../collector/server/admin/auth';
 import { csvCell } from '../../collector/server/admin/csv';
-import { visitorId } from '../../collector/server/session';
+import { visitorId } from '../../collector/server/visitor/session';
 import {
   ADMIN_PASSWORD,
   FORM_TYPE,
@@ -41,12 +41,17 @@ afterEach(async () => {
 
 /** Erika's visit: page view, click, banner choice and the contact form's consent with her e-mail address. */
 async function storeErika(): Promise<void> {
-  const post = (path: string, body: string) =>
-    fetch(h.url + path, {
+  // each answer read whole: an unread one keeps its connection, which the collector closes after
+  // 5 s idle while the client may take it up again (ECONNRESET)
+  const post = async (path: string, body: string) => {
+    const res = await fetch(h.url + path, {
       method: 'POST',
       headers: { 'content-type': FORM_TYPE, 'user-agent': AGENT, ...(session ? { cookie: session } : {}) },
       body,
     });
+    await res.clone().arrayBuffer();
+    return res;
+  };
   const first = await post(STREAM, `task=stream.display&nowpage=${encodeURIComponent(PAGE)}&initialize=true&module_available=1`);
   session = first.headers.get('set-cookie')!.split(';')[0]!;
   await post(
@@ -102,7 +107,7 @@ describe('private by default (PAGEPULSE_ADMIN_PASSWORD set)', () => {
                 ...(cookie ? { cookie } : {}),
                 ...(method === 'POST' ? { 'content-type': FORM_TYPE, origin: h.url } : {}),
               },
-              body: method === 'POST' ? 'password=wrong&visitor=000000000000&retentionDays=1&limit=500' : undefined,
+              body: method === 'POST' ? 'password=wrong&visitor=000000000000&visitRetentionDays=1&limit=500' : undefined,
             });
             checked.push(`${method} ${path}`);
             for (const text of PERSONAL) expect(res.body, `${method} ${path}`).not.toContain(text);
@@ -240,6 +245,43 @@ describe('sign-in', () => {
     expect((await login(ADMIN_PASSWORD, { cookie: device })).status).toBe(429);
   });
 
+  it('a browser that signed in before signs in during a flood of wrong passwords from 1,000 addresses: 10 of 10', async () => {
+    await h.close();
+    h = await startCollector({ trustProxy: true });
+    const from = (address: string, cookie?: string) => ({ 'x-forwarded-for': address, ...(cookie ? { cookie } : {}) });
+    const first = await login(ADMIN_PASSWORD, from('192.0.2.10'));
+    expect(first.status).toBe(303);
+    const device = first.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('pagepulse_device='))!
+      .split(';')[0]!;
+    // 1,000 addresses in 1,000 different /24s, 48 guesses in flight at any time: every password
+    // check of the process is busy with the flood until it stops
+    let flooding = true;
+    let guesses = 0;
+    let turnedAway = 0;
+    const flood = async () => {
+      while (flooding) {
+        const n = guesses++;
+        const res = await login(`geraten-${n}`, from(`10.${(n % 1000) >> 8}.${n % 256}.7`));
+        if (res.status === 429) turnedAway++;
+        await res.arrayBuffer();
+      }
+    };
+    const attackers = Array.from({ length: 48 }, flood);
+    try {
+      // the flood is under way: guesses from addresses that have not used up their own limit are
+      // turned away, because every password check is taken
+      await vi.waitFor(() => expect(turnedAway).toBeGreaterThan(20), { timeout: 20_000, interval: 20 });
+      const statuses: number[] = [];
+      for (let i = 0; i < 10; i++) statuses.push((await login(ADMIN_PASSWORD, from('192.0.2.10', device))).status);
+      expect(statuses).toEqual(Array(10).fill(303));
+    } finally {
+      flooding = false;
+      await Promise.all(attackers);
+    }
+  }, 60_000);
+
   it('refuses state-changing requests from another origin (or without one)', async () => {
     expect((await login(ADMIN_PASSWORD, { origin: 'https://evil.example' })).status).toBe(403);
     // the same host and port over https is another origin than this http server
@@ -249,7 +291,7 @@ describe('sign-in', () => {
       const res = await fetch(`${h.url}/admin/api/settings`, {
         method: 'POST',
         headers: { cookie: admin.cookie, origin, 'content-type': FORM_TYPE },
-        body: 'retentionDays=1',
+        body: 'visitRetentionDays=1',
       });
       expect(res.status).toBe(403);
     }
@@ -258,8 +300,9 @@ describe('sign-in', () => {
     expect((await admin.get('/admin/api/settings')).status).toBe(200);
     expect(await (await admin.get('/admin/api/settings')).json()).toEqual({
       timeZone: SERVER_ZONE,
-      retentionDays: 0,
+      visitRetentionDays: 400,
       clickRetentionDays: 400,
+      formRetentionDays: 1095,
       consentRetentionDays: 1095,
     });
   });
@@ -319,8 +362,15 @@ describe('sign-in', () => {
 describe('admin data', () => {
   it('exports the consent log as text/csv: every record, escaped, formulas neutralised', async () => {
     await storeErika();
-    const post = (path: string, body: string) =>
-      fetch(h.url + path, { method: 'POST', headers: { 'content-type': FORM_TYPE, cookie: session, 'user-agent': AGENT }, body });
+    const post = async (path: string, body: string) => {
+      const res = await fetch(h.url + path, {
+        method: 'POST',
+        headers: { 'content-type': FORM_TYPE, cookie: session, 'user-agent': AGENT },
+        body,
+      });
+      await res.arrayBuffer();
+      return res;
+    };
     const tricky = new URLSearchParams({
       url: PAGE,
       formid: '=HYPERLINK("http://evil")',
@@ -337,15 +387,15 @@ describe('admin data', () => {
     expect(res.headers.get('access-control-allow-origin')).toBeNull();
     const pseudonym = visitorId(session.split('=')[1]!);
     const lines = (await res.text()).split('\r\n');
-    expect(lines[0]).toBe('time,pseudonym,kind,category,choice,user_agent,url,form,fields,deleted_at');
+    expect(lines[0]).toBe('time,pseudonym,consent_id,kind,category,choice,user_agent,url,form,fields,deleted_at');
     expect(lines[1]).toBe(
-      `2025-05-01T10:00:01.000Z,${pseudonym},form,,given,${AGENT},${PAGE},"'=HYPERLINK(""http://evil"")","Nachricht: Hallo, ""Team""\nZeile 2; Formel: =1+1",`,
+      `2025-05-01T10:00:01.000Z,${pseudonym},,form,,given,${AGENT},${PAGE},"'=HYPERLINK(""http://evil"")","Nachricht: Hallo, ""Team""\nZeile 2; Formel: =1+1",`,
     );
     // the same time: by id per table, then by kind, so the order is stable
     expect(lines.slice(2)).toEqual([
-      `2025-05-01T10:00:00.000Z,${pseudonym},category,3,allow,${AGENT},,,,`,
-      `2025-05-01T10:00:00.000Z,${pseudonym},generic,,allow,${AGENT},,,,`,
-      `2025-05-01T10:00:00.000Z,${pseudonym},form,,given,${AGENT},${PAGE},kontaktformular,Name: ${NAME}; E-Mail: ${EMAIL},`,
+      `2025-05-01T10:00:00.000Z,${pseudonym},,category,3,allow,${AGENT},,,,`,
+      `2025-05-01T10:00:00.000Z,${pseudonym},,generic,,allow,${AGENT},,,,`,
+      `2025-05-01T10:00:00.000Z,${pseudonym},,form,,given,${AGENT},${PAGE},kontaktformular,Name: ${NAME}; E-Mail: ${EMAIL},`,
       '',
     ]);
     // filtered by pseudonym and date range
@@ -418,38 +468,43 @@ describe('admin data', () => {
     const admin = await signIn(h.url);
     const pseudonym = visitorId(session.split('=')[1]!);
     const erased = await admin.post('/admin/api/erase', { visitor: pseudonym });
-    expect(await erased.json()).toEqual({ sessions: 1, records: 6 }); // session, heartbeat, click, 2 cookie consents, form consent
+    // session, visit, page view, presence row, click, 2 cookie consents, form consent
+    expect(await erased.json()).toEqual({ sessions: 1, records: 8 });
     const left = (await (await admin.get('/admin/api/consents')).json()) as { consents: Array<{ visitor: string }> };
     expect(left.consents.map((c) => c.visitor)).toEqual([visitorId(other.cookie!.split('=')[1]!)]);
-    for (const table of ['sessions', 'heartbeats', 'clicks', 'cookie_consents', 'form_consents']) {
+    for (const table of ['sessions', 'visits', 'page_views', 'presence', 'clicks', 'cookie_consents', 'form_consents']) {
       expect(JSON.stringify(await h.query(`SELECT * FROM ${table}`))).not.toContain(session.split('=')[1]!);
     }
     expect((await admin.post('/admin/api/erase', { visitor: 'not-a-pseudonym' })).status).toBe(400);
   });
 
-  it('deletes form consents and presence data older than the retention setting; cookie consents stay', async () => {
+  it('deletes form consents and page views older than their retention settings on saving; cookie consents and clicks stay', async () => {
     await storeErika();
     h.clock.now += 40 * 24 * 60 * 60 * 1000;
     await h.visitor().beat(PAGE, true);
     const admin = await signIn(h.url);
-    const saved = await admin.post('/admin/api/settings', { retentionDays: '30' });
-    expect(await saved.json()).toEqual({
+    const saved = await admin.post('/admin/api/settings', { visitRetentionDays: '30', formRetentionDays: '30' });
+    expect(await saved.json()).toMatchObject({
       timeZone: SERVER_ZONE,
-      retentionDays: 30,
+      visitRetentionDays: 30,
       clickRetentionDays: 400,
+      formRetentionDays: 30,
       consentRetentionDays: 1095,
-      deleted: { formConsents: 1, heartbeats: 1, sessions: 1, clicks: 0, cookieConsents: 0 },
+      deleted: { formConsents: 1, pageViews: 1, visits: 1, sessions: 1, clicks: 0, cookieConsents: 0 },
     });
     const kinds = ((await (await admin.get('/admin/api/consents')).json()) as { consents: Array<{ kind: string }> }).consents.map(
       (c) => c.kind,
     );
     expect(kinds).toEqual(['category', 'generic']);
-    expect(await (await admin.get('/admin/api/settings')).json()).toMatchObject({ retentionDays: 30 });
-    expect((await admin.post('/admin/api/settings', { retentionDays: '-1' })).status).toBe(400);
+    expect(await (await admin.get('/admin/api/settings')).json()).toMatchObject({
+      visitRetentionDays: 30,
+      formRetentionDays: 30,
+    });
+    expect((await admin.post('/admin/api/settings', { visitRetentionDays: '-1' })).status).toBe(400);
     expect((await admin.post('/admin/api/settings', { clickRetentionDays: '99999' })).status).toBe(400);
     // kept across a restart
     h = await h.reopen();
-    expect(await (await (await signIn(h.url)).get('/admin/api/settings')).json()).toMatchObject({ retentionDays: 30 });
+    expect(await (await (await signIn(h.url)).get('/admin/api/settings')).json()).toMatchObject({ visitRetentionDays: 30 });
   });
 
   it('the hourly run deletes clicks and cookie-consent records older than their settings; younger ones stay', async () => {

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ADMIN_PASSWORD, STREAM, FORM_TYPE, newPostgresDatabase, signIn } from '../support/collector';
+import { ADMIN_PASSWORD, STREAM, FORM_TYPE, TEST_SITES, newPostgresDatabase, signIn } from '../support/collector';
 
 // Two collector processes (`tsx collector/server/main.ts`, as in production but uncompiled) on one
 // PostgreSQL database give the same answers as one: what a visitor sends to one is counted by the
@@ -22,6 +22,7 @@ function startProcess(databaseUrl: string): Promise<Child> {
       PORT: '0',
       PAGEPULSE_DATABASE_URL: databaseUrl,
       PAGEPULSE_ADMIN_PASSWORD: ADMIN_PASSWORD,
+      PAGEPULSE_SITES: TEST_SITES.join(','),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -108,7 +109,7 @@ describe('two collector processes on one PostgreSQL database', () => {
       // the lock's key as the collector names it (collector/server/sql.ts LOCK_KEY)
       await other.query("SELECT pg_advisory_lock(hashtextextended('pagepulse:retention', 0))");
       let answered = false;
-      const saving = admin.post('/admin/api/settings', { retentionDays: '30' }).then((res) => {
+      const saving = admin.post('/admin/api/settings', { visitRetentionDays: '30' }).then((res) => {
         answered = true;
         return res;
       });
@@ -126,7 +127,7 @@ describe('two collector processes on one PostgreSQL database', () => {
       await other.query("SELECT pg_advisory_unlock(hashtextextended('pagepulse:retention', 0))");
       const res = await saving;
       expect(res.status).toBe(200);
-      expect(await res.json()).toMatchObject({ retentionDays: 30, deleted: { formConsents: 0 } });
+      expect(await res.json()).toMatchObject({ visitRetentionDays: 30, deleted: { formConsents: 0 } });
     } finally {
       await other.end();
     }

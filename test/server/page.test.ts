@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pageAddress, referrerHost } from '../../collector/server/page';
+import { pageAddress, referrerHost } from '../../collector/server/visitor/page';
 
 const NO_UTM = { utm_source: null, utm_medium: null, utm_campaign: null, utm_term: null, utm_content: null };
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { connect } from 'node:net';
-import { SESSION_COOKIE } from '../../collector/server/session';
+import { SESSION_COOKIE } from '../../collector/server/visitor/session';
 import { FORM_TYPE, STREAM, rawRequest, removeDir, signIn, startCollector, type Harness } from '../support/collector';
 
 const PAGE = 'http://lichtwerk.test/';
@@ -159,5 +159,39 @@ describe('an aborted upload', () => {
     });
     await stillAnswers();
     expect(h.errors).toEqual([]);
+  });
+});
+
+describe('slow requests', () => {
+  /** Open a connection, send `start`, then nothing: answers what the collector sends and when it closes. */
+  const stall = (url: string, start: string) =>
+    new Promise<{ answer: string; ms: number }>((resolve) => {
+      const { hostname, port } = new URL(url);
+      const started = performance.now();
+      let answer = '';
+      const socket = connect(Number(port), hostname, () => socket.write(start));
+      socket.on('data', (chunk) => (answer += chunk.toString()));
+      socket.on('error', () => {});
+      socket.on('close', () => resolve({ answer, ms: performance.now() - started }));
+      setTimeout(() => socket.destroy(), 5000).unref();
+    });
+
+  it('a body that never ends is cut after the request timeout with 408, not held for minutes', async () => {
+    h = await startCollector({ requestTimeoutMs: 500 });
+    const { hostname } = new URL(h.url);
+    const { answer, ms } = await stall(
+      h.url,
+      `POST ${STREAM} HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: ${FORM_TYPE}\r\nContent-Length: 100\r\n\r\ntask=strea`,
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect(ms).toBeLessThan(3000);
+    await stillAnswers();
+  });
+
+  it('headers that never end are cut after the request timeout too', async () => {
+    h = await startCollector({ requestTimeoutMs: 500 });
+    const { ms } = await stall(h.url, `GET / HTTP/1.1\r\nHost: x\r\nX-Slow: `);
+    expect(ms).toBeLessThan(3000);
+    await stillAnswers();
   });
 });

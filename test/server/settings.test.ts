@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS, loadOptions } from '../../collector/server/settings';
+import { createCollector } from '../../collector/server/app';
+import { DEFAULT_SETTINGS, loadOptions } from '../../collector/server/options';
 
 const ROOT = '/repo';
 const noFile = (): string => {
@@ -19,6 +20,7 @@ describe('collector options', () => {
       trustProxy: false,
       fullIp: false,
       visitorRate: { burst: 120, perSecond: 20 },
+      sites: [],
     });
   });
 
@@ -45,6 +47,7 @@ describe('collector options', () => {
       trustProxy: false,
       fullIp: false,
       visitorRate: { burst: 120, perSecond: 20 },
+      sites: [],
       settings: {
         daemonrefresh: 5,
         enable_debug: 1,
@@ -71,6 +74,18 @@ describe('collector options', () => {
     );
   });
 
+  it('PAGEPULSE_SITES: origins, comma-separated (or an array in the file); anything else is refused', () => {
+    expect(loadOptions({ PAGEPULSE_SITES: 'https://www.lichtwerk.de, https://lichtwerk.de/' }, noFile, ROOT).sites).toEqual([
+      'https://www.lichtwerk.de',
+      'https://lichtwerk.de',
+    ]);
+    expect(loadOptions({ PAGEPULSE_CONFIG: 'pp.json' }, () => '{"sites":["http://a.test:8080"]}', ROOT).sites).toEqual([
+      'http://a.test:8080',
+    ]);
+    for (const bad of ['lichtwerk.de', 'https://lichtwerk.de/blog', 'javascript:alert(1)'])
+      expect(() => loadOptions({ PAGEPULSE_SITES: bad }, noFile, ROOT)).toThrow(/PAGEPULSE_SITES must list origins/);
+  });
+
   it('PAGEPULSE_WORKERS: several processes only on PostgreSQL', () => {
     const url = 'postgres://pagepulse@127.0.0.1/pagepulse';
     expect(loadOptions({ PAGEPULSE_WORKERS: '2', PAGEPULSE_DATABASE_URL: url }, noFile, ROOT).workers).toBe(2);
@@ -78,5 +93,21 @@ describe('collector options', () => {
       /PAGEPULSE_WORKERS above 1 needs PAGEPULSE_DATABASE_URL/,
     );
     expect(() => loadOptions({ PAGEPULSE_WORKERS: '0', PAGEPULSE_DATABASE_URL: url }, noFile, ROOT)).toThrow(/PAGEPULSE_WORKERS/);
+  });
+});
+
+describe('the admin password', () => {
+  it('PAGEPULSE_ADMIN_PASSWORD of fewer than 12 characters is refused, naming the variable', () => {
+    for (const short of ['x', '12345678901'])
+      expect(() => loadOptions({ PAGEPULSE_ADMIN_PASSWORD: short }, noFile, ROOT)).toThrow(
+        /PAGEPULSE_ADMIN_PASSWORD must be at least 12 characters/,
+      );
+    expect(loadOptions({ PAGEPULSE_ADMIN_PASSWORD: 'zwölf-zeichen' }, noFile, ROOT).adminPassword).toBe('zwölf-zeichen');
+  });
+
+  it('a collector given a one-character password does not start', async () => {
+    const collector = createCollector({ adminPassword: 'x' });
+    await expect(collector.listen()).rejects.toThrow(/at least 12 characters/);
+    await collector.close();
   });
 });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../collector/server/app';
-import { bookmarklet } from '../../collector/server/bookmarklet';
+import { bookmarklet } from '../../collector/server/visitor/bookmarklet';
 import { rawRequest, removeDir, startCollector, type Harness } from '../support/collector';
 
 /** Marks the file that must never be served, so a leak is visible in any answer. */

@@ -4,9 +4,13 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MIGRATIONS, createStore } from '../../collector/server/db';
-import { SESSION_COOKIE } from '../../collector/server/session';
-import { migrate } from '../../collector/server/sql';
+import { migrations } from '../../collector/server/store';
+import { migrate } from '../../collector/server/store/migrate';
+import { sqliteEngine } from '../../collector/server/store/sqlite';
+import { postgresEngine } from '../../collector/server/store/postgres';
+import { describeAgent } from '../../collector/server/visitor/agent';
+import { pageAddress } from '../../collector/server/visitor/page';
+import { SESSION_COOKIE } from '../../collector/server/visitor/session';
 import { TEST_ENGINE, newPostgresDatabase, removeDir, startCollector, type Harness } from '../support/collector';
 
 // The storage engines' schema versions (collector/server/db.ts MIGRATIONS, schema_migrations), on the
@@ -26,7 +30,7 @@ describe('schema migrations', () => {
   it('a new database gets every version once; a restart applies nothing again', async () => {
     h = await startCollector();
     const first = await h.query('SELECT version, name, applied_at FROM schema_migrations ORDER BY version');
-    expect(first.map((row) => row.version)).toEqual([1, 2, 3]);
+    expect(first.map((row) => row.version)).toEqual([1, 2, 3, 4]);
     expect(await h.query('SELECT COUNT(*) AS n FROM admin_attempts')).toEqual([{ n: 0 }]);
     h.clock.now += 60_000;
     h = await h.reopen();
@@ -50,24 +54,29 @@ describe('schema migrations', () => {
     `);
     const at = Date.UTC(2025, 4, 1, 9, 59, 59);
     old.prepare('INSERT INTO sessions VALUES (?, ?, ?, ?, NULL, NULL)').run(raw, at, at, 'Old/1.0');
-    old.prepare('INSERT INTO heartbeats (session_id, page, initialize, modules, at) VALUES (?, ?, 1, 1, ?)').run(raw, PAGE, at);
-    // a page view and a click on the address with the bundle's debug switch and a campaign
+    // a page view and a click on the address with the bundle's debug switch and a campaign, then the page itself
     const tagged = `${PAGE}?pagepulse-debug=1&utm_source=old-news`;
     old.prepare('INSERT INTO heartbeats (session_id, page, initialize, modules, at) VALUES (?, ?, 1, 1, ?)').run(raw, tagged, at);
+    old
+      .prepare('INSERT INTO heartbeats (session_id, page, initialize, modules, at) VALUES (?, ?, 1, 1, ?)')
+      .run(raw, PAGE, at + 1000);
     old.prepare('INSERT INTO clicks (session_id, page, selector, at) VALUES (?, ?, ?, ?)').run(raw, tagged, 'a.gallery', at);
     old.close();
 
     h = await startCollector({ engine: 'sqlite', dbPath });
     const hashed = createHash('sha256').update(raw).digest('hex');
     expect(await h.query('SELECT id FROM sessions')).toEqual([{ id: hashed }]);
-    expect(await h.query('SELECT session_id FROM heartbeats')).toEqual([{ session_id: hashed }, { session_id: hashed }]);
-    // migration 3: the tagged address is the page itself, its campaign in its column
-    expect(await h.query('SELECT page, utm_source FROM heartbeats ORDER BY id')).toEqual([
-      { page: PAGE, utm_source: null },
-      { page: PAGE, utm_source: 'old-news' },
+    expect(await h.query('SELECT session_id, page FROM page_views ORDER BY at')).toEqual([
+      { session_id: hashed, page: PAGE },
+      { session_id: hashed, page: PAGE },
+    ]);
+    // migration 3: the tagged address is the page itself, its campaign in its column; migration 4:
+    // one visit (a second apart) with its first page view's campaign
+    expect(await h.query('SELECT session_id, views, entry_page, exit_page, utm_source FROM visits')).toEqual([
+      { session_id: hashed, views: 2, entry_page: PAGE, exit_page: PAGE, utm_source: 'old-news' },
     ]);
     expect(await h.query('SELECT page FROM clicks')).toEqual([{ page: PAGE }]);
-    expect((await h.query('SELECT version FROM schema_migrations ORDER BY version')).map((r) => r.version)).toEqual([1, 2, 3]);
+    expect((await h.query('SELECT version FROM schema_migrations ORDER BY version')).map((r) => r.version)).toEqual([1, 2, 3, 4]);
     // migration 3's columns: the old session's user agent parsed once (bowser knows no `Old/1.0`)
     expect(await h.query('SELECT device, browser FROM sessions')).toEqual([{ device: 'unknown', browser: null }]);
     // the visitor's browser still sends the raw value: the same visitor, not a second one
@@ -86,9 +95,14 @@ describe('schema migrations', () => {
     const dir = mkdtempSync(join(tmpdir(), 'pagepulse-v2-'));
     const databaseUrl = TEST_ENGINE === 'postgres' ? await newPostgresDatabase() : null;
     const dbPath = join(dir, 'v2.sqlite');
-    const v2 = createStore(databaseUrl ? { postgres: databaseUrl } : { sqlite: dbPath });
+    const v2 = databaseUrl ? postgresEngine(databaseUrl) : sqliteEngine(new Database(dbPath), dbPath);
     const at = Date.UTC(2025, 4, 1, 9, 0, 0);
-    await migrate(v2.sql, MIGRATIONS.slice(0, 2), at);
+    const parsers = { agent: describeAgent, page: pageAddress };
+    await migrate(
+      v2.sql,
+      migrations(parsers).filter((m) => m.version <= 2),
+      at,
+    );
     const id = 'f'.repeat(64);
     const agent = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Firefox/128.0';
     await v2.sql.run('INSERT INTO sessions (id, first_seen, last_seen, user_agent) VALUES (?, ?, ?, ?)', [id, at, at, agent]);
@@ -106,10 +120,10 @@ describe('schema migrations', () => {
 
     h = await startCollector({ dbPath, databaseUrl }, dir);
     expect(await h.query('SELECT device, browser FROM sessions')).toEqual([{ device: 'desktop', browser: 'Firefox' }]);
-    // the campaign moves to the page view's column; the presence beat keeps none
-    expect(await h.query('SELECT page, initialize, utm_medium FROM heartbeats ORDER BY id')).toEqual([
-      { page: `${PAGE}?id=7`, initialize: 1, utm_medium: 'email' },
-      { page: `${PAGE}?id=7`, initialize: 0, utm_medium: null },
+    // the page view's campaign moves to its visit; the presence beat is no page view
+    expect(await h.query('SELECT page FROM page_views')).toEqual([{ page: `${PAGE}?id=7` }]);
+    expect(await h.query('SELECT entry_page, utm_medium, device, browser FROM visits')).toEqual([
+      { entry_page: `${PAGE}?id=7`, utm_medium: 'email', device: 'desktop', browser: 'Firefox' },
     ]);
   });
 });

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS } from '../../collector/server/settings';
-import { STREAM, removeDir, signIn, startCollector, type Harness } from '../support/collector';
+import { DEFAULT_SETTINGS } from '../../collector/server/options';
+import { STREAM, removeDir, signIn, startCollector, type Harness, type Visitor } from '../support/collector';
 
 const PAGE = 'http://lichtwerk.test/';
 const GDPR = '/index.php?option=com_gdpr';
@@ -57,29 +57,25 @@ describe('stream.display (heartbeat)', () => {
     expect((await anna.beat(PAGE))['data-bind']).toMatchObject({ users_onpage: '3', visitors: '3', users_total: '3' });
   });
 
-  it('prunes presence heartbeats older than an hour and keeps page views', async () => {
+  it('prunes presence rows older than an hour and keeps page views', async () => {
     const anna = h.visitor();
     await anna.beat(PAGE, true);
     await anna.beat(PAGE);
     await anna.beat(PAGE);
-    const rows = () => h.query('SELECT initialize, COUNT(*) AS n FROM heartbeats GROUP BY initialize ORDER BY initialize');
-    expect(await rows()).toEqual([
-      { initialize: 0, n: 2 },
-      { initialize: 1, n: 1 },
-    ]);
+    const rows = async () => [
+      (await h.query('SELECT COUNT(*) AS n FROM presence'))[0]!.n,
+      (await h.query('SELECT COUNT(*) AS n FROM page_views'))[0]!.n,
+    ];
+    expect(await rows()).toEqual([3, 1]);
     h.clock.now += 59 * 60_000;
     await anna.beat(PAGE); // not an hour old yet: nothing goes
-    expect(await rows()).toEqual([
-      { initialize: 0, n: 3 },
-      { initialize: 1, n: 1 },
-    ]);
+    expect(await rows()).toEqual([4, 1]);
     h.clock.now += 2 * 60_000;
     expect((await anna.beat(PAGE))['data-bind']).toMatchObject({ users_onpage: '1', users_total: '1' });
-    // the two beats of the first minute went; the page view and the recent beats stay
-    expect(await rows()).toEqual([
-      { initialize: 0, n: 2 },
-      { initialize: 1, n: 1 },
-    ]);
+    // the three beats of the first minute went; the page view and the recent beats stay
+    expect(await rows()).toEqual([2, 1]);
+    // the page view lasts until the latest beat (time on page)
+    expect(await h.query('SELECT last_at - at AS stay FROM page_views')).toEqual([{ stay: 61 * 60_000 }]);
   });
 
   it('sends the configured settings and widens the window with a slower refresh', async () => {
@@ -120,8 +116,14 @@ describe('stream.display (heartbeat)', () => {
 describe('stream.saveEntity (heatmap click) and /api/clicks', () => {
   const selector =
     'html > body:nth-child(2) > header.site-header:nth-child(3) > nav.uk-navbar-container:nth-child(1) > a.brand:nth-child(1)';
-  const click = (v = h.visitor(), sel = selector, page = `${PAGE}#top`) =>
-    v.post(STREAM, [
+  /** A visitor with a page view of `page` (the bundle records clicks only after its first heartbeat). */
+  const viewer = async (page = PAGE) => {
+    const v = h.visitor();
+    await v.beat(page, true);
+    return v;
+  };
+  const click = async (v?: Visitor, sel = selector, page = `${PAGE}#top`) =>
+    (v ?? (await viewer(page))).post(STREAM, [
       ['task', 'stream.saveEntity'],
       ['resource', 'heatmap'],
       ['clicked_element', sel],
@@ -135,8 +137,8 @@ describe('stream.saveEntity (heatmap click) and /api/clicks', () => {
     expect(first.headers.get('access-control-allow-origin')).toBeNull(); // no CORS on writes
     h.clock.now += 5_000;
     await click();
-    await click(h.visitor(), 'html > body:nth-child(2)::galerie-offen');
-    await click(h.visitor(), 'html > body:nth-child(2)', 'http://lichtwerk.test/other');
+    await click(undefined, 'html > body:nth-child(2)::galerie-offen');
+    await click(undefined, 'html > body:nth-child(2)', 'http://lichtwerk.test/other');
 
     const res = await h.visitor().get(`/api/clicks?page=${encodeURIComponent(`${PAGE}#anything`)}`);
     expect(res.status).toBe(200);
@@ -153,7 +155,7 @@ describe('stream.saveEntity (heatmap click) and /api/clicks', () => {
   it("stores the original client's call (task in the query, resource=heatmapclick) beside the older one", async () => {
     const SAVE = '/index.php?option=com_jrealtimeanalytics&task=stream.saveEntity&format=json';
     const original = 'div.container>ul.nav.menu>li:nth-child(3)>a';
-    const v = h.visitor();
+    const v = await viewer();
     const res = await v.post(SAVE, [
       ['resource', 'heatmapclick'],
       ['clicked_element', original],
@@ -162,7 +164,9 @@ describe('stream.saveEntity (heatmap click) and /api/clicks', () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ storing: [] });
     // PagePulse's own call is now the same bytes (docs/protocol.md#heatmap-click); a second visitor lands on the same selector
-    await h.visitor().post(SAVE, [
+    await (
+      await viewer()
+    ).post(SAVE, [
       ['resource', 'heatmapclick'],
       ['clicked_element', original],
       ['nowpage', `${PAGE}#x`],
@@ -276,6 +280,68 @@ describe('com_gdpr consent logging, read through /admin/api/consents', () => {
     expect(JSON.stringify(list)).not.toContain(sessionValue);
     expect(list[0]).not.toHaveProperty('ip');
     expect(await consents(2)).toHaveLength(2);
+  });
+
+  it('keeps the consent ID of each log call: shown in the log and the CSV, searched and erased by it; a call without one is kept too', async () => {
+    const ID = 'q1Lh0_Zx-4vK9mT2wPa7Bc';
+    const v = h.visitor();
+    const log = (fields: Array<[string, string | number]>, task = 'user.processGenericCookieCategories') =>
+      v.post(`${GDPR}&task=${task}`, fields);
+    expect(
+      (
+        await log([
+          ['gdpr_generic_cookie_consent', 1],
+          ['consent_id', ID],
+        ])
+      ).status,
+    ).toBe(200);
+    h.clock.now += 1000;
+    expect(
+      (
+        await log(
+          [
+            ['gdpr_cookie_category', 3],
+            ['gdpr_cookie_category_state', 0],
+            ['consent_id', ID],
+          ],
+          'user.processCookieCategory',
+        )
+      ).status,
+    ).toBe(200);
+    // another browser, an older bundle: no ID
+    expect(
+      (await h.visitor().post(`${GDPR}&task=user.processGenericCookieCategories`, [['gdpr_generic_cookie_consent', 0]])).status,
+    ).toBe(200);
+    // not a random ID of at least 96 bits: refused, nothing stored
+    for (const bad of ['abc', 'a'.repeat(65), '0123456789abcdef01', 'q1Lh0_Zx-4vK9mT2<script>', 'q1Lh0 Zx-4vK9mT2wPa7Bc'])
+      expect(
+        (
+          await log([
+            ['gdpr_generic_cookie_consent', 1],
+            ['consent_id', bad],
+          ])
+        ).status,
+        bad,
+      ).toBe(400);
+
+    const admin = await signIn(h.url);
+    const list = (await (await admin.get('/admin/api/consents')).json()) as { consents: Array<Record<string, unknown>> };
+    expect(list.consents.map((c) => [c.kind, c.consentId])).toEqual([
+      ['generic', null],
+      ['category', ID],
+      ['generic', ID],
+    ]);
+    const found = (await (await admin.get(`/admin/api/consents?consent=${ID}`)).json()) as { consents: unknown[] };
+    expect(found.consents).toHaveLength(2);
+    expect((await admin.get('/admin/api/consents?consent=x')).status).toBe(400);
+    const csv = (await (await admin.get(`/admin/consents.csv?consent=${ID}`)).text()).split('\r\n');
+    expect(csv[0]).toBe('time,pseudonym,consent_id,kind,category,choice,user_agent,url,form,fields,deleted_at');
+    expect(csv[1]).toContain(`,${ID},category,3,allow,`);
+    expect(csv).toHaveLength(4);
+    // erasure by consent ID: every record of the sessions that sent it
+    expect(await (await admin.post('/admin/api/erase', { consent: ID })).json()).toMatchObject({ sessions: 1 });
+    const left = (await (await admin.get('/admin/api/consents')).json()) as { consents: Array<Record<string, unknown>> };
+    expect(left.consents.map((c) => c.consentId)).toEqual([null]);
   });
 
   it('refuses categories outside 1..4, states other than 0/1, and bad limits', async () => {

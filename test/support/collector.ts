@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { inject } from 'vitest';
 import { createCollector, type CollectorOptions } from '../../collector/server/app';
 import { encodeForm, type FormValue } from './jquery-param';
-import { createDatabase, queryPostgres } from './postgres';
+import { createDatabase, executePostgres, queryPostgres } from './postgres';
 
 /** The storage engine of the collector suite: SQLite, or PostgreSQL when PAGEPULSE_TEST_ENGINE=postgres. */
 export type Engine = 'sqlite' | 'postgres';
@@ -16,6 +16,9 @@ export const TEST_ENGINE: Engine = process.env.PAGEPULSE_TEST_ENGINE === 'postgr
 export const STREAM = '/index.php?option=com_jrealtimeanalytics&format=json';
 /** The form content type the bundle sends. */
 export const FORM_TYPE = 'application/x-www-form-urlencoded; charset=UTF-8';
+
+/** The sites of the tests' page addresses (PAGEPULSE_SITES of every test collector, unless a test sets its own). */
+export const TEST_SITES = ['http://lichtwerk.test', 'http://site.test'];
 
 /** The admin password every test collector gets (PAGEPULSE_ADMIN_PASSWORD), unless a test sets another. */
 export const ADMIN_PASSWORD = 'Lichtwerk-Admin-Test-2025';
@@ -74,6 +77,8 @@ export interface Harness {
   databaseUrl: string | null;
   /** Rows of one SQL query on the collector's database, whichever the engine (numbers as numbers). */
   query(sql: string): Promise<Array<Record<string, unknown>>>;
+  /** Statements that write (test data in bulk), `?` placeholders, each list of values one run, in one transaction. */
+  execute(sql: string, rows: ReadonlyArray<readonly unknown[]>): Promise<void>;
   clock: { now: number };
   errors: unknown[];
   /** Every route the collector has (Collector.routes). */
@@ -82,6 +87,8 @@ export interface Harness {
   close(): Promise<void>;
   /** Start a second collector on the same file (after close), as a restart would. */
   reopen(): Promise<Harness>;
+  /** Count the days that ended (on the collector's clock) into day totals now, as its ten-minute run does. */
+  buildTotals(): Promise<void>;
 }
 
 /** A new PostgreSQL database in the suite's cluster (test/support/postgres-setup.ts). */
@@ -107,6 +114,8 @@ export async function startCollector(
     now: () => clock.now,
     onError: (e) => errors.push(e),
     adminPassword: ADMIN_PASSWORD,
+    // the sites the tests' pages are of, besides the collector's own origin
+    sites: TEST_SITES,
     ...collectorOptions,
     dbPath,
     databaseUrl,
@@ -119,10 +128,13 @@ export async function startCollector(
     dbPath,
     databaseUrl,
     query: (sql) => queryDatabase({ dbPath, databaseUrl }, sql),
+    execute: (sql, rows) =>
+      databaseUrl ? executePostgres(databaseUrl, sql, rows) : Promise.resolve(executeSqlite(dbPath, sql, rows)),
     clock,
     errors,
     routes: collector.routes,
     visitor: () => visitorOf(url),
+    buildTotals: () => collector.buildTotals(),
     async close() {
       if (closed) return;
       closed = true;
@@ -151,6 +163,20 @@ export function querySqlite(dbPath: string, sql: string): Array<Record<string, u
   const db = new Database(dbPath, { readonly: true });
   try {
     return db.prepare(sql).all() as Array<Record<string, unknown>>;
+  } finally {
+    db.close();
+  }
+}
+
+/** Write rows into a SQLite file beside the running collector (WAL: it keeps answering). */
+function executeSqlite(dbPath: string, sql: string, rows: ReadonlyArray<readonly unknown[]>): void {
+  const db = new Database(dbPath);
+  try {
+    db.pragma('busy_timeout = 10000');
+    const statement = db.prepare(sql);
+    db.transaction(() => {
+      for (const row of rows) statement.run(...row);
+    })();
   } finally {
     db.close();
   }

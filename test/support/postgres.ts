@@ -108,3 +108,38 @@ export async function queryPostgres(url: string, sql: string): Promise<Array<Rec
     await client.end();
   }
 }
+
+/**
+ * Run one statement (`?` placeholders) for each list of values, in one transaction, sent in
+ * multi-row batches: test data in bulk.
+ */
+export async function executePostgres(url: string, sql: string, rows: ReadonlyArray<readonly unknown[]>): Promise<void> {
+  const client = new pg.Client({ connectionString: url, types: TYPES });
+  await client.connect();
+  try {
+    await client.query('BEGIN');
+    const values = /\bVALUES\s*(\(.*\))\s*$/is.exec(sql);
+    if (!values) {
+      for (const row of rows) {
+        let n = 0;
+        await client.query(
+          sql.replace(/\?/g, () => `$${++n}`),
+          row as unknown[],
+        );
+      }
+    } else {
+      const head = sql.slice(0, values.index);
+      const width = (values[1]!.match(/\?/g) ?? []).length;
+      const batch = Math.max(1, Math.floor(30_000 / Math.max(width, 1)));
+      for (let i = 0; i < rows.length; i += batch) {
+        const part = rows.slice(i, i + batch);
+        let n = 0;
+        const tuples = part.map(() => values[1]!.replace(/\?/g, () => `$${++n}`)).join(', ');
+        await client.query(`${head}VALUES ${tuples}`, part.flat() as unknown[]);
+      }
+    }
+    await client.query('COMMIT');
+  } finally {
+    await client.end();
+  }
+}

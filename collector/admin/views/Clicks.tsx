@@ -7,22 +7,6 @@ import { periodParams, type PeriodChoice } from '../period';
 import { useData } from '../useData';
 
 /**
- * The page's address with `#pagepulse-heatmap`, which makes the bundle draw its stored clicks (a
- * fragment, because clicks are stored under the address without one). Only for http(s) pages: page
- * addresses come from visitors' requests, so never a `javascript:` link.
- */
-export function heatmapLink(page: string): string | null {
-  try {
-    const url = new URL(page);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-    url.hash = 'pagepulse-heatmap';
-    return url.href;
-  } catch {
-    return null;
-  }
-}
-
-/**
  * The selector's last step (`a.uk-button`, `#jform_email`): what a site owner recognises first; the
  * whole path stays beside it. Split on the child combinator only: our selectors use no other.
  */
@@ -46,7 +30,8 @@ export function Clicks({ t, lang, period }: { t: Messages; lang: Lang; period: P
           <p className="hint">{t.clicksHint}</p>
           {data.pages.length === 0 && <p>{t.none}</p>}
           {data.pages.map((p, i) => {
-            const link = heatmapLink(p.page);
+            // the server names the link only for a page of the site (a stored address is a visitor's word)
+            const link = p.href;
             return (
               <section key={p.page} className="card" aria-labelledby={`clicks-${i}`}>
                 <h2 id={`clicks-${i}`} className="url">

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { getJson, postForm, type ConsentEntry, type PeriodInfo } from '../api';
+import { getJson, postForm, type ConsentEntry, type ConsentLog as Log, type Erased } from '../api';
 import { PeriodNote } from '../components/PeriodPicker';
 import { Status } from '../components/Status';
 import type { Lang, Messages } from '../i18n';
@@ -9,38 +9,44 @@ import { useData } from '../useData';
 /** The log's own filter; its time range is the period picker's. */
 interface Filter {
   visitor: string;
+  consent: string;
 }
-const NO_FILTER: Filter = { visitor: '' };
+const NO_FILTER: Filter = { visitor: '', consent: '' };
 const PSEUDONYM = '[0-9a-fA-F]{12}';
+/** A consent ID as the bundle makes it (16 to 64 base64url characters; the collector checks the rest). */
+const CONSENT_ID = '[A-Za-z0-9_\\-]{16,64}';
 
 /**
- * The consent log of the chosen period (times on the site's clock): search by pseudonym, CSV export
- * of the same filter, erasure.
+ * The consent log of the chosen period (times on the site's clock): search by pseudonym or consent
+ * ID, CSV export of the same filter, erasure.
  */
 export function ConsentLog({ t, lang, period }: { t: Messages; lang: Lang; period: PeriodChoice }) {
   const [filter, setFilter] = useState<Filter>(NO_FILTER);
   const [draft, setDraft] = useState<Filter>(NO_FILTER);
   const query = { ...periodParams(period), ...filter };
-  const [loaded, reload] = useData(
-    () => getJson<{ timeZone: string; period: PeriodInfo; consents: ConsentEntry[] }>('consents', query),
-    [filter, period],
-  );
+  const [loaded, reload] = useData(() => getJson<Log>('consents', query), [filter, period]);
   const csv = `/admin/consents.csv?${new URLSearchParams(Object.entries(query).filter(([, v]) => v !== '')).toString()}`;
 
   const search = (event: FormEvent) => {
     event.preventDefault();
-    setFilter({ ...draft, visitor: draft.visitor.trim().toLowerCase() });
+    setFilter({ ...draft, visitor: draft.visitor.trim().toLowerCase(), consent: draft.consent.trim() });
   };
   const only = (visitor: string) => {
     setDraft({ ...draft, visitor });
     setFilter({ ...filter, visitor });
+  };
+  const onlyConsent = (consent: string) => {
+    setDraft({ ...draft, consent });
+    setFilter({ ...filter, consent });
   };
   const choice = (row: ConsentEntry): string =>
     row.kind === 'form' ? (row.deletedAt ? t.withdrawn : t.given) : row.granted ? t.allow : t.deny;
 
   return (
     <>
-      {loaded.state === 'ok' && <PeriodNote t={t} lang={lang} period={loaded.data.period} compared={false} />}
+      {loaded.state === 'ok' && loaded.data.period && (
+        <PeriodNote t={t} lang={lang} period={loaded.data.period} compared={false} />
+      )}
       <section className="card" aria-labelledby="log-filter">
         <h2 id="log-filter">{t.search}</h2>
         <form className="filters" onSubmit={search} role="search">
@@ -54,6 +60,18 @@ export function ConsentLog({ t, lang, period }: { t: Messages; lang: Lang; perio
               spellCheck={false}
               autoComplete="off"
               onChange={(e) => setDraft({ ...draft, visitor: e.target.value })}
+            />
+          </label>
+          <label>
+            {t.consentId}
+            <input
+              type="text"
+              value={draft.consent}
+              pattern={CONSENT_ID}
+              placeholder={t.consentIdHint}
+              spellCheck={false}
+              autoComplete="off"
+              onChange={(e) => setDraft({ ...draft, consent: e.target.value })}
             />
           </label>
           <div className="buttons">
@@ -85,6 +103,7 @@ export function ConsentLog({ t, lang, period }: { t: Messages; lang: Lang; perio
                       <tr>
                         <th scope="col">{t.time}</th>
                         <th scope="col">{t.pseudonym}</th>
+                        <th scope="col">{t.consentId}</th>
                         <th scope="col">{t.kind}</th>
                         <th scope="col">{t.choice}</th>
                         <th scope="col">{t.details}</th>
@@ -101,6 +120,18 @@ export function ConsentLog({ t, lang, period }: { t: Messages; lang: Lang; perio
                             <button type="button" className="link mono" onClick={() => only(row.visitor)} title={t.showVisitor}>
                               {row.visitor}
                             </button>
+                          </td>
+                          <td data-label={t.consentId} className={row.consentId ? undefined : 'empty'}>
+                            {row.consentId && (
+                              <button
+                                type="button"
+                                className="link mono consent-id"
+                                onClick={() => onlyConsent(row.consentId!)}
+                                title={t.showConsent}
+                              >
+                                {row.consentId}
+                              </button>
+                            )}
                           </td>
                           <td data-label={t.kind}>
                             {t.kinds[row.kind]}
@@ -144,17 +175,18 @@ export function ConsentLog({ t, lang, period }: { t: Messages; lang: Lang; perio
 }
 
 function Erase({ t, onErased }: { t: Messages; onErased: () => void }) {
-  const [visitor, setVisitor] = useState('');
+  const [by, setBy] = useState<'visitor' | 'consent'>('visitor');
+  const [value, setValue] = useState('');
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   // not async: a form handler's returned promise would be dropped by React; the chain handles both ends
   const erase = (event: FormEvent): void => {
     event.preventDefault();
-    const pseudonym = visitor.trim().toLowerCase();
-    if (!window.confirm(t.eraseConfirm(pseudonym))) return;
-    postForm<{ records: number }>('erase', { visitor: pseudonym }).then(
+    const key = by === 'visitor' ? value.trim().toLowerCase() : value.trim();
+    if (!window.confirm(t.eraseConfirm(key))) return;
+    postForm<Erased>('erase', { [by]: key }).then(
       (result) => {
         setMessage({ ok: true, text: t.erased(result.records) });
-        setVisitor('');
+        setValue('');
         onErased();
       },
       (error: Error) => setMessage({ ok: false, text: `${t.failed} ${error.message}` }),
@@ -166,17 +198,24 @@ function Erase({ t, onErased }: { t: Messages; onErased: () => void }) {
       <p className="hint">{t.eraseHint}</p>
       <form className="filters" onSubmit={erase}>
         <label>
-          {t.pseudonym}
+          {by === 'visitor' ? t.pseudonym : t.consentId}
           <input
             type="text"
             required
-            pattern={PSEUDONYM}
-            value={visitor}
-            placeholder={t.pseudonymHint}
+            pattern={by === 'visitor' ? PSEUDONYM : CONSENT_ID}
+            value={value}
+            placeholder={by === 'visitor' ? t.pseudonymHint : t.consentIdHint}
             spellCheck={false}
             autoComplete="off"
-            onChange={(e) => setVisitor(e.target.value)}
+            onChange={(e) => setValue(e.target.value)}
           />
+        </label>
+        <label>
+          {t.eraseBy}
+          <select value={by} onChange={(e) => setBy(e.target.value === 'consent' ? 'consent' : 'visitor')}>
+            <option value="visitor">{t.pseudonym}</option>
+            <option value="consent">{t.consentId}</option>
+          </select>
         </label>
         <div className="buttons">
           <button type="submit" className="danger">

@@ -159,7 +159,7 @@ export function Overview({ t, lang, period }: { t: Messages; lang: Lang; period:
                 {card(
                   'referrers-title',
                   t.referrers,
-                  breakdown('referrers', data.referrers, t.referrer, t.visitors),
+                  breakdown('referrers', data.referrers, t.referrer, t.visits),
                   t.referrersHint,
                 )}
                 {card(
@@ -168,14 +168,14 @@ export function Overview({ t, lang, period }: { t: Messages; lang: Lang; period:
                   campaigns.length === 0 ? (
                     <p>{t.none}</p>
                   ) : (
-                    campaigns.map((key) => breakdown(key, data[key], t.utm[key]!, t.visitors))
+                    campaigns.map((key) => breakdown(key, data[key], t.utm[key]!, t.visits))
                   ),
                   t.campaignsHint,
                 )}
                 {card(
                   'devices-title',
                   t.devices,
-                  breakdown('devices', data.devices, t.device, t.visitors, {
+                  breakdown('devices', data.devices, t.device, t.visits, {
                     labelOf: (row) => t.deviceNames[row.label] ?? row.label,
                     share: true,
                   }),
@@ -183,7 +183,7 @@ export function Overview({ t, lang, period }: { t: Messages; lang: Lang; period:
                 {card(
                   'browsers-title',
                   t.browsers,
-                  breakdown('browsers', data.browsers, t.browser, t.visitors, {
+                  breakdown('browsers', data.browsers, t.browser, t.visits, {
                     labelOf: (row) => (row.label === 'unknown' ? t.unknown : row.label),
                     share: true,
                   }),
@@ -191,7 +191,7 @@ export function Overview({ t, lang, period }: { t: Messages; lang: Lang; period:
                 {card(
                   'screens-title',
                   t.screens,
-                  breakdown('screens', bySize(data.screens), t.screen, t.visitors, {
+                  breakdown('screens', bySize(data.screens), t.screen, t.visits, {
                     labelOf: (row) => (row.label === 'unknown' ? t.unknown : `${row.label} px`),
                     share: true,
                   }),

@@ -1,34 +1,28 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { getJson, postForm } from '../api';
+import { getJson, postForm, type RetentionDays, type SavedSettings } from '../api';
 import type { Messages } from '../i18n';
 
-/** The three retention settings, in days (0 = kept). */
-interface Days {
-  retentionDays: number;
-  clickRetentionDays: number;
-  consentRetentionDays: number;
-}
-interface Saved extends Days {
-  deleted: Record<'formConsents' | 'heartbeats' | 'sessions' | 'clicks' | 'cookieConsents', number>;
-}
-const FIELDS = ['retentionDays', 'clickRetentionDays', 'consentRetentionDays'] as const;
+/** The retention settings, each 1 to 3650 days (nothing is kept forever). */
+const FIELDS = [
+  'visitRetentionDays',
+  'clickRetentionDays',
+  'formRetentionDays',
+  'consentRetentionDays',
+] as const satisfies ReadonlyArray<keyof RetentionDays>;
 
-/** The settings: the site's time zone, and retention: form consents and presence data, clicks, cookie consents, each after N days (0 = never). */
+/** The settings: the site's time zone, and retention: page views and visits, clicks, form consents, cookie consents, each after N days. */
 export function Retention({ t }: { t: Messages }) {
   const [days, setDays] = useState<Record<(typeof FIELDS)[number], string>>({
-    retentionDays: '',
+    visitRetentionDays: '',
     clickRetentionDays: '',
+    formRetentionDays: '',
     consentRetentionDays: '',
   });
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   useEffect(() => {
-    getJson<Days>('settings').then(
+    getJson<RetentionDays>('settings').then(
       (s) =>
-        setDays({
-          retentionDays: String(s.retentionDays),
-          clickRetentionDays: String(s.clickRetentionDays),
-          consentRetentionDays: String(s.consentRetentionDays),
-        }),
+        setDays(Object.fromEntries(FIELDS.map((field) => [field, String(s[field])])) as Record<(typeof FIELDS)[number], string>),
       (error: Error) => setMessage({ ok: false, text: `${t.failed} ${error.message}` }),
     );
     // no `t` in the deps: it changes with the language only, and the value loads once
@@ -36,12 +30,8 @@ export function Retention({ t }: { t: Messages }) {
   // not async: a form handler's returned promise would be dropped by React; the chain handles both ends
   const save = (event: FormEvent): void => {
     event.preventDefault();
-    postForm<Saved>('settings', days).then(
-      (saved) => {
-        const deleted = Object.values(saved.deleted).reduce((a, b) => a + b, 0);
-        const off = FIELDS.every((field) => saved[field] === 0);
-        setMessage({ ok: true, text: off ? t.savedOff : t.saved(deleted) });
-      },
+    postForm<SavedSettings>('settings', days).then(
+      (saved) => setMessage({ ok: true, text: t.saved(Object.values(saved.deleted).reduce((a, b) => a + b, 0)) }),
       (error: Error) => setMessage({ ok: false, text: `${t.failed} ${error.message}` }),
     );
   };
@@ -57,7 +47,7 @@ export function Retention({ t }: { t: Messages }) {
               {t[field]}
               <input
                 type="number"
-                min={0}
+                min={1}
                 max={3650}
                 step={1}
                 required

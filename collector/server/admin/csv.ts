@@ -1,9 +1,10 @@
-import type { ConsentEntry } from './queries';
+import type { ConsentEntry } from '../store';
 
 /** CSV columns of the consent log export, in order. */
 export const CSV_COLUMNS = [
   'time',
   'pseudonym',
+  'consent_id',
   'kind',
   'category',
   'choice',
@@ -24,29 +25,29 @@ export function csvCell(value: string): string {
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
-/** The consent log as CSV text: a header line, one line per record, CRLF line ends (as Excel expects). */
-export function consentsCsv(rows: readonly ConsentEntry[]): string {
-  const lines = [CSV_COLUMNS.join(',')];
-  for (const row of rows) {
-    const choice = row.kind === 'form' ? 'given' : row.granted ? 'allow' : 'deny';
-    const fields = row.fields
-      ? Object.entries(row.fields)
-          .map(([label, value]) => `${label}: ${value}`)
-          .join('; ')
-      : '';
-    const cells = [
-      new Date(row.at).toISOString(),
-      row.visitor,
-      row.kind,
-      row.category === null ? '' : String(row.category),
-      choice,
-      row.userAgent,
-      row.url ?? '',
-      row.kind === 'form' ? row.formId || row.formName || '' : '',
-      fields,
-      row.deletedAt === null ? '' : new Date(row.deletedAt).toISOString(),
-    ];
-    lines.push(cells.map(csvCell).join(','));
-  }
-  return `${lines.join('\r\n')}\r\n`;
+/** One record as a CSV line (CRLF at the end, as Excel expects); `pseudonym` is what the log shows of its session. */
+export function csvLine(row: ConsentEntry, pseudonym: string): string {
+  const choice = row.kind === 'form' ? 'given' : row.granted ? 'allow' : 'deny';
+  const fields = row.fields
+    ? Object.entries(row.fields)
+        .map(([label, value]) => `${label}: ${value}`)
+        .join('; ')
+    : '';
+  const cells = [
+    new Date(row.at).toISOString(),
+    pseudonym,
+    row.consentId ?? '',
+    row.kind,
+    row.category === null ? '' : String(row.category),
+    choice,
+    row.userAgent,
+    row.url ?? '',
+    row.kind === 'form' ? row.formId || row.formName || '' : '',
+    fields,
+    row.deletedAt === null ? '' : new Date(row.deletedAt).toISOString(),
+  ];
+  return `${cells.map(csvCell).join(',')}\r\n`;
 }
+
+/** The header line. */
+export const CSV_HEADER = `${CSV_COLUMNS.join(',')}\r\n`;

@@ -1,169 +1,107 @@
-import type { Sql } from '../sql';
-import type { Bucket, Period, Range } from './period';
+import type { ClickPages, Compared, ConsentStats, Row, Shares, Traffic } from '../../shared/admin-api';
+import type { ClicksStore, ConsentsStore, Decisions, VisitDimension, VisitsStore } from '../store';
+import type { Bucket, Period } from './period';
 
 /**
- * The dashboard's figures for a period and the one before it, all in SQL on either engine. Who is
- * counted: sessions that sent heartbeats, so visitors who allowed statistics (the bundle tracks
- * only then). A visit is one session's page views within the period; an entry page is its first,
- * an exit page its last, a bounce a visit of one page view. Time on page runs from a page view's
- * first heartbeat to its latest (`last_at`): the heartbeat interval is its resolution.
+ * The dashboard's figures for a period and the one before it, from the store's totals (day totals
+ * of the days that ended, the stored rows for today): what is counted, and how, is in
+ * docs/collector.md "What the dashboard counts". A visit is a session's page views with no gap over
+ * 30 minutes, counted on the day it began; visitors are counted per day (a visitor of two days
+ * counts on each, as Plausible's daily visitor IDs do); page views and time on page per page view.
  */
-
-/** One figure now and in the previous period. */
-export interface Compared {
-  current: number;
-  previous: number;
-}
-
-/** One row of a breakdown: its label and its figure now and before. */
-export interface Row extends Compared {
-  label: string;
-}
-
-/** The summary figures of one range. */
-interface Summary {
-  views: number;
-  visitors: number;
-  visits: number;
-  bounces: number;
-  /** Average time on page in ms (0 without page views). */
-  timeOnPage: number;
-}
 
 /** Rows of each breakdown: a dashboard, not a report. */
 const TOP = 20;
-/** Screen size classes by the window's outer width (device_width), in CSS px; the last has no upper end. */
-export const SCREEN_CLASSES = [
-  { label: '< 600', below: 600 },
-  { label: '600–1023', below: 1024 },
-  { label: '1024–1439', below: 1440 },
-  { label: '≥ 1440', below: null },
-] as const;
 
-const VIEWS = 'h.initialize = 1 AND h.at >= ? AND h.at < ?';
-/** No earlier page view of the same session in the range: `h` is its visit's entry. */
-const FIRST_OF_VISIT = `NOT EXISTS (SELECT 1 FROM heartbeats o WHERE o.session_id = h.session_id AND o.initialize = 1
-  AND o.at >= ? AND o.at < ? AND (o.at < h.at OR (o.at = h.at AND o.id < h.id)))`;
-/** No later page view of the same session in the range: `h` is its visit's exit. */
-const LAST_OF_VISIT = `NOT EXISTS (SELECT 1 FROM heartbeats o WHERE o.session_id = h.session_id AND o.initialize = 1
-  AND o.at >= ? AND o.at < ? AND (o.at > h.at OR (o.at = h.at AND o.id > h.id)))`;
-const SCREEN = `CASE ${SCREEN_CLASSES.map((c) => (c.below === null ? `ELSE '${c.label}'` : `WHEN s.device_width < ${c.below} THEN '${c.label}'`)).join(' ')} END`;
+/** The breakdowns of the overview: answer key and the visits' dimension, or the page views' pages. */
+const BREAKDOWNS: ReadonlyArray<readonly [Exclude<keyof Traffic, 'period' | 'summary' | 'series'>, VisitDimension | 'page']> = [
+  ['pages', 'page'],
+  ['entryPages', 'entry'],
+  ['exitPages', 'exit'],
+  ['referrers', 'referrer'],
+  ['utmSource', 'utm_source'],
+  ['utmMedium', 'utm_medium'],
+  ['utmCampaign', 'utm_campaign'],
+  ['utmTerm', 'utm_term'],
+  ['utmContent', 'utm_content'],
+  ['devices', 'device'],
+  ['browsers', 'browser'],
+  ['screens', 'screen'],
+];
 
-/** What a breakdown groups by, how it counts, and which page views it looks at. */
-interface Breakdown {
-  label: string;
-  /** `visitors`: distinct sessions; `views`: page views. */
-  count: 'visitors' | 'views';
-  /** Extra condition on `h` (and `s`), with `?` for the range given twice (entry and exit pages). */
-  where?: string;
-  rangeTwice?: boolean;
+type Totals = Awaited<ReturnType<VisitsStore['totals']>>;
+
+/** Most first, ties in code-point order (the same on both engines). */
+const byCount = (a: [string, number], b: [string, number]) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
+
+/** The summary figures of one range's totals. */
+function summaryOf(totals: Totals) {
+  let views = 0;
+  let time = 0;
+  for (const { n, total } of totals.get('page')?.values() ?? []) {
+    views += n;
+    time += total;
+  }
+  const visits = totals.get('visits')?.get('') ?? { n: 0, total: 0 };
+  return {
+    views,
+    visitors: totals.get('visitors')?.get('')?.n ?? 0,
+    visits: visits.n,
+    bounces: visits.total,
+    timeOnPage: views === 0 ? 0 : Math.round(time / views),
+  };
 }
 
-const BREAKDOWNS = {
-  pages: { label: 'h.page', count: 'views' },
-  entryPages: { label: 'h.page', count: 'views', where: FIRST_OF_VISIT, rangeTwice: true },
-  exitPages: { label: 'h.page', count: 'views', where: LAST_OF_VISIT, rangeTwice: true },
-  referrers: { label: 'h.referrer', count: 'visitors', where: 'h.referrer IS NOT NULL' },
-  utmSource: { label: 'h.utm_source', count: 'visitors', where: 'h.utm_source IS NOT NULL' },
-  utmMedium: { label: 'h.utm_medium', count: 'visitors', where: 'h.utm_medium IS NOT NULL' },
-  utmCampaign: { label: 'h.utm_campaign', count: 'visitors', where: 'h.utm_campaign IS NOT NULL' },
-  utmTerm: { label: 'h.utm_term', count: 'visitors', where: 'h.utm_term IS NOT NULL' },
-  utmContent: { label: 'h.utm_content', count: 'visitors', where: 'h.utm_content IS NOT NULL' },
-  devices: { label: "COALESCE(s.device, 'unknown')", count: 'visitors' },
-  browsers: { label: "COALESCE(s.browser, 'unknown')", count: 'visitors' },
-  screens: { label: `CASE WHEN s.device_width IS NULL THEN 'unknown' ELSE ${SCREEN} END`, count: 'visitors' },
-} satisfies Record<string, Breakdown>;
+/** Each bucket's figure from per-day figures (a day bucket is one day, a month its days). */
+function perBucket<T>(buckets: readonly Bucket[], byDay: Map<string, T>, sum: (a: T, b: T) => T, none: T): T[] {
+  return buckets.map((bucket) => bucket.days.reduce((acc, day) => sum(acc, byDay.get(day.day) ?? none), none));
+}
 
-/** The dashboard's queries on one database. */
-export function createDashboard(sql: Sql) {
-  // ties in code-point order on both engines (PostgreSQL would otherwise sort by the database's locale)
-  const byCodePoint = sql.engine === 'postgres' ? ' COLLATE "C"' : '';
-  async function summary({ start, end }: Range): Promise<Summary> {
-    const [views, visits] = await Promise.all([
-      sql.get<{ views: number; visitors: number; time: number | null }>(
-        `SELECT COUNT(*) AS views, COUNT(DISTINCT h.session_id) AS visitors,
-           AVG(COALESCE(h.last_at, h.at) - h.at) AS time
-         FROM heartbeats h WHERE ${VIEWS}`,
-        [start, end],
-      ),
-      sql.get<{ visits: number; bounces: number | null }>(
-        `SELECT COUNT(*) AS visits, SUM(CASE WHEN n = 1 THEN 1 ELSE 0 END) AS bounces
-         FROM (SELECT h.session_id, COUNT(*) AS n FROM heartbeats h WHERE ${VIEWS} GROUP BY h.session_id) v`,
-        [start, end],
-      ),
-    ]);
-    return {
-      views: views!.views,
-      visitors: views!.visitors,
-      visits: visits!.visits,
-      bounces: visits!.bounces ?? 0,
-      timeOnPage: Math.round(Number(views!.time ?? 0)),
-    };
-  }
-
-  async function counts(b: Breakdown, { start, end }: Range, limit: number | null): Promise<Map<string, number>> {
-    const measure = b.count === 'visitors' ? 'COUNT(DISTINCT h.session_id)' : 'COUNT(*)';
-    const params: unknown[] = [start, end, ...(b.rangeTwice ? [start, end] : [])];
-    const rows = await sql.all<{ label: string; n: number }>(
-      `SELECT ${b.label} AS label, ${measure} AS n
-       FROM heartbeats h JOIN sessions s ON s.id = h.session_id
-       WHERE ${VIEWS}${b.where ? ` AND ${b.where}` : ''}
-       GROUP BY ${b.label} ORDER BY n DESC, ${b.label}${byCodePoint}${limit === null ? '' : ' LIMIT ?'}`,
-      limit === null ? params : [...params, limit],
-    );
-    return new Map(rows.map((r) => [r.label, r.n]));
-  }
-
-  /** The top rows now, each with its figure in the previous period. */
-  async function breakdown(b: Breakdown, period: Period): Promise<Row[]> {
-    const [now, before] = await Promise.all([counts(b, period.current, TOP), counts(b, period.previous, null)]);
-    return [...now].map(([label, current]) => ({ label, current, previous: before.get(label) ?? 0 }));
-  }
-
-  async function series(buckets: readonly Bucket[]): Promise<Array<{ views: number; visitors: number }>> {
-    if (buckets.length === 0) return [];
-    // the buckets as a table of parameters (typed: PostgreSQL cannot guess a VALUES column's type)
-    const values = buckets.map(() => '(CAST(? AS INTEGER), CAST(? AS BIGINT), CAST(? AS BIGINT))').join(', ');
-    const rows = await sql.all<{ i: number; views: number; visitors: number }>(
-      `WITH b (i, s, e) AS (VALUES ${values})
-       SELECT b.i AS i, COUNT(h.id) AS views, COUNT(DISTINCT h.session_id) AS visitors
-       FROM b JOIN heartbeats h ON h.initialize = 1 AND h.at >= b.s AND h.at < b.e GROUP BY b.i`,
-      buckets.flatMap((bucket, i) => [i, bucket.start, bucket.end]),
-    );
-    const byIndex = new Map(rows.map((r) => [r.i, r]));
-    return buckets.map((_, i) => ({ views: byIndex.get(i)?.views ?? 0, visitors: byIndex.get(i)?.visitors ?? 0 }));
-  }
-
-  /** Average time on page per page, now (ms), for the pages listed. */
-  async function timeOnPages({ start, end }: Range): Promise<Map<string, number>> {
-    const rows = await sql.all<{ page: string; time: number }>(
-      `SELECT h.page AS page, AVG(COALESCE(h.last_at, h.at) - h.at) AS time FROM heartbeats h WHERE ${VIEWS} GROUP BY h.page`,
-      [start, end],
-    );
-    return new Map(rows.map((r) => [r.page, Math.round(Number(r.time))]));
+/** The dashboard's reads on the stores. */
+export function createDashboard(visits: VisitsStore, clicks: ClicksStore, consents: ConsentsStore) {
+  /** Page views and visitors per bucket (hours of one day, days, or months). */
+  async function series(period: Period, buckets: readonly Bucket[], days: Period['current']['days']) {
+    if (period.unit === 'hour') return buckets.length === 0 ? [] : visits.perHour(buckets[0]!.days[0]!, buckets);
+    const byDay = await visits.perDay(days);
+    return perBucket(buckets, byDay, (a, b) => ({ views: a.views + b.views, visitors: a.visitors + b.visitors }), {
+      views: 0,
+      visitors: 0,
+    });
   }
 
   return {
     /** Everything the overview shows for `period`. */
-    async traffic(period: Period) {
-      const [now, before, current, previous, times] = await Promise.all([
-        summary(period.current),
-        summary(period.previous),
-        series(period.buckets),
-        series(period.previousBuckets),
-        timeOnPages(period.current),
+    async traffic(period: Period): Promise<Omit<Traffic, 'period'>> {
+      const [now, before, current, previous] = await Promise.all([
+        visits.totals(period.current.days),
+        visits.totals(period.previous.days),
+        series(period, period.buckets, period.current.days),
+        series(period, period.previousBuckets, period.previous.days),
       ]);
-      const compared = (key: keyof Summary): Compared => ({ current: now[key], previous: before[key] });
-      const rate = (s: Summary) => (s.visits === 0 ? 0 : s.bounces / s.visits);
-      const tables = Object.fromEntries(
-        await Promise.all(Object.entries(BREAKDOWNS).map(async ([key, b]) => [key, await breakdown(b, period)] as const)),
-      ) as Record<keyof typeof BREAKDOWNS, Row[]>;
+      const a = summaryOf(now);
+      const b = summaryOf(before);
+      const compared = (key: keyof typeof a): Compared => ({ current: a[key], previous: b[key] });
+      const rate = (s: typeof a) => (s.visits === 0 ? 0 : s.bounces / s.visits);
+      const table = (metric: string): Row[] => {
+        const counts = [...(now.get(metric) ?? new Map<string, { n: number }>()).entries()].map(
+          ([label, v]) => [label, v.n] as [string, number],
+        );
+        return counts
+          .sort(byCount)
+          .slice(0, TOP)
+          .map(([label, current]) => ({ label, current, previous: before.get(metric)?.get(label)?.n ?? 0 }));
+      };
+      const tables = Object.fromEntries(BREAKDOWNS.map(([key, metric]) => [key, table(metric)])) as Record<
+        (typeof BREAKDOWNS)[number][0],
+        Row[]
+      >;
+      const times = now.get('page');
       return {
         summary: {
           views: compared('views'),
           visitors: compared('visitors'),
           visits: compared('visits'),
-          bounceRate: { current: rate(now), previous: rate(before) },
+          bounceRate: { current: rate(a), previous: rate(b) },
           timeOnPage: compared('timeOnPage'),
         },
         series: period.buckets.map((bucket, i) => ({
@@ -174,30 +112,67 @@ export function createDashboard(sql: Sql) {
           previousViews: previous[i]?.views ?? 0,
         })),
         ...tables,
-        pages: tables.pages.map((row) => ({ ...row, timeOnPage: times.get(row.label) ?? 0 })),
+        pages: tables.pages.map((row) => {
+          const page = times?.get(row.label);
+          return { ...row, timeOnPage: page && page.n > 0 ? Math.round(page.total / page.n) : 0 };
+        }),
       };
     },
-    /** The most clicked selectors per page in the range, each with its count in the previous one. */
-    async clicks(period: Period, perPage: number, maxPages: number) {
-      const rows = await sql.all<{ page: string; selector: string; current: number; previous: number }>(
-        `SELECT page, selector, SUM(CASE WHEN at >= ? THEN 1 ELSE 0 END) AS current,
-           SUM(CASE WHEN at < ? THEN 1 ELSE 0 END) AS previous
-         FROM clicks WHERE at >= ? AND at < ? GROUP BY page, selector ORDER BY page, current DESC, previous DESC, selector`,
-        [period.current.start, period.current.start, period.previous.start, period.current.end],
-      );
-      const byPage = new Map<string, { page: string; total: Compared; selectors: Array<{ selector: string } & Compared> }>();
-      for (const row of rows) {
-        const entry = byPage.get(row.page) ?? { page: row.page, total: { current: 0, previous: 0 }, selectors: [] };
-        byPage.set(row.page, entry);
-        entry.total.current += row.current;
-        entry.total.previous += row.previous;
-        if (row.current > 0 && entry.selectors.length < perPage)
-          entry.selectors.push({ selector: row.selector, current: row.current, previous: row.previous });
+    /** The most clicked selectors per page in the period, each with its count in the previous one; `href` for pages of the site. */
+    async clicks(
+      period: Period,
+      perPage: number,
+      maxPages: number,
+      href: (page: string) => string | null,
+    ): Promise<ClickPages['pages']> {
+      const [now, before] = await Promise.all([clicks.inDays(period.current.days), clicks.inDays(period.previous.days)]);
+      const pages: ClickPages['pages'] = [];
+      for (const [page, selectors] of now) {
+        const earlier = before.get(page) ?? new Map<string, number>();
+        const sorted = [...selectors.entries()]
+          .filter(([, n]) => n > 0)
+          .map(([selector, current]) => ({ selector, current, previous: earlier.get(selector) ?? 0 }))
+          .sort(
+            (x, y) =>
+              y.current - x.current ||
+              y.previous - x.previous ||
+              (x.selector < y.selector ? -1 : x.selector > y.selector ? 1 : 0),
+          );
+        const total = {
+          current: sorted.reduce((s, r) => s + r.current, 0),
+          previous: [...earlier.values()].reduce((s, n) => s + n, 0),
+        };
+        if (total.current > 0) pages.push({ page, href: href(page), total, selectors: sorted.slice(0, perPage) });
       }
-      return [...byPage.values()]
-        .filter((p) => p.total.current > 0)
-        .sort((a, b) => b.total.current - a.total.current || (a.page < b.page ? -1 : 1))
-        .slice(0, maxPages);
+      return pages.sort((x, y) => y.total.current - x.total.current || (x.page < y.page ? -1 : 1)).slice(0, maxPages);
+    },
+    /**
+     * Per bucket the visitors who decided in it and the share allowing each category (their state at
+     * the bucket's end); the same for the whole period and the previous one. Per day: a visitor
+     * deciding on two days counts on each.
+     */
+    async consentStats(period: Period): Promise<Omit<ConsentStats, 'period'>> {
+      const none: Decisions = { deciders: 0, on: [0, 0, 0, 0] };
+      const [days, before] = await Promise.all([
+        consents.decisionsPerDay(period.current.days),
+        consents.decisionsPerDay(period.previous.days),
+      ]);
+      const buckets =
+        period.unit === 'hour'
+          ? await consents.decisionsPerHour(period.buckets[0]!.days[0]!, period.buckets)
+          : perBucket(period.buckets, days, consents.sum, none);
+      const total = (byDay: Map<string, Decisions>) => [...byDay.values()].reduce(consents.sum, none);
+      return {
+        buckets: buckets.map((d, i) => ({ ...sharesOf(d), day: period.buckets[i]!.label })),
+        current: sharesOf(total(days)),
+        previous: sharesOf(total(before)),
+      };
     },
   };
+}
+
+/** Deciders and the share of them allowing each category. */
+function sharesOf(d: Decisions): Shares {
+  const share = (i: number) => (d.deciders === 0 ? 0 : d.on[i]! / d.deciders);
+  return { visitors: d.deciders, shares: { 1: share(0), 2: share(1), 3: share(2), 4: share(3) } };
 }

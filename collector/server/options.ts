@@ -1,28 +1,10 @@
 import { isAbsolute, resolve } from 'node:path';
-import { VISITOR_RATE } from './rate-limit';
+import { MIN_PASSWORD_CHARS } from './admin';
+import { originOf } from './edge/client';
+import { VISITOR_RATE } from './edge/rate-limit';
+import { DEFAULT_SETTINGS, type Settings } from './visitor';
 
-/** What the collector tells the bundle in every `configparams` (wire names, protocol section 3). */
-export interface Settings {
-  /** Seconds between heartbeats. */
-  daemonrefresh: number;
-  /** 1 turns the bundle's debug box on. */
-  enable_debug: 0 | 1;
-  /** Minutes after which the bundle stops its heartbeat; 0 = never. */
-  daemontimeout: number;
-  /** Clicks on elements wider than this (px) are not recorded. */
-  heatmap_max_valid_width: number;
-  /** Clicks on elements higher than this (px) are not recorded. */
-  heatmap_max_valid_height: number;
-}
-
-/** The analytics component's own defaults (a 2 s heartbeat, no cap, 350 x 50 click targets). */
-export const DEFAULT_SETTINGS: Settings = {
-  daemonrefresh: 2,
-  enable_debug: 0,
-  daemontimeout: 0,
-  heatmap_max_valid_width: 350,
-  heatmap_max_valid_height: 50,
-};
+export { DEFAULT_SETTINGS, type Settings };
 
 /** Everything the command line needs to start a collector. */
 export interface ServerOptions {
@@ -37,8 +19,10 @@ export interface ServerOptions {
    */
   databaseUrl: string | null;
   settings: Settings;
-  /** PAGEPULSE_ADMIN_PASSWORD (environment only: a config file is easier to leak), or null. */
+  /** PAGEPULSE_ADMIN_PASSWORD (environment only: a config file is easier to leak; at least 12 characters), or null. */
   adminPassword: string | null;
+  /** PAGEPULSE_SITES: the site's origins besides the collector's own (comma-separated), whose pages are recorded. */
+  sites: string[];
   /** PAGEPULSE_TRUST_PROXY=1: the collector runs behind a reverse proxy that sets X-Forwarded-*. */
   trustProxy: boolean;
   /** PAGEPULSE_FULL_IP=1: client addresses stored whole (the site owner's decision), else shortened. */
@@ -84,6 +68,20 @@ const flag: Parse = (raw, name) => {
   throw new Error(`${name} must be 0 or 1, got ${JSON.stringify(raw)}`);
 };
 
+/** A list of origins (`https://www.example.org`), comma-separated in the environment, an array in the file. */
+const origins: Parse = (raw, name) => {
+  const list = Array.isArray(raw) ? raw.map(String) : String(raw).split(',');
+  return list
+    .map((item) => item.trim())
+    .filter(Boolean)
+    .map((item) => {
+      const origin = originOf(item);
+      if (origin === null || origin !== item.replace(/\/$/, ''))
+        throw new Error(`${name} must list origins such as https://www.example.org, got ${JSON.stringify(item)}`);
+      return origin;
+    });
+};
+
 /** Each option: its key in the JSON config file, its environment variable, its parser. */
 const FIELDS = [
   { key: 'host', env: 'HOST', parse: text },
@@ -99,6 +97,7 @@ const FIELDS = [
   { key: 'visitor_rate', env: 'PAGEPULSE_VISITOR_RATE', parse: number(0.1, 100_000) },
   { key: 'visitor_burst', env: 'PAGEPULSE_VISITOR_BURST', parse: number(1, 1_000_000, true) },
   { key: 'workers', env: 'PAGEPULSE_WORKERS', parse: number(1, 64, true) },
+  { key: 'sites', env: 'PAGEPULSE_SITES', parse: origins },
 ] as const;
 
 /** The environment variables the collector reads, for the start-up help. */
@@ -140,6 +139,7 @@ export function loadOptions(env: NodeJS.ProcessEnv, readText: (path: string) => 
     visitor_rate: VISITOR_RATE.perSecond,
     visitor_burst: VISITOR_RATE.burst,
     workers: 1,
+    sites: [],
     ...DEFAULT_SETTINGS,
   };
   for (const { key, env: name, parse } of FIELDS) {
@@ -151,6 +151,9 @@ export function loadOptions(env: NodeJS.ProcessEnv, readText: (path: string) => 
   // several processes on one SQLite file would each keep their own limits and retention runs
   if ((values.workers as number) > 1 && !url)
     throw new Error('PAGEPULSE_WORKERS above 1 needs PAGEPULSE_DATABASE_URL (PostgreSQL)');
+  const password = env.PAGEPULSE_ADMIN_PASSWORD ? env.PAGEPULSE_ADMIN_PASSWORD : null;
+  if (password !== null && [...password].length < MIN_PASSWORD_CHARS)
+    throw new Error(`PAGEPULSE_ADMIN_PASSWORD must be at least ${MIN_PASSWORD_CHARS} characters`);
   return {
     host: values.host as string,
     port: values.port as number,
@@ -158,7 +161,8 @@ export function loadOptions(env: NodeJS.ProcessEnv, readText: (path: string) => 
     dbPath: db === ':memory:' ? db : db ? (isAbsolute(db) ? db : resolve(db)) : resolve(root, DEFAULT_DB),
     databaseUrl: url,
     workers: values.workers as number,
-    adminPassword: env.PAGEPULSE_ADMIN_PASSWORD ? env.PAGEPULSE_ADMIN_PASSWORD : null,
+    adminPassword: password,
+    sites: values.sites as string[],
     trustProxy: values.trust_proxy === 1,
     fullIp: values.full_ip === 1,
     visitorRate: { burst: values.visitor_burst as number, perSecond: values.visitor_rate as number },

@@ -17,6 +17,15 @@ export function storedAddress(address: string, full: boolean): string {
   return `${expand(plain).slice(0, 3).join(':')}::`;
 }
 
+/**
+ * The key of the per-client limits: the address's /24 (IPv4) or /48 (IPv6), what the collector
+ * stores of it by default. 200 addresses of one /24 are one client here, as they are in the
+ * stored records; whole addresses (PAGEPULSE_FULL_IP) change what is stored, not this.
+ */
+export function limitKey(address: string): string {
+  return storedAddress(address, false) || address;
+}
+
 /** The eight groups of an IPv6 address, `::` expanded (an embedded IPv4 tail as two groups). */
 function expand(address: string): string[] {
   let text = address.split('%')[0]!;

@@ -1,36 +1,47 @@
-import type { FormRef, Store, Visitor } from './db';
-import { CATEGORY_NUMBERS, describeCategory } from './descriptions';
+import { HttpError } from '../edge/http';
+import type { ClicksStore, ConsentsStore, FormRef, Visitor, VisitsStore } from '../store';
 import { describeAgent } from './agent';
-import { HttpError } from './http';
+import { presenceWindowMs, type Settings } from './config';
+import { CATEGORY_NUMBERS, describeCategory } from './descriptions';
 import { pageAddress, referrerHost, withoutFragment } from './page';
 import { SESSION_COOKIE } from './session';
-import type { Settings } from './settings';
 
-/** A session counts as online for this many heartbeat intervals after its last beat (one lost beat is no exit)... */
-export const PRESENCE_INTERVALS = 3;
-/** ...but never less than this: a short refresh must not make visitors flicker in and out. */
-export const PRESENCE_MIN_MS = 10_000;
 /**
- * Presence heartbeats only feed the live counts, so they are kept this long (or the presence
- * window, when that is longer) and then deleted; page views are kept. Without it a visitor on a
- * 2 s refresh would add 1800 rows an hour, forever.
+ * Presence rows only feed the live counts, so they are kept this long (or the presence window,
+ * when that is longer) and then deleted; page views are kept. Without it a visitor on a 2 s
+ * refresh would add 1800 rows an hour, forever.
  */
 export const PRESENCE_RETENTION_MS = 60 * 60 * 1000;
 /** Longest text field accepted: a selector from `html` down a deep page runs to a few KiB, a URL to 2. */
-const MAX_FIELD_CHARS = 8192;
-/** Most selectors /api/clicks lists for a page: more is noise for a heatmap overlay. */
-const MAX_CLICK_SELECTORS = 500;
-/** Largest /api/clicks answer: under the bundle's 256 KiB answer limit (src/platform/request.ts). */
-const MAX_CLICKS_ANSWER_CHARS = 192 * 1024;
+export const MAX_FIELD_CHARS = 8192;
 /** com_ajax's keep-alive answer, verbatim. */
 const KEEPALIVE_ANSWER = { success: true, message: null, messages: null, data: [] };
+/**
+ * A consent ID (protocol section 5): random, at least 96 bits. 16 to 64 characters of base64url
+ * (16 of them are 96 bits); one of only hexadecimal digits needs 24 (4 bits each).
+ */
+const CONSENT_ID = /^[A-Za-z0-9_-]{16,64}$/;
+const HEX_ONLY = /^[0-9a-fA-F]+$/;
 
-/** What one request gives a route. */
-export interface RouteContext {
-  store: Store;
+/** The consent ID of a log call, null when it carries none; 400 when it is not a random ID of at least 96 bits. */
+export function consentIdOf(params: URLSearchParams): string | null {
+  const value = params.get('consent_id');
+  if (value === null || value === '') return null;
+  if (!CONSENT_ID.test(value) || (HEX_ONLY.test(value) && value.length < 24))
+    throw new HttpError(400, 'consent_id must be a random ID of at least 96 bits (16 to 64 base64url characters)');
+  return value;
+}
+
+/** What one request gives a task. */
+export interface TaskContext {
+  visits: VisitsStore;
+  clicks: ClicksStore;
+  consents: ConsentsStore;
   settings: Settings;
   /** The collector's clock, read once per request. */
   now: number;
+  /** The start of the site's today: writes that land before it may change a day already counted. */
+  todayStart: number;
   visitor: Visitor;
   /** Host header, named in the category descriptions. */
   host: string;
@@ -38,15 +49,20 @@ export interface RouteContext {
   referer: string | undefined;
   /** Query and form body together, the body winning: Joomla's input reads both. */
   params: URLSearchParams;
+  /** Whether a page address belongs to the site (its own origin or PAGEPULSE_SITES). */
+  ofSite(address: string): boolean;
+  /** A click on `page` was stored (the overlay's kept answer is asked again). */
+  clicked(page: string): void;
 }
 
-/** What a route answers; the app turns it into HTTP. */
-export type Reply = { status?: number; json: unknown } | { status?: number; html: string };
+/** What a task answers; the feature turns it into HTTP (`jsonText`: JSON already written, kept and sent again). */
+export type Reply =
+  { status?: number; json: unknown } | { status?: number; html: string } | { status?: number; jsonText: string };
 
 /** A task of `/index.php`, found by `option` and `task`. */
 export interface Task {
   method: 'GET' | 'POST';
-  run(ctx: RouteContext): Reply | Promise<Reply>;
+  run(ctx: TaskContext): Reply | Promise<Reply>;
 }
 
 const OK: Reply = { json: { success: true } };
@@ -54,31 +70,40 @@ const OK: Reply = { json: { success: true } };
 /** The `resource` values of a heatmap click that the collector stores (protocol section 4). */
 const CLICK_RESOURCES: readonly string[] = ['heatmapclick', 'heatmap'];
 
+/** A page address of the site, normalised (page.ts); 403 for another site's. */
+function sitePage(ctx: TaskContext, name: string): ReturnType<typeof pageAddress> {
+  const address = required(ctx.params, name);
+  if (!ctx.ofSite(address)) throw new HttpError(403, `${name} is not a page of this site`);
+  return pageAddress(address);
+}
+
 /** The Joomla component tasks the bundle calls (protocol sections 3 to 6), keyed `option/task`. */
 const TASKS: Record<string, Task> = {
   'com_jrealtimeanalytics/stream.display': {
     method: 'POST',
-    async run({ store, settings, now, visitor, params, referer }) {
+    async run(ctx) {
+      const { visits, settings, now, visitor, params, referer, todayStart } = ctx;
       const address = required(params, 'nowpage');
-      const { page, utm } = pageAddress(address);
+      const { page, utm } = sitePage(ctx, 'nowpage');
       // PHP's bool cast: only '' and '0' are false (the reason the bundle never sends 'false')
       const initialize = !['', '0'].includes(params.get('initialize') ?? '');
-      await store.recordHeartbeat(
+      wholeNumber(params, 'module_available');
+      await visits.recordHeartbeat(
         visitor,
         {
           page,
           initialize,
-          modules: wholeNumber(params, 'module_available') ?? 0,
           deviceWidth: wholeNumber(params, 'device_width'),
           deviceHeight: wholeNumber(params, 'device_height'),
           // what a page view brings along; the later beats of the page only say "still here"
           ...(initialize ? { utm, referrer: referrerHost(referer, address), agent: describeAgent(visitor.userAgent) } : {}),
         },
         now,
+        todayStart,
       );
-      const windowMs = Math.max(PRESENCE_INTERVALS * settings.daemonrefresh * 1000, PRESENCE_MIN_MS);
-      const presence = await store.presence(page, now - windowMs);
-      await store.prunePresence(now - Math.max(windowMs, PRESENCE_RETENTION_MS), now);
+      const windowMs = presenceWindowMs(settings);
+      const presence = await visits.presence(page, now - windowMs, now);
+      await visits.prunePresence(now - Math.max(windowMs, PRESENCE_RETENTION_MS), now);
       return {
         json: {
           configparams: settings,
@@ -96,43 +121,49 @@ const TASKS: Record<string, Task> = {
   },
   'com_jrealtimeanalytics/stream.saveEntity': {
     method: 'POST',
-    async run({ store, now, visitor, params }) {
+    async run(ctx) {
+      const { visits, clicks, now, visitor, params, clicked } = ctx;
       // `heatmapclick`: the original client and PagePulse now; `heatmap`: PagePulse's older call
       if (!CLICK_RESOURCES.includes(required(params, 'resource'))) throw new HttpError(400, 'unsupported resource');
-      // past the visitor's share of the page the click is dropped, answered the same
-      await store.recordClick(visitor, pageAddress(required(params, 'nowpage')).page, required(params, 'clicked_element'), now);
+      const { page } = sitePage(ctx, 'nowpage');
+      const selector = required(params, 'clicked_element');
+      // a click belongs to a page view of its session (the bundle records clicks after its first
+      // heartbeat): a call without a session cookie, or of a page the session never viewed, is
+      // answered the same and not stored. Past the session's share of the page, neither.
+      if ((await visits.viewed(visitor.session, page)) && (await clicks.record(visitor.session, page, selector, now)))
+        clicked(page);
       return { json: { storing: [] } };
     },
   },
   'com_gdpr/user.processGenericCookieCategories': {
     method: 'POST',
-    async run({ store, now, visitor, params }) {
+    async run({ consents, now, visitor, params }) {
       const value = oneOf(params, 'gdpr_generic_cookie_consent', ['0', '1']);
-      await store.recordCookieConsent(visitor, null, value === '1', now);
+      await consents.recordCookieConsent(visitor, null, value === '1', consentIdOf(params), now);
       return OK;
     },
   },
   'com_gdpr/user.processCookieCategory': {
     method: 'POST',
-    async run({ store, now, visitor, params }) {
+    async run({ consents, now, visitor, params }) {
       const category = Number(oneOf(params, 'gdpr_cookie_category', CATEGORY_NUMBERS.map(String)));
       // com_gdpr's state is "disabled": 0 means the category is on
       const disabled = oneOf(params, 'gdpr_cookie_category_state', ['0', '1']) === '1';
-      await store.recordCookieConsent(visitor, category, !disabled, now);
+      await consents.recordCookieConsent(visitor, category, !disabled, consentIdOf(params), now);
       return OK;
     },
   },
   'com_gdpr/user.storeConsent': {
     method: 'POST',
-    async run({ store, now, visitor, params }) {
-      await store.storeFormConsent(visitor, formRef(params), formFields(params), now);
+    async run(ctx) {
+      await ctx.consents.storeFormConsent(ctx.visitor, formRef(ctx), formFields(ctx.params), ctx.now);
       return OK;
     },
   },
   'com_gdpr/user.deleteConsent': {
     method: 'POST',
-    async run({ store, now, visitor, params }) {
-      return { json: { success: true, deleted: await store.deleteFormConsent(visitor, formRef(params), now) } };
+    async run(ctx) {
+      return { json: { success: true, deleted: await ctx.consents.deleteFormConsent(ctx.visitor, formRef(ctx), ctx.now) } };
     },
   },
   'com_gdpr/user.getCookieCategoryDescription': {
@@ -156,29 +187,7 @@ export function findTask(params: URLSearchParams): Task | undefined {
 /** Every task's key, `option/task` (or `com_ajax`): the privacy test walks them all. */
 export const TASK_KEYS: readonly string[] = Object.keys(TASKS);
 
-/**
- * The public read endpoints, keyed by path: only what the bundle's QA heatmap overlay needs, which
- * may run on another origin via the bookmarklet. Aggregate counts per selector, nothing per visitor
- * and no time of a single click; everything personal is behind the admin sign-in (admin/routes.ts).
- */
-export const READS: Record<string, (ctx: RouteContext) => Promise<Reply>> = {
-  '/api/clicks': async ({ store, params }) => {
-    const page = pageAddress(required(params, 'page')).page;
-    // never more than the bundle reads (it refuses answers over 256 KiB): whole entries up to 192 KiB,
-    // an entry that does not fit any more is left out and the shorter ones after it still go in
-    const clicks: Array<{ selector: string; count: number }> = [];
-    let size = 0;
-    for (const { selector, count } of await store.clicksOn(page, MAX_CLICK_SELECTORS)) {
-      const entry = JSON.stringify(selector).length + 24;
-      if (size + entry > MAX_CLICKS_ANSWER_CHARS) continue;
-      size += entry;
-      clicks.push({ selector, count });
-    }
-    return { json: { page, clicks } };
-  },
-};
-
-function required(params: URLSearchParams, name: string): string {
+export function required(params: URLSearchParams, name: string): string {
   const value = params.get(name);
   if (value === null || value.trim() === '') throw new HttpError(400, `missing field: ${name}`);
   if (value.length > MAX_FIELD_CHARS) throw new HttpError(400, `field too long: ${name}`);
@@ -199,14 +208,17 @@ function wholeNumber(params: URLSearchParams, name: string): number | null {
   return Number(value);
 }
 
-function formRef(params: URLSearchParams): FormRef {
+function formRef(ctx: TaskContext): FormRef {
+  const { params } = ctx;
   const formId = params.get('formid')?.trim() ?? '';
   const formName = params.get('formname')?.trim() ?? '';
   if (!formId && !formName) throw new HttpError(400, 'missing field: formid or formname');
   if (formId.length > MAX_FIELD_CHARS || formName.length > MAX_FIELD_CHARS)
     throw new HttpError(400, 'field too long: formid or formname');
+  const url = required(params, 'url');
+  if (!ctx.ofSite(url)) throw new HttpError(403, 'url is not a page of this site');
   // form consents keep their page's query (the proof names the page as sent) but not its fragment
-  return { url: withoutFragment(required(params, 'url')), formId, formName };
+  return { url: withoutFragment(url), formId, formName };
 }
 
 /** `formfields[<label>]=<value>` pairs as one object (an own-keys-only object: labels come from the page). */

@@ -1,19 +1,11 @@
 import Bowser from 'bowser';
+import type { AgentInfo, DeviceClass } from '../store';
 
 /**
  * Device class and browser from a user agent, through bowser (MIT, maintained, no native code):
  * user-agent strings change every few months, and a parser that others keep up to date beats
  * hand-written patterns. ua-parser-js 2 would do too but is AGPL.
  */
-
-/** What the admin area groups visitors by; `unknown` when the agent says nothing we know. */
-export type DeviceClass = 'desktop' | 'mobile' | 'tablet' | 'tv' | 'bot' | 'unknown';
-
-/** Device class and browser name (null when unknown) of one user agent. */
-export interface AgentInfo {
-  device: DeviceClass;
-  browser: string | null;
-}
 
 const DEVICES: readonly string[] = ['desktop', 'mobile', 'tablet', 'tv', 'bot'];
 /** Longest user agent parsed: real ones stay under 500 characters; a longer one is not worth the regexes. */

@@ -1,3 +1,5 @@
+import { UTM_FIELDS, type UtmField } from '../store';
+
 /**
  * Page addresses as the collector stores them: without the fragment, without the bundle's own QA
  * switches (`?pagepulse-debug=1` turns the debug box on, `pagepulse-heatmap` the overlay) and
@@ -8,10 +10,6 @@
 
 /** Query parameters that name no page: the bundle's QA switches and the campaign parameters. */
 const OWN_PARAMS: readonly string[] = ['pagepulse-debug', 'pagepulse-heatmap'];
-/** The campaign parameters, stored each in its own column (`heartbeats.utm_*`). */
-export const UTM_FIELDS = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content'] as const;
-/** One campaign parameter's name. */
-export type UtmField = (typeof UTM_FIELDS)[number];
 /** Longest campaign value kept: a tag, not a text. */
 const MAX_UTM_CHARS = 200;
 

@@ -1,0 +1,113 @@
+import type { IncomingMessage } from 'node:http';
+import { limitKey } from '../edge/address';
+import { clientAddress, isHttps, readCookie, sameOrigin } from '../edge/client';
+import type { AdminStore, SettingsStore } from '../store';
+import {
+  ADMIN_COOKIE,
+  DEVICE_COOKIE,
+  MAX_FAILURES,
+  createChecks,
+  deviceCookie,
+  generatedPassword,
+  hashPassword,
+  newToken,
+  sessionCookie,
+  tokenHash,
+  verifyPassword,
+  weakPassword,
+} from './auth';
+
+/**
+ * Signing in and out, and the sessions that follow: the password's hash in the settings, sessions
+ * and known browsers in the admin store, the sign-in limiter (five failures a minute per client or
+ * per known browser, counted in the database) and the password checks (auth.ts createChecks).
+ */
+
+/** What the sign-in flow answers; the routes turn it into a page. */
+export type SignIn =
+  | { ok: true; cookies: string[] }
+  | { ok: false; status: 401 | 403 | 429; notice: 'wrong' | 'origin' | 'limited'; retryAfter?: number };
+
+/** The sign-in flow and session checks on the admin and settings stores. */
+export function createLogin(admin: AdminStore, settings: SettingsStore, trustProxy: boolean) {
+  const checks = createChecks();
+
+  const check = async (password: string): Promise<boolean> => {
+    const stored = await settings.get('password_hash');
+    return stored !== null && (await verifyPassword(password, stored));
+  };
+
+  return {
+    /**
+     * Set the password up: from the environment (replaced when it changed, which ends every
+     * session), or the stored one, or a new random one (returned, to print once). Throws for a
+     * password shorter than MIN_PASSWORD_CHARS.
+     */
+    async init(fromEnv: string | null): Promise<{ generated: string | null }> {
+      const stored = await settings.get('password_hash');
+      if (fromEnv !== null) {
+        const weak = weakPassword(fromEnv);
+        if (weak) throw new Error(`PAGEPULSE_ADMIN_PASSWORD ${weak}`);
+        // re-hashed only when it changed, so a restart keeps the sessions of an unchanged password
+        if (!stored || !(await verifyPassword(fromEnv, stored))) {
+          await settings.set('password_hash', await hashPassword(fromEnv));
+          await admin.closeAllSessions();
+        }
+        return { generated: null };
+      }
+      if (stored) return { generated: null };
+      const generated = generatedPassword();
+      await settings.set('password_hash', await hashPassword(generated));
+      return { generated };
+    },
+    /**
+     * A sign-in: a limiter slot is taken before anything else (so parallel guesses count), for the
+     * browser's device token when it signed in before, else for the client's address prefix; the
+     * password is checked in the lane of either; a right password (or a request that was no guess)
+     * gives its slot back.
+     */
+    async signIn(req: IncomingMessage, password: () => Promise<string>, now: () => number): Promise<SignIn> {
+      const device = readCookie(req, DEVICE_COOKIE);
+      const known = device !== null && (await admin.knownDevice(tokenHash(device), now()));
+      const key = tokenHash(known ? `device ${device}` : `address ${limitKey(clientAddress(req, trustProxy))}`);
+      const wait = await admin.takeAttempt(key, MAX_FAILURES, now());
+      if (wait > 0) return { ok: false, status: 429, notice: 'limited', retryAfter: Math.ceil(wait / 1000) };
+      if (!sameOrigin(req, trustProxy)) {
+        await admin.giveBack(key, now()); // not a guess
+        return { ok: false, status: 403, notice: 'origin' };
+      }
+      // the body is read before a check is taken: a slow body holds no check
+      const text = await password();
+      const right = await checks(known, () => check(text));
+      if (right === null) {
+        await admin.giveBack(key, now()); // not checked: every check of its lane was taken
+        return { ok: false, status: 429, notice: 'limited', retryAfter: 1 };
+      }
+      if (!right) return { ok: false, status: 401, notice: 'wrong' };
+      await admin.giveBack(key, now());
+      const secure = isHttps(req, trustProxy);
+      const session = newToken();
+      await admin.openSession(tokenHash(session), now());
+      const cookies = [sessionCookie(session, secure)];
+      if (!known) {
+        const token = newToken();
+        await admin.addDevice(tokenHash(token), now());
+        cookies.push(deviceCookie(token, secure));
+      }
+      return { ok: true, cookies };
+    },
+    /** Whether the request carries a live session (and touch it). */
+    signedIn: async (req: IncomingMessage, now: number) => {
+      const token = readCookie(req, ADMIN_COOKIE);
+      return token !== null && (await admin.touchSession(tokenHash(token), now));
+    },
+    /** End the request's session; answers the Set-Cookie that removes it. */
+    async signOut(req: IncomingMessage): Promise<string> {
+      const token = readCookie(req, ADMIN_COOKIE);
+      if (token) await admin.closeSession(tokenHash(token));
+      return sessionCookie(null, isHttps(req, trustProxy));
+    },
+  };
+}
+
+export type Login = ReturnType<typeof createLogin>;

@@ -1,0 +1,155 @@
+/**
+ * The site's calendar: days, hours and months as the clock of its time zone (an IANA name, the
+ * `time_zone` setting) shows them. A day in a zone with daylight saving has 23 or 25 hours. No
+ * library: Intl knows every zone's offsets. Shared by the admin area's periods, the day totals'
+ * builder and the visitor tasks (which writes land on a day already counted).
+ */
+
+/** A calendar day (month 1..12). */
+export interface CalendarDay {
+  y: number;
+  m: number;
+  d: number;
+}
+
+/** One day of the site's calendar: `YYYY-MM-DD` and its half-open range of times. */
+export interface ZonedDay {
+  day: string;
+  start: number;
+  end: number;
+}
+
+/** A half-open range of times, in ms since the epoch. */
+export interface TimeRange {
+  start: number;
+  end: number;
+}
+
+const ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+/** What an IANA zone name can look like (`Europe/Berlin`, `America/Argentina/Buenos_Aires`, `UTC`, `Etc/GMT+2`). */
+const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+\-/]{0,63}$/;
+const HOUR_MS = 3_600_000;
+
+/** The server's own time zone: the default of the `time_zone` setting. */
+export function serverTimeZone(): string {
+  return new Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}
+
+/** The zone's canonical name if `name` is an IANA time zone this node knows, else null. */
+export function validTimeZone(name: string): string | null {
+  if (!ZONE_NAME.test(name)) return null;
+  try {
+    return new Intl.DateTimeFormat('en', { timeZone: name }).resolvedOptions().timeZone;
+  } catch {
+    return null;
+  }
+}
+
+const formats = new Map<string, Intl.DateTimeFormat>();
+function partsIn(timeZone: string, ms: number): CalendarDay & { h: number; min: number; s: number } {
+  let format = formats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    formats.set(timeZone, format);
+  }
+  const n: Record<string, number> = {};
+  for (const part of format.formatToParts(new Date(ms))) if (part.type !== 'literal') n[part.type] = Number(part.value);
+  return { y: n.year!, m: n.month!, d: n.day!, h: n.hour!, min: n.minute!, s: n.second! };
+}
+
+/** The zone's offset from UTC at `ms`, in ms (Berlin in summer: +2 h). */
+function offsetAt(timeZone: string, ms: number): number {
+  const p = partsIn(timeZone, ms);
+  return Date.UTC(p.y, p.m - 1, p.d, p.h, p.min, p.s) - Math.floor(ms / 1000) * 1000;
+}
+
+/** The instant the zone's clock shows midnight starting `day` (month and day may overflow: Date.UTC carries). */
+export function startOfDay(timeZone: string, day: CalendarDay): number {
+  const wall = Date.UTC(day.y, day.m - 1, day.d);
+  // twice: the offset at the guess can differ from the offset at the answer across a change
+  const first = wall - offsetAt(timeZone, wall);
+  return wall - offsetAt(timeZone, first);
+}
+
+/** The calendar day the zone's clock shows at `ms`. */
+export function dayAt(timeZone: string, ms: number): CalendarDay {
+  const { y, m, d } = partsIn(timeZone, ms);
+  return { y, m, d };
+}
+
+/** `day` moved by `n` days, normalised. */
+export function addDays(day: CalendarDay, n: number): CalendarDay {
+  const t = new Date(Date.UTC(day.y, day.m - 1, day.d + n));
+  return { y: t.getUTCFullYear(), m: t.getUTCMonth() + 1, d: t.getUTCDate() };
+}
+
+/** `day` moved by `n` months (the day of the month kept as it is). */
+export function addMonths(day: CalendarDay, n: number): CalendarDay {
+  const t = new Date(Date.UTC(day.y, day.m - 1 + n, 1));
+  return { y: t.getUTCFullYear(), m: t.getUTCMonth() + 1, d: day.d };
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+/** `YYYY-MM-DD` of a calendar day. */
+export const isoOf = (day: CalendarDay) => `${day.y}-${pad(day.m)}-${pad(day.d)}`;
+
+/** A `YYYY-MM-DD` text as a calendar day, or null when it is none. */
+export function parseIsoDay(text: string): CalendarDay | null {
+  const match = ISO_DAY.exec(text);
+  const day = match ? { y: Number(match[1]), m: Number(match[2]), d: Number(match[3]) } : null;
+  return day && isoOf(addDays(day, 0)) === text ? day : null;
+}
+
+/** Whole days from `a` to `b` (calendar arithmetic, no clock). */
+export function daysBetween(a: CalendarDay, b: CalendarDay): number {
+  return Math.round((Date.UTC(b.y, b.m - 1, b.d) - Date.UTC(a.y, a.m - 1, a.d)) / 86_400_000);
+}
+
+/** Days already worked out, by zone and day: a period of 12 months and the 12 before is 730 of them on every read. */
+const known = new Map<string, ZonedDay>();
+const KNOWN_MAX = 20_000;
+
+/** One calendar day as the zone's range of times. */
+export function zonedDay(timeZone: string, day: CalendarDay): ZonedDay {
+  const name = isoOf(addDays(day, 0));
+  const key = `${timeZone} ${name}`;
+  let found = known.get(key);
+  if (!found) {
+    const next = addDays(day, 1);
+    found = { day: name, start: startOfDay(timeZone, day), end: startOfDay(timeZone, next) };
+    if (known.size >= KNOWN_MAX) known.clear();
+    known.set(key, found);
+  }
+  return { ...found };
+}
+
+/** The zone's days from `first` to `last` (both included). */
+export function daysFrom(timeZone: string, first: CalendarDay, last: CalendarDay): ZonedDay[] {
+  const days: ZonedDay[] = [];
+  for (let i = 0, n = daysBetween(first, last); i <= n; i++) days.push(zonedDay(timeZone, addDays(first, i)));
+  return days;
+}
+
+/** The zone's days that a range of whole days covers. */
+export function daysOf(timeZone: string, range: TimeRange): ZonedDay[] {
+  return range.end <= range.start ? [] : daysFrom(timeZone, dayAt(timeZone, range.start), dayAt(timeZone, range.end - 1));
+}
+
+/** The hours of one day as the zone's clock shows them (23, 24 or 25), with their `HH:MM` labels. */
+export function hoursOf(timeZone: string, day: ZonedDay): Array<TimeRange & { label: string }> {
+  const hours: Array<TimeRange & { label: string }> = [];
+  for (let start = day.start; start < day.end; start += HOUR_MS) {
+    const p = partsIn(timeZone, start);
+    hours.push({ start, end: Math.min(start + HOUR_MS, day.end), label: `${pad(p.h)}:${pad(p.min)}` });
+  }
+  return hours;
+}

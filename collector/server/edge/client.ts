@@ -1,0 +1,90 @@
+import type { IncomingMessage } from 'node:http';
+
+/**
+ * What a request says about its client, as the edge reads it: the address, whether it came over
+ * TLS, and which origin it belongs to. Behind a reverse proxy (PAGEPULSE_TRUST_PROXY=1) the proxy's
+ * `X-Forwarded-For`, `-Proto` and `-Host` are trusted; never without one (a client could name any).
+ */
+
+/** The client's address: the socket's, or behind a trusted proxy the last X-Forwarded-For hop it added. */
+export function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
+  const forwarded = trustProxy
+    ? String(req.headers['x-forwarded-for'] ?? '')
+        .split(',')
+        .pop()
+        ?.trim()
+    : '';
+  return forwarded || req.socket.remoteAddress || 'unknown';
+}
+
+/** Whether the request came over TLS, directly or (as the proxy says) to the proxy. */
+export function isHttps(req: IncomingMessage, trustProxy: boolean): boolean {
+  if ((req.socket as { encrypted?: boolean }).encrypted) return true;
+  return (
+    trustProxy &&
+    String(req.headers['x-forwarded-proto'] ?? '')
+      .split(',')[0]!
+      .trim() === 'https'
+  );
+}
+
+/** The origin the browser talked to: our scheme and the host it asked for (`http://127.0.0.1:5173`). */
+export function ownOrigin(req: IncomingMessage, trustProxy: boolean): string | null {
+  const host =
+    (trustProxy
+      ? String(req.headers['x-forwarded-host'] ?? '')
+          .split(',')[0]!
+          .trim()
+      : '') || req.headers.host;
+  if (!host) return null;
+  try {
+    return new URL(`${isHttps(req, trustProxy) ? 'https' : 'http'}://${host}`).origin;
+  } catch {
+    return null;
+  }
+}
+
+/** An origin as `new URL().origin` writes it (lower-case host, default port dropped), or null. */
+export function originOf(text: string): string | null {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether a state-changing admin request comes from our own pages: its Origin must name our scheme,
+ * host and port (a form post or fetch from another site carries that site's origin; `https://host`
+ * is another origin than `http://host`). Browsers send Origin on every POST; a request without it
+ * is refused too, unless Sec-Fetch-Site says it is same-origin.
+ */
+export function sameOrigin(req: IncomingMessage, trustProxy: boolean): boolean {
+  const origin = req.headers.origin;
+  if (!origin) return req.headers['sec-fetch-site'] === 'same-origin';
+  const own = ownOrigin(req, trustProxy);
+  return origin !== 'null' && own !== null && originOf(origin) === own;
+}
+
+/**
+ * Whether a visitor call may come from the Origin it names: our own, or one of the site's
+ * (`PAGEPULSE_SITES`). `Origin: null` (a sandboxed frame, a `data:` page) and every other site are
+ * refused; a call without Origin (not from a browser: a browser names it on every POST) is taken,
+ * since a client that leaves it out could as well name ours.
+ */
+export function allowedOrigin(req: IncomingMessage, trustProxy: boolean, sites: ReadonlySet<string>): boolean {
+  const origin = req.headers.origin;
+  if (origin === undefined) return true;
+  const parsed = originOf(origin);
+  return parsed !== null && (parsed === ownOrigin(req, trustProxy) || sites.has(parsed));
+}
+
+/** A cookie's value, if the request carries it. */
+export function readCookie(req: IncomingMessage, name: string): string | null {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim() || null;
+  }
+  return null;
+}

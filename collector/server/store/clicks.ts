@@ -1,0 +1,182 @@
+import type { Migration } from './migrate';
+import { typed } from './migrate';
+import type { RetentionStep } from './retention';
+import { builtThrough, coverage, coveredRows, dayTable, type Day } from './rollups';
+import type { Reads, Sql } from './sql';
+
+/**
+ * The clicks area: heatmap clicks (session, page, selector, time) and their day totals per page and
+ * selector (clicks, and the visitors who clicked it that day).
+ */
+
+/** Clicks one visitor session may store per page, and distinct selectors among them. */
+export const MAX_CLICKS_PER_SESSION = 300;
+export const MAX_SELECTORS_PER_SESSION = 40;
+
+export const CLICKS_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'clicks',
+    sql: typed(`
+      CREATE TABLE IF NOT EXISTS clicks (
+        id \${ID},
+        session_id TEXT NOT NULL,
+        page TEXT NOT NULL,
+        selector TEXT NOT NULL,
+        at \${TIME} NOT NULL
+      );
+      CREATE INDEX IF NOT EXISTS clicks_page_selector ON clicks (page, selector);
+    `),
+  },
+  { version: 3, name: 'clicks by time', sql: () => 'CREATE INDEX IF NOT EXISTS clicks_at ON clicks (at);' },
+  {
+    version: 4,
+    name: 'clicks per session; day totals',
+    sql: typed(`
+      CREATE INDEX clicks_session ON clicks (session_id, page, selector);
+      CREATE INDEX clicks_page_at ON clicks (page, at);
+      CREATE TABLE stats_clicks (
+        day TEXT NOT NULL,
+        page TEXT NOT NULL,
+        selector TEXT NOT NULL,
+        clicks BIGINT NOT NULL,
+        visitors BIGINT NOT NULL,
+        last_at \${TIME} NOT NULL,
+        PRIMARY KEY (day, page, selector)
+      );
+      CREATE INDEX stats_clicks_page ON stats_clicks (page, selector);
+    `),
+  },
+];
+
+/** Clicks on one selector: how many, by how many visitors (summed per day), the latest. */
+export interface ClickCount {
+  selector: string;
+  clicks: number;
+  visitors: number;
+  last: number;
+}
+
+/** The clicks area on an open database. */
+export function clicksStore(sql: Sql, reads: Reads) {
+  /** Per day index, page and selector: clicks, visitors, latest; counted from the stored rows. */
+  const countDays = async (days: readonly Day[], page: string | null = null) => {
+    if (days.length === 0) return [];
+    const d = dayTable(days);
+    return reads.all<{ i: number; page: string; selector: string; clicks: number; visitors: number; last_at: number }>(
+      `WITH ${d.sql}
+       SELECT d.i AS i, c.page AS page, c.selector AS selector, COUNT(*) AS clicks, COUNT(DISTINCT c.session_id) AS visitors,
+         MAX(c.at) AS last_at
+       FROM d JOIN clicks c ON c.at >= d.s AND c.at < d.e ${page === null ? '' : 'AND c.page = ?'}
+       GROUP BY d.i, c.page, c.selector`,
+      page === null ? d.params : [...d.params, page],
+    );
+  };
+
+  return {
+    /**
+     * Store a click unless the session already used up its share of the page: MAX_CLICKS_PER_SESSION
+     * clicks and MAX_SELECTORS_PER_SESSION distinct selectors (one visitor's junk cannot flood the
+     * heatmap). False when nothing was stored.
+     */
+    async record(session: string, page: string, selector: string, at: number): Promise<boolean> {
+      const mine = (await sql.get<{ clicks: number; selectors: number; known: number }>(
+        `SELECT COUNT(*) AS clicks, COUNT(DISTINCT selector) AS selectors,
+           COALESCE(SUM(CASE WHEN selector = ? THEN 1 ELSE 0 END), 0) AS known
+         FROM clicks WHERE session_id = ? AND page = ?`,
+        [selector, session, page],
+      ))!;
+      if (mine.clicks >= MAX_CLICKS_PER_SESSION) return false;
+      if (!mine.known && mine.selectors >= MAX_SELECTORS_PER_SESSION) return false;
+      await sql.run('INSERT INTO clicks (session_id, page, selector, at) VALUES (?, ?, ?, ?)', [session, page, selector, at]);
+      return true;
+    },
+    /**
+     * The selectors of a page over all kept days, ranked by visitors (summed per day: one visitor's
+     * clicks cannot outrank what several clicked), then clicks, then the latest: the day totals of the
+     * built days and the stored clicks since.
+     */
+    async onPage(page: string, limit: number): Promise<ClickCount[]> {
+      const since = await builtThrough(reads);
+      return reads.all<ClickCount>(
+        `SELECT selector, SUM(clicks) AS clicks, SUM(visitors) AS visitors, MAX(last_at) AS last FROM (
+           SELECT selector, clicks, visitors, last_at FROM stats_clicks WHERE page = ?
+             AND (length(day) = 7 OR substr(day, 1, 7) NOT IN (SELECT day FROM stats_built WHERE length(day) = 7))
+           UNION ALL
+           SELECT selector, COUNT(*), COUNT(DISTINCT session_id), MAX(at) FROM clicks WHERE page = ? AND at >= ? GROUP BY selector
+         ) t GROUP BY selector ORDER BY SUM(visitors) DESC, SUM(clicks) DESC, MAX(last_at) DESC, selector LIMIT ?`,
+        [page, page, since, limit],
+      );
+    },
+    /** Clicks per page and selector in `days` (day totals where built, the stored rows for the rest). */
+    async inDays(days: readonly Day[]): Promise<Map<string, Map<string, number>>> {
+      const { months, days: built, raw } = await coverage(reads, days);
+      const out = new Map<string, Map<string, number>>();
+      const add = (page: string, selector: string, n: number) => {
+        const selectors = out.get(page) ?? new Map<string, number>();
+        out.set(page, selectors);
+        selectors.set(selector, (selectors.get(selector) ?? 0) + Number(n));
+      };
+      if (months.length + built.length > 0) {
+        const covered = coveredRows(months, built);
+        for (const r of await reads.all<{ page: string; selector: string; n: number }>(
+          `SELECT page, selector, SUM(clicks) AS n FROM stats_clicks WHERE ${covered.sql} GROUP BY page, selector`,
+          covered.params,
+        ))
+          add(r.page, r.selector, r.n);
+      }
+      for (const r of await countDays(raw)) add(r.page, r.selector, r.clicks);
+      return out;
+    },
+    /** The day totals of `days`, counted from the stored rows (the builder reads these, then `keepTotals`). */
+    async countForTotals(days: readonly Day[]) {
+      const rows = await countDays(days);
+      return days.map((day, i) => ({ day: day.day, rows: rows.filter((r) => r.i === i) }));
+    },
+    /** Replace the day totals of one day (inside the builder's transaction). */
+    async keepTotals(
+      tx: Sql,
+      day: string,
+      rows: ReadonlyArray<{ page: string; selector: string; clicks: number; visitors: number; last_at: number }>,
+    ): Promise<void> {
+      await tx.run('DELETE FROM stats_clicks WHERE day = ?', [day]);
+      for (let i = 0; i < rows.length; i += 200) {
+        const part = rows.slice(i, i + 200);
+        await tx.run(
+          `INSERT INTO stats_clicks (day, page, selector, clicks, visitors, last_at) VALUES ${part.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}`,
+          part.flatMap((r) => [day, r.page, r.selector, r.clicks, r.visitors, r.last_at]),
+        );
+      }
+    },
+    earliest: async () => (await reads.get<{ at: number | null }>('SELECT MIN(at) AS at FROM clicks'))?.at ?? null,
+    /** The sessions behind a pseudonym among the clicks. */
+    sessionsOf: async (pseudonym: string) =>
+      (
+        await sql.all<{ id: string }>('SELECT DISTINCT session_id AS id FROM clicks WHERE session_id >= ? AND session_id < ?', [
+          pseudonym,
+          `${pseudonym}g`,
+        ])
+      ).map((r) => r.id),
+    async erase(tx: Sql, sessions: readonly string[]): Promise<number> {
+      let records = 0;
+      for (const session of sessions) records += await tx.run('DELETE FROM clicks WHERE session_id = ?', [session]);
+      return records;
+    },
+    retention: (before: number): RetentionStep[] => [{ name: 'clicks', table: 'clicks', where: 'at < ?', params: [before] }],
+    clearTotals: (tx: Sql) => tx.run('DELETE FROM stats_clicks'),
+    /** The month totals of `month` (`YYYY-MM`) from its days' (inside the builder's transaction). */
+    async monthTotals(tx: Sql, month: string): Promise<void> {
+      await tx.run('DELETE FROM stats_clicks WHERE day = ?', [month]);
+      await tx.run(
+        `INSERT INTO stats_clicks (day, page, selector, clicks, visitors, last_at)
+         SELECT CAST(? AS TEXT), page, selector, SUM(clicks), SUM(visitors), MAX(last_at) FROM stats_clicks
+         WHERE day >= ? AND day <= ? AND length(day) = 10 GROUP BY page, selector`,
+        [month, `${month}-01`, `${month}-31`],
+      );
+    },
+    /** Drop the month totals of `month` (a day of it is counted again). */
+    dropTotals: (tx: Sql, month: string) => tx.run('DELETE FROM stats_clicks WHERE day = ?', [month]),
+  };
+}
+
+export type ClicksStore = ReturnType<typeof clicksStore>;

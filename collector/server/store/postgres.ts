@@ -1,0 +1,117 @@
+import pg from 'pg';
+import type { Engine, Reads, Sql } from './sql';
+
+/** `?` placeholders as PostgreSQL's `$n` (our SQL has no `?` inside string literals). */
+const numbered = new Map<string, string>();
+function toPostgres(sql: string): string {
+  let text = numbered.get(sql);
+  if (text === undefined) {
+    let n = 0;
+    text = sql.replace(/\?/g, () => `$${++n}`);
+    numbered.set(sql, text);
+  }
+  return text;
+}
+
+/** BIGINT (times in ms, counts) and NUMERIC (sums) as JavaScript numbers: ours stay far below 2^53. */
+const TYPES = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === pg.types.builtins.INT8 || oid === pg.types.builtins.NUMERIC
+      ? (value: string) => Number(value)
+      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+
+/** A lock's name as the 64-bit key PostgreSQL's advisory locks take. */
+const LOCK_KEY = "hashtextextended('pagepulse:' || ?, 0)";
+
+type Queryable = pg.Pool | pg.PoolClient;
+
+function postgresOn(client: Queryable): Omit<Sql, 'transaction' | 'close'> {
+  return {
+    engine: 'postgres',
+    all: async <T>(sql: string, params: readonly unknown[] = []) =>
+      (await client.query(toPostgres(sql), params as unknown[])).rows as T[],
+    get: async <T>(sql: string, params: readonly unknown[] = []) =>
+      (await client.query(toPostgres(sql), params as unknown[])).rows[0] as T | undefined,
+    run: async (sql, params = []) => (await client.query(toPostgres(sql), params as unknown[])).rowCount ?? 0,
+    exec: async (sql) => void (await client.query(sql)),
+    tryLock: async (name) =>
+      (await client.query<{ locked: boolean }>(`SELECT pg_try_advisory_xact_lock(${toPostgres(LOCK_KEY)}) AS locked`, [name]))
+        .rows[0]!.locked,
+  };
+}
+
+/** How long one statement of the readers' pool may run on PostgreSQL before the server stops it. */
+const READ_TIMEOUT_MS = 30_000;
+
+/**
+ * Session settings of every connection: no JIT compilation. The collector's statements are short
+ * and many; PostgreSQL's estimate for a correlated one (the consent statistics) passes the JIT
+ * threshold and the compilation took 414 ms of a 523 ms read whose plan ran in 6 ms.
+ */
+const SESSION_OPTIONS = '-c jit=off';
+
+/** PostgreSQL through a pool of `max` connections (PAGEPULSE_DATABASE_URL). */
+export function postgresSql(url: string, max = 10): Sql {
+  const pool = new pg.Pool({ connectionString: url, max, types: TYPES, options: SESSION_OPTIONS });
+  // an idle connection that breaks (a database restart) is dropped from the pool, not a crash
+  pool.on('error', () => {});
+  return {
+    ...postgresOn(pool),
+    async transaction(work, lock) {
+      const client = await pool.connect();
+      // a checked-out client has no listener of the pool's: a connection lost between two statements
+      // (PostgreSQL stopped) would be an uncaught 'error'; the failing statement reports it instead,
+      // and the broken client leaves the pool on release
+      let lost: Error | undefined;
+      const onLost = (error: Error): void => void (lost = error);
+      client.on('error', onLost);
+      const tx: Sql = {
+        ...postgresOn(client),
+        transaction: (inner) => inner(tx),
+        close: () => Promise.resolve(),
+      };
+      try {
+        await client.query('BEGIN');
+        if (lock) await client.query(`SELECT pg_advisory_xact_lock(${toPostgres(LOCK_KEY)})`, [lock]);
+        const result = await work(tx);
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw error;
+      } finally {
+        client.off('error', onLost);
+        client.release(lost);
+      }
+    },
+    close: () => pool.end(),
+  };
+}
+
+/** The readers' pool on PostgreSQL: 3 connections, each statement stopped after READ_TIMEOUT_MS. */
+export function postgresReader(url: string, max = 3): Reads & { close(): Promise<void> } {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    types: TYPES,
+    statement_timeout: READ_TIMEOUT_MS,
+    options: SESSION_OPTIONS,
+  });
+  pool.on('error', () => {});
+  const on = postgresOn(pool);
+  return { all: on.all, get: on.get, close: () => pool.end() };
+}
+
+/** An open PostgreSQL database: the writers' pool and the readers' pool. */
+export function postgresEngine(url: string): Engine {
+  const sql = postgresSql(url);
+  const reader = postgresReader(url);
+  return {
+    sql,
+    reads: reader,
+    async close() {
+      await Promise.all([reader.close(), sql.close()]);
+    },
+  };
+}

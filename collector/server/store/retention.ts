@@ -1,0 +1,57 @@
+import type { Sql } from './sql';
+
+/** One deletion of the retention run: the rows of `table` that `where` names (its `?` filled by `params`). */
+export interface RetentionStep {
+  /** How the count is reported (`pageViews`, `formConsents`...). */
+  name: string;
+  table: string;
+  where: string;
+  params: readonly unknown[];
+}
+
+/** Rows deleted per statement on SQLite: a few milliseconds each, so heartbeats are answered between them. */
+const CHUNK = 2000;
+
+/**
+ * Run the retention steps in order; answers the rows deleted per step name, or null when another
+ * process runs them now (PostgreSQL, `wait` false).
+ *
+ * PostgreSQL: one transaction holding the advisory lock `retention` (one process at a time; with
+ * `wait`, this one waits for its turn); a large deletion there does not hold other writers, which
+ * lock only their own rows. SQLite (one process, one writer): each step in chunks of CHUNK rows,
+ * one short transaction each, so a first run that deletes a year of rows does not stop the
+ * collector while it does.
+ */
+export async function runRetention(
+  sql: Sql,
+  steps: readonly RetentionStep[],
+  wait: boolean,
+): Promise<Record<string, number> | null> {
+  const counts: Record<string, number> = Object.fromEntries(steps.map((s) => [s.name, 0]));
+  if (sql.engine === 'postgres')
+    return sql.transaction(
+      async (tx) => {
+        // (a lock taken by the transaction itself is held by this session: tryLock answers true)
+        if (!(await tx.tryLock('retention'))) return null;
+        for (const step of steps)
+          counts[step.name]! += await tx.run(`DELETE FROM ${step.table} WHERE ${step.where}`, step.params);
+        return counts;
+      },
+      wait ? 'retention' : undefined,
+    );
+  for (const step of steps) {
+    for (;;) {
+      const deleted = await sql.transaction((tx) =>
+        tx.run(
+          `DELETE FROM ${step.table} WHERE rowid IN (SELECT rowid FROM ${step.table} WHERE ${step.where} LIMIT ${CHUNK})`,
+          step.params,
+        ),
+      );
+      counts[step.name]! += deleted;
+      if (deleted < CHUNK) break;
+      // let the requests that arrived meanwhile in
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+  return counts;
+}

@@ -1,0 +1,140 @@
+import type { Migration } from './migrate';
+import { typed } from './migrate';
+import type { Reads, Sql } from './sql';
+
+/**
+ * Day totals ("rollups"): for each day of the site's calendar that has ended, each data area keeps
+ * its figures of that day in a `stats_*` table (counts per page, source, category, selector: nothing
+ * per visitor), so that a dashboard of 12 months reads a few hundred rows per day instead of every
+ * page view. `stats_built` lists the days whose totals are complete (in the time zone `zone`);
+ * everything else (today, a day not built yet) is counted from the stored rows. A write that lands
+ * on a day already built (a page view still open at midnight, a visit going on past it) leaves its
+ * time in `stats_dirty`, and the builder counts that day again.
+ */
+
+/** One day of the site's calendar: `YYYY-MM-DD` and its half-open range of times (23, 24 or 25 hours). */
+export interface Day {
+  day: string;
+  start: number;
+  end: number;
+}
+
+/** A half-open range of times, in ms since the epoch. */
+export interface Range {
+  start: number;
+  end: number;
+}
+
+export const ROLLUP_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 4,
+    name: 'day totals: built days, late writes',
+    sql: typed(`
+      CREATE TABLE stats_built (
+        day TEXT PRIMARY KEY,
+        zone TEXT NOT NULL,
+        start_at \${TIME} NOT NULL,
+        end_at \${TIME} NOT NULL,
+        built_at \${TIME} NOT NULL
+      );
+      CREATE TABLE stats_dirty (id \${ID}, at \${TIME} NOT NULL, noted_at \${TIME} NOT NULL);
+      CREATE INDEX stats_dirty_at ON stats_dirty (at);
+    `),
+  },
+];
+
+/**
+ * The days among `days` whose totals are built, and the others, to be counted from the stored rows.
+ * The `stats_*` tables hold rows only for built days. The builder goes from the earliest stored row
+ * on, day by day, so a day before the first built one holds nothing: it is in neither list (a
+ * period of 12 months before the site's first visitor costs nothing).
+ */
+export async function builtDays(reads: Reads, days: readonly Day[]): Promise<{ built: Day[]; raw: Day[] }> {
+  if (days.length === 0) return { built: [], raw: [] };
+  const [rows, first] = await Promise.all([
+    reads.all<{ day: string }>('SELECT day FROM stats_built WHERE day >= ? AND day <= ?', [
+      days[0]!.day,
+      days[days.length - 1]!.day,
+    ]),
+    reads.get<{ day: string | null }>('SELECT MIN(day) AS day FROM stats_built'),
+  ]);
+  const done = new Set(rows.map((r) => r.day));
+  const from = first?.day ?? null;
+  return {
+    built: days.filter((d) => done.has(d.day)),
+    raw: days.filter((d) => !done.has(d.day) && (from === null || d.day > from)),
+  };
+}
+
+/** The days of a month `YYYY-MM`. */
+const daysInMonth = (month: string) => new Date(Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)), 0)).getUTCDate();
+
+/**
+ * How to read `days` (consecutive days of the site's calendar): the whole months among them that
+ * have month totals (`stats_built` holds `YYYY-MM` for those, the `stats_*` tables rows with that
+ * `day`), the other built days, and the days to count from the rows. A period of 12 months then
+ * reads eleven months and the days of this one.
+ */
+export async function coverage(reads: Reads, days: readonly Day[]): Promise<{ months: string[]; days: Day[]; raw: Day[] }> {
+  const { built, raw } = await builtDays(reads, days);
+  const perMonth = new Map<string, number>();
+  for (const d of built) perMonth.set(d.day.slice(0, 7), (perMonth.get(d.day.slice(0, 7)) ?? 0) + 1);
+  const whole = [...perMonth].filter(([month, n]) => n === daysInMonth(month)).map(([month]) => month);
+  let months: string[] = [];
+  if (whole.length > 0) {
+    const markers = await reads.all<{ day: string }>(
+      `SELECT day FROM stats_built WHERE day IN (${whole.map(() => '?').join(', ')})`,
+      whole,
+    );
+    months = markers.map((m) => m.day).sort();
+  }
+  const inMonths = new Set(months);
+  return { months, days: built.filter((d) => !inMonths.has(d.day.slice(0, 7))), raw };
+}
+
+/**
+ * The condition that selects the rows of `months` and `days` in a `stats_*` table (column `day`),
+ * and its parameters: `day IN (months)` or one range per run of consecutive days.
+ */
+export function coveredRows(months: readonly string[], days: readonly Day[]): { sql: string; params: string[] } {
+  const runs: Array<[string, string]> = [];
+  for (const [i, d] of days.entries()) {
+    const previous = days[i - 1];
+    if (previous && d.start === previous.end) runs[runs.length - 1]![1] = d.day;
+    else runs.push([d.day, d.day]);
+  }
+  const parts = [
+    ...(months.length ? [`day IN (${months.map(() => '?').join(', ')})`] : []),
+    ...runs.map(() => '(day >= ? AND day <= ? AND length(day) = 10)'),
+  ];
+  return { sql: parts.length ? `(${parts.join(' OR ')})` : '1 = 0', params: [...months, ...runs.flat()] };
+}
+
+/**
+ * The end of the last built day: the builder builds days in order, so everything before it has day
+ * totals (minus the days with nothing stored) and everything from it on is counted from the rows.
+ */
+export async function builtThrough(reads: Reads): Promise<number> {
+  return (
+    (await reads.get<{ end_at: number | null }>('SELECT MAX(end_at) AS end_at FROM stats_built'))?.end_at ??
+    Number.MIN_SAFE_INTEGER
+  );
+}
+
+/** Note a write at `at` on a day that may be built already (the builder counts it again). */
+export async function noteLate(tx: Sql, at: number, now: number): Promise<void> {
+  // once per row until the builder took it: a page view open past midnight is noted once, not per beat
+  await tx.run(
+    'INSERT INTO stats_dirty (at, noted_at) SELECT CAST(? AS BIGINT), CAST(? AS BIGINT) WHERE NOT EXISTS (SELECT 1 FROM stats_dirty WHERE at = ?)',
+    [at, now, at],
+  );
+}
+
+/**
+ * The days as a table of parameters `d (i, s, e)` for a `WITH` clause (typed: PostgreSQL cannot guess
+ * a VALUES column's type), and its parameters.
+ */
+export function dayTable(ranges: readonly Range[]): { sql: string; params: number[] } {
+  const values = ranges.map(() => '(CAST(? AS INTEGER), CAST(? AS BIGINT), CAST(? AS BIGINT))').join(', ');
+  return { sql: `d (i, s, e) AS (VALUES ${values})`, params: ranges.flatMap((r, i) => [i, r.start, r.end]) };
+}

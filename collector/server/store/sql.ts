@@ -1,0 +1,47 @@
+/**
+ * The collector's two storage engines behind one small asynchronous interface: SQLite (better-sqlite3,
+ * the embedded default, one process) and PostgreSQL (`pg`, PAGEPULSE_DATABASE_URL, any number of
+ * processes). Queries are written once with `?` placeholders (turned into `$1, $2...` for
+ * PostgreSQL); where the engines differ, the caller asks `engine`. Private to the store: the
+ * features see the data areas (store/index.ts), never SQL.
+ */
+export interface Sql {
+  engine: 'sqlite' | 'postgres';
+  all<T>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  get<T>(sql: string, params?: readonly unknown[]): Promise<T | undefined>;
+  /** A statement without rows; answers how many rows it changed. */
+  run(sql: string, params?: readonly unknown[]): Promise<number>;
+  /** Statements without parameters, several in one text (migrations). */
+  exec(sql: string): Promise<void>;
+  /**
+   * `work` in one transaction on one connection (its statements go through `tx`); rolled back when
+   * it throws. `lock` names a lock held until the end: on PostgreSQL an advisory transaction lock,
+   * so other processes doing the same work wait; SQLite has one process and one connection.
+   */
+  transaction<T>(work: (tx: Sql) => Promise<T>, lock?: string): Promise<T>;
+  /**
+   * Inside a transaction: take the named lock if nobody holds it (PostgreSQL's
+   * pg_try_advisory_xact_lock, released at the end of the transaction); false when another process
+   * holds it. Always true on SQLite.
+   */
+  tryLock(name: string): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/**
+ * Where the long reads go (aggregates, the consent log and its export): never on the connection or
+ * thread that answers heartbeats. SQLite: a worker thread with a read-only connection of its own
+ * (WAL lets it read while the main thread writes); PostgreSQL: a small pool of its own, so readers
+ * cannot take every connection from the writers. Sees what is committed.
+ */
+export interface Reads {
+  all<T>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  get<T>(sql: string, params?: readonly unknown[]): Promise<T | undefined>;
+}
+
+/** One open database: the writers' side and the readers' side. */
+export interface Engine {
+  sql: Sql;
+  reads: Reads;
+  close(): Promise<void>;
+}

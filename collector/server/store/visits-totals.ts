@@ -1,0 +1,182 @@
+import { builtDays, coverage, coveredRows, dayTable, type Day, type Range } from './rollups';
+import type { Reads, Sql } from './sql';
+
+/**
+ * The visits area's day totals (`stats_visits`): per day of the site's calendar, per metric and
+ * label, `n` and `total`. Metrics: `page` (page views of a page, and their time on page in ms),
+ * `visitors` (sessions with a page view that day), `visits` (visits begun that day, and how many
+ * were bounces), the visits by each of VISIT_DIMENSIONS, and `hour` (page views and visitors per
+ * hour of the day). Read from the totals where a day is built, counted from the rows for the rest.
+ */
+
+/** Screen size classes by the window's outer width (device_width), in CSS px; the last has no upper end. */
+export const SCREEN_CLASSES = [
+  { label: '< 600', below: 600 },
+  { label: '600–1023', below: 1024 },
+  { label: '1024–1439', below: 1440 },
+  { label: '≥ 1440', below: null },
+] as const;
+const SCREEN = `CASE WHEN v.screen_width IS NULL THEN 'unknown' ${SCREEN_CLASSES.map((c) => (c.below === null ? `ELSE '${c.label}'` : `WHEN v.screen_width < ${c.below} THEN '${c.label}'`)).join(' ')} END`;
+
+/** What the dashboard groups visits by: metric name and the `visits` column (or expression) of its label. */
+export const VISIT_DIMENSIONS = {
+  entry: 'v.entry_page',
+  exit: 'v.exit_page',
+  referrer: 'v.referrer',
+  utm_source: 'v.utm_source',
+  utm_medium: 'v.utm_medium',
+  utm_campaign: 'v.utm_campaign',
+  utm_term: 'v.utm_term',
+  utm_content: 'v.utm_content',
+  device: "COALESCE(v.device, 'unknown')",
+  browser: "COALESCE(v.browser, 'unknown')",
+  screen: SCREEN,
+} as const;
+export type VisitDimension = keyof typeof VISIT_DIMENSIONS;
+
+/** The visits area's totals on an open database. */
+export function visitTotals(reads: Reads) {
+  /** Raw totals of the days (page views, visitors, visits) per day index: what a built day keeps. */
+  async function countDays(
+    days: readonly Range[],
+  ): Promise<Array<{ i: number; metric: string; label: string; n: number; total: number }>> {
+    if (days.length === 0) return [];
+    const d = dayTable(days);
+    const dimensions = Object.entries(VISIT_DIMENSIONS)
+      .map(
+        ([metric, label]) =>
+          `SELECT d.i AS i, '${metric}' AS metric, ${label} AS label, COUNT(*) AS n, 0 AS total
+           FROM d JOIN visits v ON v.started_at >= d.s AND v.started_at < d.e WHERE ${label} IS NOT NULL GROUP BY d.i, ${label}`,
+      )
+      .join(' UNION ALL ');
+    return reads.all(
+      `WITH ${d.sql}
+       SELECT d.i AS i, 'page' AS metric, p.page AS label, COUNT(*) AS n, SUM(p.last_at - p.at) AS total
+       FROM d JOIN page_views p ON p.at >= d.s AND p.at < d.e GROUP BY d.i, p.page
+       UNION ALL
+       SELECT d.i, 'visitors', '', COUNT(DISTINCT p.session_id), 0 FROM d JOIN page_views p ON p.at >= d.s AND p.at < d.e GROUP BY d.i
+       UNION ALL
+       SELECT d.i, 'visits', '', COUNT(*), SUM(CASE WHEN v.views = 1 THEN 1 ELSE 0 END)
+       FROM d JOIN visits v ON v.started_at >= d.s AND v.started_at < d.e GROUP BY d.i
+       UNION ALL ${dimensions}`,
+      d.params,
+    );
+  }
+
+  /** Page views and visitors per hour of a day, counted from the stored rows. */
+  async function countHours(hours: readonly Range[]): Promise<Array<{ views: number; visitors: number }>> {
+    if (hours.length === 0) return [];
+    const d = dayTable(hours);
+    const rows = await reads.all<{ i: number; views: number; visitors: number }>(
+      `WITH ${d.sql} SELECT d.i AS i, COUNT(*) AS views, COUNT(DISTINCT p.session_id) AS visitors
+       FROM d JOIN page_views p ON p.at >= d.s AND p.at < d.e GROUP BY d.i`,
+      d.params,
+    );
+    const byIndex = new Map(rows.map((r) => [r.i, r]));
+    return hours.map((_, i) => ({ views: byIndex.get(i)?.views ?? 0, visitors: byIndex.get(i)?.visitors ?? 0 }));
+  }
+
+  return {
+    /**
+     * The totals of `days` (whole days of the site's calendar): from the day totals where built,
+     * counted from the stored rows for the others. Per metric and label: `n` (page views, visitors,
+     * visits or visits by label) and `total` (time on page in ms for page views, bounces for visits).
+     */
+    async totals(days: readonly Day[]): Promise<Map<string, Map<string, { n: number; total: number }>>> {
+      const { months, days: built, raw } = await coverage(reads, days);
+      const out = new Map<string, Map<string, { n: number; total: number }>>();
+      const add = (metric: string, label: string, n: number, total: number) => {
+        const labels = out.get(metric) ?? new Map<string, { n: number; total: number }>();
+        out.set(metric, labels);
+        const sum = labels.get(label) ?? { n: 0, total: 0 };
+        labels.set(label, { n: sum.n + Number(n), total: sum.total + Number(total) });
+      };
+      if (months.length + built.length > 0) {
+        // whole months from their month totals, the other built days from theirs
+        const covered = coveredRows(months, built);
+        const rows = await reads.all<{ metric: string; label: string; n: number; total: number }>(
+          `SELECT metric, label, SUM(n) AS n, SUM(total) AS total FROM stats_visits
+           WHERE ${covered.sql} AND metric <> 'hour' GROUP BY metric, label`,
+          covered.params,
+        );
+        for (const r of rows) add(r.metric, r.label, r.n, r.total);
+      }
+      for (const r of await countDays(raw)) add(r.metric, r.label, r.n, r.total);
+      return out;
+    },
+    /** Page views and visitors of each day. */
+    async perDay(days: readonly Day[]): Promise<Map<string, { views: number; visitors: number }>> {
+      const { built, raw } = await builtDays(reads, days);
+      const out = new Map<string, { views: number; visitors: number }>(days.map((d) => [d.day, { views: 0, visitors: 0 }]));
+      if (built.length > 0) {
+        const rows = await reads.all<{ day: string; metric: string; n: number }>(
+          "SELECT day, metric, SUM(n) AS n FROM stats_visits WHERE day >= ? AND day <= ? AND length(day) = 10 AND metric IN ('page', 'visitors') GROUP BY day, metric",
+          [built[0]!.day, built[built.length - 1]!.day],
+        );
+        for (const r of rows) {
+          const entry = out.get(r.day);
+          if (entry) entry[r.metric === 'page' ? 'views' : 'visitors'] = Number(r.n);
+        }
+      }
+      for (const r of await countDays(raw)) {
+        const entry = out.get(raw[r.i]!.day)!;
+        if (r.metric === 'page') entry.views += Number(r.n);
+        if (r.metric === 'visitors') entry.visitors = Number(r.n);
+      }
+      return out;
+    },
+    /** Page views and visitors per hour of one day (`hours`: the day's hours, 23 to 25). */
+    async perHour(day: Day, hours: readonly Range[]): Promise<Array<{ views: number; visitors: number }>> {
+      const { built } = await builtDays(reads, [day]);
+      if (built.length === 0) return countHours(hours);
+      const rows = await reads.all<{ label: string; n: number; total: number }>(
+        "SELECT label, n, total FROM stats_visits WHERE day = ? AND metric = 'hour'",
+        [day.day],
+      );
+      const byHour = new Map(rows.map((r) => [Number(r.label), r]));
+      return hours.map((_, i) => ({ views: Number(byHour.get(i)?.n ?? 0), visitors: Number(byHour.get(i)?.total ?? 0) }));
+    },
+
+    /** The day totals of `days`, counted from the stored rows (the builder reads these, then `keepTotals`). */
+    async countForTotals(days: readonly Day[], hoursOf: (day: Day) => Range[]) {
+      const rows = await countDays(days);
+      const perDay = days.map((day) => ({ day: day.day, rows: [] as Array<[string, string, number, number]> }));
+      for (const r of rows) perDay[r.i]!.rows.push([r.metric, r.label, Number(r.n), Number(r.total)]);
+      for (const [i, day] of days.entries()) {
+        const hours = await countHours(hoursOf(day));
+        hours.forEach((h, hour) => {
+          if (h.views > 0) perDay[i]!.rows.push(['hour', String(hour), h.views, h.visitors]);
+        });
+      }
+      return perDay;
+    },
+    /** Replace the day totals of one day (inside the builder's transaction). */
+    async keepTotals(tx: Sql, day: string, rows: ReadonlyArray<readonly [string, string, number, number]>): Promise<void> {
+      await tx.run('DELETE FROM stats_visits WHERE day = ?', [day]);
+      for (let i = 0; i < rows.length; i += 200) {
+        const part = rows.slice(i, i + 200);
+        await tx.run(
+          `INSERT INTO stats_visits (day, metric, label, n, total) VALUES ${part.map(() => '(?, ?, ?, ?, ?)').join(', ')}`,
+          part.flatMap((r) => [day, ...r]),
+        );
+      }
+    },
+    /** The earliest page view kept, if any (where the builder starts). */
+    earliest: async () => (await reads.get<{ at: number | null }>('SELECT MIN(at) AS at FROM page_views'))?.at ?? null,
+
+    /** The month totals of `month` (`YYYY-MM`) from its days' (inside the builder's transaction). */
+    async monthTotals(tx: Sql, month: string): Promise<void> {
+      await tx.run('DELETE FROM stats_visits WHERE day = ?', [month]);
+      await tx.run(
+        `INSERT INTO stats_visits (day, metric, label, n, total)
+         SELECT CAST(? AS TEXT), metric, label, SUM(n), SUM(total) FROM stats_visits
+         WHERE day >= ? AND day <= ? AND length(day) = 10 AND metric <> 'hour' GROUP BY metric, label`,
+        [month, `${month}-01`, `${month}-31`],
+      );
+    },
+    /** Drop the month totals of `month` (a day of it is counted again). */
+    dropTotals: (tx: Sql, month: string) => tx.run('DELETE FROM stats_visits WHERE day = ?', [month]),
+    /** Drop every day total (the time zone changed: days are counted again). */
+    clearTotals: (tx: Sql) => tx.run('DELETE FROM stats_visits'),
+  };
+}

@@ -1,0 +1,203 @@
+import type { RetentionStep } from './retention';
+import { noteLate } from './rollups';
+import type { Reads, Sql } from './sql';
+import type { Heartbeat, Presence, Visitor } from './types';
+import { UTM_FIELDS } from './types';
+import { visitTotals } from './visits-totals';
+
+/**
+ * The visits area: sessions (a visitor's browser session, stored as the SHA-256 of its cookie),
+ * visits, page views, presence, and their day totals.
+ *
+ * - A **page view** is the first heartbeat of a page (`initialize=true`); its `last_at` moves with
+ *   each later heartbeat of the page (time on page).
+ * - A **visit** is a session's page views with no gap over 30 minutes (VISIT_GAP_MS), as Plausible,
+ *   Matomo and Google Analytics count; it carries what the dashboard groups visits by: entry and
+ *   exit page, the first page view's referring host and campaign, device, browser and window width.
+ *   Issue-style additions (a country, say) are columns of `visits`, added by a migration.
+ * - **Presence** rows (every heartbeat) feed only the live counts and go after an hour.
+ */
+
+/** A page view more than this after the session's previous one starts a new visit. */
+export const VISIT_GAP_MS = 30 * 60 * 1000;
+/** How often presence rows are pruned, at most. */
+const PRUNE_EVERY_MS = 60_000;
+/** The total of sessions ever (a badge) is counted again at most this often: COUNT(*) is a scan. */
+const TOTAL_EVERY_MS = 10_000;
+/** The visits area on an open database. */
+export function visitsStore(sql: Sql, reads: Reads) {
+  let prunedAt = Number.NEGATIVE_INFINITY;
+  let total: { n: number; at: number; counting: Promise<number> | null } = { n: 0, at: Number.NEGATIVE_INFINITY, counting: null };
+  const countTotal = (at: number): Promise<number> => {
+    if (at - total.at < TOTAL_EVERY_MS) return Promise.resolve(total.n);
+    // on the readers' side: a count of every session is a scan
+    total.counting ??= reads
+      .get<{ n: number }>('SELECT COUNT(*) AS n FROM sessions')
+      .then((row) => {
+        total = { n: row!.n, at, counting: null };
+        return total.n;
+      })
+      .finally(() => {
+        total.counting = null;
+      });
+    return total.counting;
+  };
+
+  /** Sessions with a heartbeat since `since` (the badges' and the admin's "online now"). */
+  const onlineSince = async (since: number): Promise<number> =>
+    (await sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM sessions WHERE last_seen >= ?', [since]))!.n;
+
+  return {
+    ...visitTotals(reads),
+    /**
+     * One heartbeat: the session, a presence row, and for a page view (`initialize`) the page view
+     * in its visit (a new one after 30 minutes without a page view). A later beat moves its page
+     * view's `last_at`. Writes that change a day before `lateBefore` (the start of the site's
+     * today: possibly built already) are noted for the day totals.
+     */
+    recordHeartbeat: (visitor: Visitor, beat: Heartbeat, at: number, lateBefore: number) =>
+      sql.transaction(async (tx) => {
+        const agent = beat.agent ?? null;
+        await tx.run(
+          `INSERT INTO sessions (id, first_seen, last_seen, user_agent, device_width, device_height, device, browser)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+           ON CONFLICT (id) DO UPDATE SET last_seen = excluded.last_seen,
+             device_width = COALESCE(excluded.device_width, sessions.device_width),
+             device_height = COALESCE(excluded.device_height, sessions.device_height),
+             device = COALESCE(sessions.device, excluded.device),
+             browser = COALESCE(sessions.browser, excluded.browser)`,
+          [
+            visitor.session,
+            at,
+            at,
+            visitor.userAgent,
+            beat.deviceWidth,
+            beat.deviceHeight,
+            agent?.device ?? null,
+            agent?.browser ?? null,
+          ],
+        );
+        await tx.run('INSERT INTO presence (session_id, page, at) VALUES (?, ?, ?)', [visitor.session, beat.page, at]);
+        if (!beat.initialize) {
+          // still on the page: its page view lasts until now (the presence rows go after an hour, this stays)
+          const view = await tx.get<{ at: number }>(
+            `UPDATE page_views SET last_at = ? WHERE id = (
+               SELECT id FROM page_views WHERE session_id = ? AND page = ? ORDER BY at DESC, id DESC LIMIT 1)
+             RETURNING at`,
+            [at, visitor.session, beat.page],
+          );
+          if (view && view.at < lateBefore) await noteLate(tx, view.at, at);
+          return;
+        }
+        const last = await tx.get<{ id: number; started_at: number; last_view_at: number }>(
+          'SELECT id, started_at, last_view_at FROM visits WHERE session_id = ? ORDER BY started_at DESC, id DESC LIMIT 1',
+          [visitor.session],
+        );
+        let visit: number;
+        if (last && at - last.last_view_at <= VISIT_GAP_MS) {
+          visit = last.id;
+          await tx.run('UPDATE visits SET views = views + 1, exit_page = ?, last_view_at = ? WHERE id = ?', [
+            beat.page,
+            at,
+            visit,
+          ]);
+          if (last.started_at < lateBefore) await noteLate(tx, last.started_at, at);
+        } else {
+          const utm = beat.utm;
+          visit = (await tx.get<{ id: number }>(
+            `INSERT INTO visits (session_id, started_at, last_view_at, views, entry_page, exit_page, referrer,
+               utm_source, utm_medium, utm_campaign, utm_term, utm_content, device, browser, screen_width)
+             VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+            [
+              visitor.session,
+              at,
+              at,
+              beat.page,
+              beat.page,
+              beat.referrer ?? null,
+              ...UTM_FIELDS.map((f) => utm?.[f] ?? null),
+              agent?.device ?? null,
+              agent?.browser ?? null,
+              beat.deviceWidth,
+            ],
+          ))!.id;
+        }
+        await tx.run('INSERT INTO page_views (visit_id, session_id, page, at, last_at) VALUES (?, ?, ?, ?, ?)', [
+          visit,
+          visitor.session,
+          beat.page,
+          at,
+          at,
+        ]);
+      }),
+    /** Whether the session has a page view of `page`: a click belongs to one (the bundle records clicks after its first heartbeat). */
+    viewed: async (session: string, page: string) =>
+      (await sql.get('SELECT 1 AS found FROM page_views WHERE session_id = ? AND page = ? LIMIT 1', [session, page])) !==
+      undefined,
+    /** Sessions seen on `page` and on the whole site since `since`, and ever (counted again at most every 10 s). */
+    async presence(page: string, since: number, at: number): Promise<Presence> {
+      const [onPage, online, ever] = await Promise.all([
+        sql.get<{ n: number }>('SELECT COUNT(DISTINCT session_id) AS n FROM presence WHERE page = ? AND at >= ?', [page, since]),
+        onlineSince(since),
+        countTotal(at),
+      ]);
+      return { onPage: onPage!.n, online, total: Math.max(ever, online) };
+    },
+    /** Delete presence rows older than `before`; at most once a minute of `at` (per process). Returns how many went. */
+    async prunePresence(before: number, at: number): Promise<number> {
+      if (at - prunedAt < PRUNE_EVERY_MS) return 0;
+      prunedAt = at;
+      return sql.run('DELETE FROM presence WHERE at < ?', [before]);
+    },
+    /** Sessions with a heartbeat since `since`, overall and per page (the 20 busiest). */
+    async online(since: number) {
+      const [online, pages] = await Promise.all([
+        onlineSince(since),
+        sql.all<{ page: string; visitors: number }>(
+          'SELECT page, COUNT(DISTINCT session_id) AS visitors FROM presence WHERE at >= ? GROUP BY page ORDER BY visitors DESC, page LIMIT 20',
+          [since],
+        ),
+      ]);
+      return { online, pages };
+    },
+
+    /** The sessions whose pseudonym (first 12 hex characters) is `pseudonym`. */
+    sessionsOf: async (pseudonym: string) =>
+      (await sql.all<{ id: string }>('SELECT id FROM sessions WHERE id >= ? AND id < ?', [pseudonym, `${pseudonym}g`])).map(
+        (r) => r.id,
+      ),
+    /** Delete everything of these sessions (inside the erasure's transaction); returns how many rows went. */
+    async erase(tx: Sql, sessions: readonly string[]): Promise<number> {
+      let records = 0;
+      for (const session of sessions) {
+        for (const table of ['page_views', 'presence', 'visits'])
+          records += await tx.run(`DELETE FROM ${table} WHERE session_id = ?`, [session]);
+        records += await tx.run('DELETE FROM sessions WHERE id = ?', [session]);
+      }
+      return records;
+    },
+    /**
+     * Retention: page views, then visits left without any, presence, then sessions not seen since
+     * `before` and left without a visit. In steps of a few thousand rows (retention.ts).
+     */
+    retention: (before: number): RetentionStep[] => [
+      { name: 'pageViews', table: 'page_views', where: 'at < ?', params: [before] },
+      {
+        name: 'visits',
+        table: 'visits',
+        // by its start (indexed): a visit ends within hours of its start, its page views are gone by then
+        where: 'started_at < ? AND NOT EXISTS (SELECT 1 FROM page_views p WHERE p.visit_id = visits.id)',
+        params: [before],
+      },
+      { name: 'presence', table: 'presence', where: 'at < ?', params: [before] },
+      {
+        name: 'sessions',
+        table: 'sessions',
+        where: 'last_seen < ? AND NOT EXISTS (SELECT 1 FROM visits v WHERE v.session_id = sessions.id)',
+        params: [before],
+      },
+    ],
+  };
+}
+
+export type VisitsStore = ReturnType<typeof visitsStore>;

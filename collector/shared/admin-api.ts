@@ -1,0 +1,129 @@
+/**
+ * The admin area's JSON API (`/admin/api/*`): the shapes the server's admin routes answer and the
+ * admin app reads, in one file for both (collector/server/admin/, collector/admin/). Times are ISO
+ * strings on the wire; days `YYYY-MM-DD` in the site's time zone.
+ */
+
+/** The picker's choices; `custom` with `from` and `to` (days in the site's time zone). */
+export type PeriodName = 'today' | '7d' | '30d' | '12m' | 'custom';
+
+/** The period an answer is for, as the picker shows it. */
+export interface PeriodInfo {
+  name: PeriodName;
+  timeZone: string;
+  unit: 'hour' | 'day' | 'month';
+  days: { current: [string, string]; previous: [string, string] };
+}
+
+/** One figure in the chosen period and in the one before. */
+export interface Compared {
+  current: number;
+  previous: number;
+}
+
+/** One row of a breakdown (pages, referrers, devices...). */
+export interface Row extends Compared {
+  label: string;
+}
+
+/** `GET /admin/api/online`. */
+export interface Online {
+  online: number;
+  pages: Array<{ page: string; visitors: number }>;
+  at: string;
+}
+
+/** `GET /admin/api/traffic`. */
+export interface Traffic {
+  period: PeriodInfo;
+  summary: Record<'views' | 'visitors' | 'visits' | 'bounceRate' | 'timeOnPage', Compared>;
+  series: Array<{ label: string; views: number; visitors: number; previousLabel: string | null; previousViews: number }>;
+  pages: Array<Row & { timeOnPage: number }>;
+  entryPages: Row[];
+  exitPages: Row[];
+  referrers: Row[];
+  utmSource: Row[];
+  utmMedium: Row[];
+  utmCampaign: Row[];
+  utmTerm: Row[];
+  utmContent: Row[];
+  devices: Row[];
+  browsers: Row[];
+  screens: Row[];
+}
+
+/** `GET /admin/api/clicks`: per page its clicks now and before, its link with the overlay (only for a page of the site), its top selectors. */
+export interface ClickPages {
+  period: PeriodInfo;
+  pages: Array<{ page: string; href: string | null; total: Compared; selectors: Array<{ selector: string } & Compared> }>;
+}
+
+/** Deciding visitors and the share (0..1) allowing each category. */
+export interface Shares {
+  visitors: number;
+  shares: Record<'1' | '2' | '3' | '4', number>;
+}
+
+/** `GET /admin/api/consent-stats`. */
+export interface ConsentStats {
+  period: PeriodInfo;
+  buckets: Array<Shares & { day: string }>;
+  current: Shares;
+  previous: Shares;
+}
+
+/** One record of the consent log: the session only as its pseudonym. */
+export interface ConsentEntry {
+  kind: 'generic' | 'category' | 'form';
+  id: number;
+  at: string;
+  /** The pseudonym: the first 12 hex characters of the session's SHA-256. */
+  visitor: string;
+  /** The visitor's consent ID, where the bundle sent one (cookie-consent records only). */
+  consentId: string | null;
+  category: number | null;
+  granted: boolean | null;
+  userAgent: string;
+  url: string | null;
+  formId: string | null;
+  formName: string | null;
+  fields: Record<string, string> | null;
+  deletedAt: string | null;
+}
+
+/** `GET /admin/api/consents`. */
+export interface ConsentLog {
+  timeZone: string;
+  period?: PeriodInfo;
+  consents: ConsentEntry[];
+}
+
+/** How long each kind of data is kept, in days (1 to 3650; nothing is kept forever). */
+export interface RetentionDays {
+  /** Page views, visits and their sessions. */
+  visitRetentionDays: number;
+  clickRetentionDays: number;
+  /** Form consents (the form's fields, an e-mail address among them). */
+  formRetentionDays: number;
+  /** Cookie-consent records: the proof of consent. */
+  consentRetentionDays: number;
+}
+
+/** `GET /admin/api/settings`. */
+export interface AdminSettings extends RetentionDays {
+  timeZone: string;
+}
+
+/** What the retention run deleted, per kind. */
+export type Deleted = Record<string, number>;
+
+/** `POST /admin/api/settings`. */
+export interface SavedSettings extends AdminSettings {
+  deleted: Deleted;
+}
+
+/** `POST /admin/api/erase` (`visitor` or `consent`). */
+export interface Erased {
+  sessions: number;
+  records: number;
+}

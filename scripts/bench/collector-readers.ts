@@ -1,0 +1,187 @@
+// The collector's readers against a year of data (scripts/bench-collector.ts): how long each
+// dashboard answer takes, what the consent CSV costs in memory, and what the readers do to the
+// heartbeats answered meanwhile. The collector runs compiled, in a process of its own.
+import type autocannon from 'autocannon';
+import { createCollector } from '../../collector/server/app';
+import { BENCH_SITE, HOME, writeDataset, type Target, type Written } from './collector-data';
+import { BENCH_PASSWORD, heartbeats, rssMb, signIn, start, stop } from './collector-run';
+import { median } from './util';
+
+/** One answer measured: its first (cold) time and the median and slowest of `times`. */
+export interface Answer {
+  what: string;
+  cold: number;
+  median: number;
+  max: number;
+}
+
+/** Heartbeat latencies of one autocannon run. */
+export interface Ingest {
+  rps: number;
+  p50: number;
+  p99: number;
+  max: number;
+  errors: number;
+}
+
+export interface ReaderFigures {
+  written: Written;
+  /** Writing the rows, and building the day totals of the year (the collector's own builder). */
+  writeMs: number;
+  buildMs: number;
+  answers: Answer[];
+  csv?: { ms: number; lines: number; mb: number; rssBeforeMb: number; rssPeakMb: number };
+  ingest?: { rate: number; seconds: number; alone: Ingest; withReaders: Ingest; reads: Record<string, number> };
+}
+
+const ingestOf = (result: autocannon.Result): Ingest => ({
+  rps: Math.round(result.requests.average),
+  p50: result.latency.p50,
+  p99: result.latency.p99,
+  max: result.latency.max,
+  errors: result.non2xx + result.errors + result.timeouts,
+});
+
+/** GET with the admin's cookie; the whole answer read. */
+async function timedGet(url: string, cookie: string | null): Promise<number> {
+  const started = performance.now();
+  const res = await fetch(url, { headers: cookie ? { cookie } : {} });
+  await res.arrayBuffer();
+  if (res.status !== 200 && res.status !== 429) throw new Error(`${url} answered ${res.status}`);
+  return performance.now() - started;
+}
+
+/** The dashboard's reads, for both periods, and the overlay's. */
+function dashboardReads(url: string): Array<[string, string]> {
+  const reads: Array<[string, string]> = [];
+  for (const period of ['30d', '12m'])
+    for (const path of ['traffic', 'clicks', 'consent-stats', 'consents'])
+      reads.push([`${path} ${period}`, `${url}/admin/api/${path}?period=${period}`]);
+  reads.push(['overlay (/api/clicks)', `${url}/api/clicks?page=${encodeURIComponent(HOME)}`]);
+  return reads;
+}
+
+/** The consent CSV whole, its time and size, and the collector's memory before and at its peak. */
+async function csvExport(url: string, cookie: string, pid: number) {
+  const rssBeforeMb = rssMb(pid);
+  let rssPeakMb = rssBeforeMb;
+  const poll = setInterval(() => (rssPeakMb = Math.max(rssPeakMb, rssMb(pid))), 25);
+  const started = performance.now();
+  const res = await fetch(`${url}/admin/consents.csv`, { headers: { cookie } });
+  let lines = 0;
+  let bytes = 0;
+  const reader = res.body!.getReader();
+  for (let part = await reader.read(); !part.done; part = await reader.read()) {
+    bytes += part.value.length;
+    for (const byte of part.value) if (byte === 10) lines++;
+  }
+  clearInterval(poll);
+  return { ms: performance.now() - started, lines, mb: bytes / 1e6, rssBeforeMb, rssPeakMb };
+}
+
+/**
+ * Write `views` page views (and as many clicks and consent records) into `target`, build the day
+ * totals, start the collector on it and measure. `full`: the CSV and heartbeats under readers too.
+ */
+export async function measureReaders(
+  target: Target,
+  env: Record<string, string>,
+  views: number,
+  full: { seconds: number; rate: number; connections: number } | null,
+): Promise<ReaderFigures> {
+  const now = Date.now();
+  let at = performance.now();
+  const written = await writeDataset(target, views, now);
+  const writeMs = performance.now() - at;
+  at = performance.now();
+  const builder = createCollector({
+    ...('sqlite' in target ? { dbPath: target.sqlite } : { databaseUrl: target.postgres }),
+    adminPassword: BENCH_PASSWORD,
+    sites: [BENCH_SITE],
+  });
+  await builder.buildTotals();
+  await builder.close();
+  const buildMs = performance.now() - at;
+
+  const { url, child } = await start(env);
+  const figures: ReaderFigures = { written, writeMs, buildMs, answers: [] };
+  try {
+    const cookie = await signIn(url);
+    for (const [what, address] of dashboardReads(url)) {
+      const times: number[] = [];
+      for (let i = 0; i < 5; i++) times.push(await timedGet(address, address.includes('/admin/') ? cookie : null));
+      figures.answers.push({ what, cold: times[0]!, median: median(times), max: Math.max(...times) });
+    }
+    if (!full) return figures;
+    figures.csv = await csvExport(url, cookie, child.pid!);
+
+    const alone = await heartbeats(url, full.seconds, full.connections, full.rate);
+    const reads: Record<string, number> = { dashboard: 0, overlay: 0, csv: 0 };
+    let reading = true;
+    const loop = async (kind: string, next: () => Promise<unknown>) => {
+      while (reading) {
+        await next();
+        reads[kind]!++;
+      }
+    };
+    const dashboard = dashboardReads(url).filter(([what]) => !what.startsWith('overlay'));
+    let turn = 0;
+    const nextDashboard = () => timedGet(dashboard[turn++ % dashboard.length]![1], cookie);
+    const loops = [
+      loop('dashboard', nextDashboard),
+      loop('overlay', () => timedGet(`${url}/api/clicks?page=${encodeURIComponent(HOME)}`, null)),
+      loop('csv', () => timedGet(`${url}/admin/consents.csv`, cookie)),
+    ];
+    const withReaders = await heartbeats(url, full.seconds, full.connections, full.rate);
+    reading = false;
+    await Promise.all(loops);
+    figures.ingest = {
+      rate: full.rate,
+      seconds: full.seconds,
+      alone: ingestOf(alone),
+      withReaders: ingestOf(withReaders),
+      reads,
+    };
+    return figures;
+  } finally {
+    await stop(child);
+  }
+}
+
+/** The figures as markdown tables. */
+export function readerTables(name: string, views: number, f: ReaderFigures): string {
+  const n = (x: number) => Math.round(x).toLocaleString('en');
+  const lines = [
+    `### ${name}, ${n(views)} page views`,
+    '',
+    `Rows written in ${(f.writeMs / 1000).toFixed(1)} s: ${Object.entries(f.written)
+      .map(([t, c]) => `${t} ${n(c)}`)
+      .join(', ')}. Day totals of the year built in ${(f.buildMs / 1000).toFixed(1)} s (the collector's own builder).`,
+    '',
+    '| answer | first ms | median of 5 ms | slowest ms |',
+    '|---|---|---|---|',
+    ...f.answers.map((a) => `| ${a.what} | ${n(a.cold)} | ${n(a.median)} | ${n(a.max)} |`),
+  ];
+  if (f.csv)
+    lines.push(
+      '',
+      `Consent CSV, all ${n(f.csv.lines - 1)} records (${f.csv.mb.toFixed(0)} MB): ${(f.csv.ms / 1000).toFixed(1)} s; the collector's RSS ${n(f.csv.rssBeforeMb)} MB before, at most ${n(f.csv.rssPeakMb)} MB during it.`,
+    );
+  if (f.ingest) {
+    const row = (what: string, i: Ingest) => `| ${what} | ${i.rps} | ${i.p50} | ${i.p99} | ${i.max} | ${i.errors} |`;
+    lines.push(
+      '',
+      `Heartbeats at ${f.ingest.rate}/s for ${f.ingest.seconds} s, alone and while the readers read back to back: the dashboard (each answer in turn), the overlay and the CSV export (reads done meanwhile: ${Object.entries(
+        f.ingest.reads,
+      )
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}):`,
+      '',
+      '| heartbeats | per s | p50 ms | p99 ms | max ms | errors |',
+      '|---|---|---|---|---|---|',
+      row('alone', f.ingest.alone),
+      row('with the readers', f.ingest.withReaders),
+    );
+  }
+  return lines.join('\n');
+}

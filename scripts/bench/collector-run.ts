@@ -1,0 +1,115 @@
+// The compiled collector as the collector bench runs it (scripts/bench-collector.ts): a child
+// process of `node dist/collector/main.js`, and the heartbeats autocannon sends it.
+import autocannon from 'autocannon';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { SESSION_COOKIE } from '../../collector/server/visitor/session';
+import { BENCH_SITE } from './collector-data';
+
+export const MAIN = 'dist/collector/main.js';
+export const BENCH_PASSWORD = 'bench-password-not-used-1234';
+const VISITORS = Array.from({ length: 2000 }, () => randomBytes(16).toString('hex'));
+const PAGES = Array.from({ length: 20 }, (_, i) => `${BENCH_SITE}/seite-${i}`);
+
+/** A running collector: its address and process. */
+export interface Running {
+  url: string;
+  child: ChildProcess;
+}
+
+/** Start the compiled collector with `env` (its database among it) and wait until it listens. */
+export function start(env: Record<string, string>): Promise<Running> {
+  const child = spawn('node', [MAIN], {
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      PAGEPULSE_ADMIN_PASSWORD: BENCH_PASSWORD,
+      PAGEPULSE_SITES: BENCH_SITE,
+      // one client address sends everything: the per-client visitor limit would answer 429
+      PAGEPULSE_VISITOR_RATE: '100000',
+      PAGEPULSE_VISITOR_BURST: '1000000',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const read = (chunk: Buffer) => {
+      output += chunk.toString();
+      const url = /PagePulse collector and demo site: (http:\/\/[\d.:]+)\//.exec(output)?.[1];
+      const workers = Number(env.PAGEPULSE_WORKERS ?? 1);
+      const ready = workers > 1 ? output.includes('share the port') : Boolean(url);
+      if (url && ready) resolve({ url, child });
+    };
+    child.stdout!.on('data', read);
+    child.stderr!.on('data', read);
+    child.once('exit', (code) => reject(new Error(`collector exited (${code}):\n${output}`)));
+  });
+}
+
+/** Stop it (SIGTERM) and wait for the exit. */
+export function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+/**
+ * Heartbeats for `seconds` over `connections` connections, from 2,000 visitor cookies over 20 pages,
+ * one in ten a page view; as fast as they are answered, or `rate` a second in all.
+ */
+export async function heartbeats(url: string, seconds: number, connections: number, rate?: number): Promise<autocannon.Result> {
+  let n = 0;
+  return autocannon({
+    url: `${url}/index.php?option=com_jrealtimeanalytics&format=json`,
+    connections,
+    duration: seconds,
+    ...(rate ? { overallRate: rate } : {}),
+    requests: [
+      {
+        method: 'POST',
+        setupRequest: (request) => {
+          n++;
+          const body = new URLSearchParams({
+            task: 'stream.display',
+            nowpage: PAGES[n % PAGES.length]!,
+            initialize: n % 10 === 0 ? 'true' : '',
+            module_available: '1',
+          }).toString();
+          return {
+            ...request,
+            headers: {
+              'content-type': 'application/x-www-form-urlencoded; charset=UTF-8',
+              'x-requested-with': 'XMLHttpRequest',
+              cookie: `${SESSION_COOKIE}=${VISITORS[n % VISITORS.length]!}`,
+            },
+            body,
+          };
+        },
+      },
+    ],
+  });
+}
+
+/** A process's resident memory now, in MB (Linux). */
+export function rssMb(pid: number): number {
+  const line = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return line ? Number(line[1]) / 1024 : Number.NaN;
+}
+
+/** Sign in to a running collector: the admin session's cookie. */
+export async function signIn(url: string): Promise<string> {
+  const res = await fetch(`${url}/admin/login`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { origin: url, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ password: BENCH_PASSWORD }).toString(),
+  });
+  const cookie = res.headers.get('set-cookie')?.split(';')[0];
+  if (res.status !== 303 || !cookie) throw new Error(`sign-in answered ${res.status}`);
+  return cookie;
+}

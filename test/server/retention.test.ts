@@ -1,0 +1,133 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ADMIN_PASSWORD, FORM_TYPE, STREAM, removeDir, startCollector, type Harness } from '../support/collector';
+
+// Nothing personal is kept forever (docs/collector.md "Retention"): each table that holds something
+// about a visitor or an admin has a default retention, applied by the hourly run, which runs on
+// the collector's injected clock and timers here (no real hour passes).
+
+const PAGE = 'http://lichtwerk.test/kontakt';
+const GDPR = '/index.php?option=com_gdpr';
+const DAY = 24 * 60 * 60 * 1000;
+/** Tables without anything personal: the schema's versions, the site's settings, and the day totals (counts per page, category, selector). */
+const NOT_PERSONAL = /^(schema_migrations|admin_settings|stats_.*)$/;
+
+/** Timers the test fires by hand: the collector's hourly run among them. */
+function manualTimers() {
+  const jobs: Array<{ ms: number; run: () => void }> = [];
+  return {
+    every(ms: number, run: () => void) {
+      const job = { ms, run };
+      jobs.push(job);
+      return () => void jobs.splice(jobs.indexOf(job), 1);
+    },
+    /** Run every job due at least once in `ms` (an hour: the retention run). */
+    fire(ms: number) {
+      for (const job of [...jobs]) if (job.ms <= ms) job.run();
+    },
+    get count() {
+      return jobs.length;
+    },
+  };
+}
+
+let h: Harness;
+afterEach(async () => {
+  await h.close();
+  removeDir(h.dbPath);
+  expect(h.errors).toEqual([]);
+});
+
+/** Every table of the collector's database. */
+async function tables(): Promise<string[]> {
+  const rows =
+    h.engine === 'postgres'
+      ? await h.query("SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public'")
+      : await h.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'");
+  return rows.map((r) => r.name as string).sort();
+}
+
+describe('retention', () => {
+  it('after 3 years and a month, the hourly run has deleted every personal row of the first day, with the default settings', async () => {
+    const timers = manualTimers();
+    h = await startCollector({ timers });
+    // a visitor: page view and presence beats, a click, the banner choice, the contact form with an e-mail address
+    const visitor = h.visitor();
+    await visitor.beat(PAGE, true);
+    h.clock.now += 2000;
+    await visitor.beat(PAGE);
+    await visitor.post(STREAM, [
+      ['task', 'stream.saveEntity'],
+      ['resource', 'heatmapclick'],
+      ['nowpage', PAGE],
+      ['clicked_element', 'form>button'],
+    ]);
+    await visitor.post(`${GDPR}&task=user.processGenericCookieCategories`, [['gdpr_generic_cookie_consent', 1]]);
+    await visitor.post(`${GDPR}&task=user.processCookieCategory`, [
+      ['gdpr_cookie_category', 3],
+      ['gdpr_cookie_category_state', 0],
+    ]);
+    const form = await visitor.post(`${GDPR}&task=user.storeConsent&format=raw`, [
+      ['url', PAGE],
+      ['formid', 'kontakt'],
+      ['formfields[E-Mail]', 'erika@example.org'],
+    ]);
+    expect(form.status).toBe(200);
+    // an admin: a failed and a good sign-in (an attempt, a session, a known device)
+    const login = (password: string) =>
+      fetch(`${h.url}/admin/login`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { origin: h.url, 'content-type': FORM_TYPE },
+        body: new URLSearchParams({ password }).toString(),
+      });
+    expect((await login('falsch')).status).toBe(401);
+    expect((await login(ADMIN_PASSWORD)).status).toBe(303);
+
+    const personal = (await tables()).filter((name) => !NOT_PERSONAL.test(name));
+    const counts = async () =>
+      Object.fromEntries(
+        await Promise.all(
+          personal.map(async (t) => [t, (await h.query(`SELECT COUNT(*) AS n FROM ${t}`))[0]!.n as number] as const),
+        ),
+      );
+    const before = await counts();
+    expect(
+      Object.values(before).every((n) => n > 0),
+      JSON.stringify(before),
+    ).toBe(true);
+
+    // three years (the longest default: consent records) and a month later, the hourly run
+    h.clock.now += (3 * 365 + 31) * DAY;
+    expect(timers.count).toBeGreaterThan(0);
+    timers.fire(60 * 60 * 1000);
+    await expect.poll(counts, { timeout: 10_000 }).toEqual(Object.fromEntries(personal.map((t) => [t, 0])));
+  });
+
+  it('each default is shorter than forever and named in the settings: visits, clicks and consents', async () => {
+    h = await startCollector();
+    const res = await fetch(`${h.url}/admin/login`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { origin: h.url, 'content-type': FORM_TYPE },
+      body: new URLSearchParams({ password: ADMIN_PASSWORD }).toString(),
+    });
+    const cookie = res.headers.get('set-cookie')!.split(';')[0]!;
+    const settings = (await (await fetch(`${h.url}/admin/api/settings`, { headers: { cookie } })).json()) as Record<
+      string,
+      unknown
+    >;
+    expect(settings).toMatchObject({
+      visitRetentionDays: 400,
+      clickRetentionDays: 400,
+      formRetentionDays: 1095,
+      consentRetentionDays: 1095,
+    });
+    // 0 (kept forever) is no longer a choice
+    const zero = await fetch(`${h.url}/admin/api/settings`, {
+      method: 'POST',
+      headers: { cookie, origin: h.url, 'content-type': FORM_TYPE },
+      body: 'visitRetentionDays=0',
+    });
+    expect(zero.status).toBe(400);
+  });
+});

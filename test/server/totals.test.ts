@@ -1,0 +1,83 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { removeDir, signIn, startCollector, type Harness } from '../support/collector';
+import { driveDashboardScenario } from '../support/dashboard-scenario';
+
+// The day totals (docs/collector.md "Day totals"): a dashboard read from the totals of the days that
+// ended gives the same figures as one counted from the stored rows, and a write that lands on a day
+// already counted gets that day counted again.
+
+let h: Harness;
+afterEach(async () => {
+  await h.close();
+  removeDir(h.dbPath);
+  expect(h.errors).toEqual([]);
+});
+
+const READS = [
+  '/admin/api/traffic?period=today',
+  '/admin/api/traffic?period=7d',
+  '/admin/api/traffic?period=30d',
+  '/admin/api/traffic?period=12m',
+  '/admin/api/traffic?period=custom&from=2025-05-13&to=2025-05-13',
+  '/admin/api/clicks?period=7d',
+  '/admin/api/clicks?period=12m',
+  '/admin/api/consent-stats?period=7d',
+  '/admin/api/consent-stats?period=12m',
+];
+/** Every read (signed in anew: the test moves the clock past the session's 2 hours). */
+const readAll = async () => {
+  const admin = await signIn(h.url);
+  return Promise.all(READS.map(async (path) => [path, await (await admin.get(path)).json()] as const));
+};
+
+describe('day totals', () => {
+  it('the dashboard scenario read from the stored rows and from the day and month totals: the same figures', async () => {
+    h = await startCollector({ visitorRate: { burst: 1_000_000, perSecond: 1_000_000 } });
+    const admin = await signIn(h.url);
+    // the site's zone first: the totals are counted in it
+    expect((await admin.post('/admin/api/settings', { timeZone: 'Europe/Berlin' })).status).toBe(200);
+    await driveDashboardScenario(h);
+    const fromRows = await readAll();
+    await h.buildTotals();
+    const built = await h.query('SELECT day FROM stats_built WHERE length(day) = 10 ORDER BY day');
+    // from the scenario's first day (1 May) to yesterday (19 May, Berlin)
+    expect(built.map((r) => r.day)).toEqual(Array.from({ length: 19 }, (_, i) => `2025-05-${String(i + 1).padStart(2, '0')}`));
+    expect(await h.query('SELECT COUNT(*) AS n FROM stats_visits')).not.toEqual([{ n: 0 }]);
+    expect(await readAll()).toEqual(fromRows);
+    // and after the month has ended, from its month totals
+    h.clock.now = Date.parse('2025-06-02T10:00:00Z');
+    await h.buildTotals();
+    expect(await h.query('SELECT day FROM stats_built WHERE length(day) = 7')).toEqual([{ day: '2025-05' }]);
+    const later = await readAll();
+    const year = later.find(([path]) => path.endsWith('12m'))![1] as { summary: { views: { current: number } } };
+    expect(year.summary.views.current).toBe(10);
+    // the 12 months now end in June: May counted from its month totals, as from its days
+    h.clock.now = Date.parse('2025-05-20T10:00:00Z');
+    expect(await readAll()).toEqual(fromRows);
+  });
+
+  it('a page view still open past midnight: its day is counted again with its whole time on page', async () => {
+    h = await startCollector();
+    const admin = await signIn(h.url);
+    expect((await admin.post('/admin/api/settings', { timeZone: 'UTC' })).status).toBe(200);
+    const visitor = h.visitor();
+    h.clock.now = Date.parse('2025-05-01T23:59:00Z');
+    await visitor.beat('http://lichtwerk.test/', true);
+    h.clock.now = Date.parse('2025-05-02T00:00:30Z');
+    await visitor.beat('http://lichtwerk.test/');
+    await h.buildTotals(); // 1 May is counted: 90 s on the page so far
+    const day = async () =>
+      (
+        (await (await (await signIn(h.url)).get('/admin/api/traffic?period=custom&from=2025-05-01&to=2025-05-01')).json()) as {
+          summary: { timeOnPage: { current: number } };
+        }
+      ).summary.timeOnPage.current;
+    expect(await day()).toBe(90_000);
+    h.clock.now = Date.parse('2025-05-02T00:10:00Z');
+    await visitor.beat('http://lichtwerk.test/'); // still there: the page view of 1 May grows
+    expect(await h.query('SELECT COUNT(*) AS n FROM stats_dirty')).toEqual([{ n: 1 }]);
+    await h.buildTotals();
+    expect(await day()).toBe(11 * 60_000);
+    expect(await h.query('SELECT COUNT(*) AS n FROM stats_dirty')).toEqual([{ n: 0 }]);
+  });
+});
