@@ -57,7 +57,9 @@ export function unpinned(root: URL = ROOT): string[] {
   for (const [name, edit] of Object.entries(EDITED_PACKAGES)) {
     const range = pkg.dependencies?.[name] ?? pkg.devDependencies?.[name];
     if (!range || !/^\d+\.\d+\.\d+$/.test(range)) {
-      problems.push(`package.json: "${name}" is "${range ?? 'missing'}"; ${edit} edits its text, so it must be one exact version`);
+      problems.push(
+        `package.json: "${name}" is "${range ?? 'missing'}"; ${edit} edits its text, so it must be one exact version`,
+      );
       continue;
     }
     const installedFile = fileURLToPath(new URL(`node_modules/${name}/package.json`, root));

@@ -71,9 +71,7 @@ export const REACT_DOM_CLIENT_ANCHORS: Anchor[] = [
     // src/ui/react-internals.ts exports these two and nothing else
     name: 'React read only for __CLIENT_INTERNALS_DO_NOT_USE_OR_WARN_USERS_THEY_CANNOT_UPGRADE and version',
     text: (code) =>
-      readsOf(code, 'React')
-        .sort()
-        .join() === '__CLIENT_INTERNALS_DO_NOT_USE_OR_WARN_USERS_THEY_CANNOT_UPGRADE,version',
+      readsOf(code, 'React').sort().join() === '__CLIENT_INTERNALS_DO_NOT_USE_OR_WARN_USERS_THEY_CANNOT_UPGRADE,version',
   },
 ];
 
@@ -84,9 +82,7 @@ export const REACT_DOM_CLIENT_ANCHORS: Anchor[] = [
  * `require("react-dom")` and the views' `react-dom` to src/ui/react-dom-internals.ts instead. The
  * files the anchors are checked in can be given (test/build points them at changed copies).
  */
-export function reactDomInternals(
-  files: { reactDom?: string; reactDomClient?: string } = {},
-): Plugin {
+export function reactDomInternals(files: { reactDom?: string; reactDomClient?: string } = {}): Plugin {
   const reactDom = files.reactDom ?? nodeModule('react-dom/cjs/react-dom.production.js');
   const reactDomClient = files.reactDomClient ?? nodeModule('react-dom/cjs/react-dom-client.production.js');
   const standIn = fileURLToPath(new URL('../src/ui/react-dom-internals.ts', import.meta.url));

@@ -43,9 +43,7 @@ describe('dependencies the build edits', () => {
 
   it('react-dom/client reading one more name from React: the build fails naming react-dom-client.production.js', async () => {
     const file = changedCopy('react-dom/cjs/react-dom-client.production.js', 'React.version', 'React.version + React.useId');
-    await expect(
-      bundle(fixture('react-entry.ts'), [reactDomInternals({ reactDomClient: file }), reactEsm()]),
-    ).rejects.toThrow(
+    await expect(bundle(fixture('react-entry.ts'), [reactDomInternals({ reactDomClient: file }), reactEsm()])).rejects.toThrow(
       /react-dom-client\.production\.js: the build edits this file and no longer finds the anchor "React read only for __CLIENT_INTERNALS_DO_NOT_USE_OR_WARN_USERS_THEY_CANNOT_UPGRADE and version"/,
     );
   });
@@ -64,7 +62,10 @@ describe('dependencies the build edits', () => {
     const root = join(dir, 'project');
     const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { dependencies: Record<string, string> };
     mkdirSync(root);
-    writeFileSync(join(root, 'package.json'), JSON.stringify({ ...pkg, dependencies: { ...pkg.dependencies, react: '^19.3.1' } }));
+    writeFileSync(
+      join(root, 'package.json'),
+      JSON.stringify({ ...pkg, dependencies: { ...pkg.dependencies, react: '^19.3.1' } }),
+    );
     for (const name of ['react', 'react-dom', 'preact']) {
       mkdirSync(join(root, 'node_modules', name), { recursive: true });
       copyFileSync(`node_modules/${name}/package.json`, join(root, 'node_modules', name, 'package.json'));
