@@ -3,10 +3,12 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { INTERNAL, messageKeys } from './build/mangle.ts';
 import { reactDomInternals } from './build/react-dom-internals.ts';
+import { pinnedDependencies } from './build/pinned.ts';
 import { reactEsm } from './build/react-esm.ts';
 
 // The build's edits of React and react-dom and the lite build's mangling lists live in build/,
-// one module each, with what they edit and why; test/build runs the edited code.
+// one module each, with what they edit and why; test/build runs the edited code. The packages whose
+// text they edit are pinned to exact versions, which every build checks first (build/pinned.ts).
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -19,7 +21,7 @@ export default defineConfig(({ mode }) => {
   const lite = mode === 'lite' || mode === 'lite-debug';
   const debugFile = mode === 'lite-debug';
   return {
-    plugins: lite ? [] : [reactDomInternals(), reactEsm()],
+    plugins: lite ? [pinnedDependencies()] : [pinnedDependencies(), reactDomInternals(), reactEsm()],
     define: {
       'process.env.NODE_ENV': JSON.stringify('production'),
       __PAGEPULSE_VERSION__: JSON.stringify(pkg.version),

@@ -4,24 +4,23 @@
 // entry. Two modules may import `react-dom`: react-dom/client's production file and
 // src/ui/react-root.tsx. Any other importer fails the build: it would silently get the real entry
 // and with it a SECOND internals object, one react-dom/client never updates (eslint's
-// no-restricted-imports says the same for src/). The build also fails when react-dom's internals
-// object no longer has the shape the stand-in copies.
-import { readFileSync } from 'node:fs';
+// no-restricted-imports says the same for src/). The build also fails, naming file and anchor, when
+// react-dom's internals object or flushSync no longer has the text the stand-in copies, or
+// react-dom/client reads another name from `react-dom` (build/pinned.ts).
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
+import { checkAnchors, type Anchor } from './pinned.ts';
 
 /** The two importers of `react-dom` the stand-in is made for. */
 const ALLOWED = /react-dom[\\/]cjs[\\/]react-dom-client\.production\.js$|[\\/]src[\\/]ui[\\/]react-root\.tsx$/;
 
-/**
- * react-dom/client needs only the shared internals object of the `react-dom` entry, and our views
- * only its `flushSync` (src/ui/react-root.tsx); the rest of the entry's public API (portals,
- * resource hints: 3.5 KB raw) is code nothing here calls. Resolve react-dom/client's
- * `require("react-dom")` and the views' `react-dom` to src/ui/react-dom-internals.ts instead. The build
- * fails when react-dom's internals object no longer has the shape the stand-in copies.
- */
-export function reactDomInternals(): Plugin {
-  const expected = `var Internals = {
+const nodeModule = (path: string): string => fileURLToPath(new URL(`../node_modules/${path}`, import.meta.url));
+
+/** What src/ui/react-dom-internals.ts copies from react-dom.production.js. */
+export const REACT_DOM_ANCHORS: Anchor[] = [
+  {
+    name: 'the internals object',
+    text: `var Internals = {
     d: {
       f: noop,
       r: function () {
@@ -37,11 +36,63 @@ export function reactDomInternals(): Plugin {
     },
     p: 0,
     findDOMNode: null
-  },`;
+  },`,
+  },
+  {
+    name: 'flushSync',
+    text: `exports.flushSync = function (fn) {
+  var previousTransition = ReactSharedInternals.T,
+    previousUpdatePriority = Internals.p;
+  try {
+    if (((ReactSharedInternals.T = null), (Internals.p = 2), fn)) return fn();
+  } finally {
+    (ReactSharedInternals.T = previousTransition),
+      (Internals.p = previousUpdatePriority),
+      Internals.d.f();
+  }
+};`,
+  },
+];
+
+/** The names react-dom/client reads from a module it required, as `Alias.name`. */
+const readsOf = (code: string, alias: string): string[] => [
+  ...new Set([...code.matchAll(new RegExp(`\\b${alias}\\.(\\w+)`, 'g'))].map((m) => m[1]!)),
+];
+
+/** What the stand-ins rely on in react-dom-client.production.js: what it requires, and reads. */
+export const REACT_DOM_CLIENT_ANCHORS: Anchor[] = [
+  { name: 'ReactDOM = require("react-dom")', text: 'ReactDOM = require("react-dom")' },
+  { name: 'React = require("react")', text: 'React = require("react")' },
+  {
+    name: 'ReactDOM read only for __DOM_INTERNALS_DO_NOT_USE_OR_WARN_USERS_THEY_CANNOT_UPGRADE',
+    text: (code) => readsOf(code, 'ReactDOM').join() === '__DOM_INTERNALS_DO_NOT_USE_OR_WARN_USERS_THEY_CANNOT_UPGRADE',
+  },
+  {
+    // src/ui/react-internals.ts exports these two and nothing else
+    name: 'React read only for __CLIENT_INTERNALS_DO_NOT_USE_OR_WARN_USERS_THEY_CANNOT_UPGRADE and version',
+    text: (code) =>
+      readsOf(code, 'React').sort().join() === '__CLIENT_INTERNALS_DO_NOT_USE_OR_WARN_USERS_THEY_CANNOT_UPGRADE,version',
+  },
+];
+
+/**
+ * react-dom/client needs only the shared internals object of the `react-dom` entry, and our views
+ * only its `flushSync` (src/ui/react-root.tsx); the rest of the entry's public API (portals,
+ * resource hints: 3.5 KB raw) is code nothing here calls. Resolve react-dom/client's
+ * `require("react-dom")` and the views' `react-dom` to src/ui/react-dom-internals.ts instead. The
+ * files the anchors are checked in can be given (test/build points them at changed copies).
+ */
+export function reactDomInternals(files: { reactDom?: string; reactDomClient?: string } = {}): Plugin {
+  const reactDom = files.reactDom ?? nodeModule('react-dom/cjs/react-dom.production.js');
+  const reactDomClient = files.reactDomClient ?? nodeModule('react-dom/cjs/react-dom-client.production.js');
   const standIn = fileURLToPath(new URL('../src/ui/react-dom-internals.ts', import.meta.url));
   return {
     name: 'pagepulse-react-dom-internals',
     enforce: 'pre',
+    buildStart() {
+      const problem = checkAnchors(reactDom, REACT_DOM_ANCHORS) ?? checkAnchors(reactDomClient, REACT_DOM_CLIENT_ANCHORS);
+      if (problem) this.error(problem);
+    },
     resolveId(source, importer) {
       if (source !== 'react-dom') return null;
       // react-dom/client's internals, and the views' flushSync (src/ui/react-root.tsx); nobody else
@@ -50,9 +101,6 @@ export function reactDomInternals(): Plugin {
           `${importer ?? 'the entry'} imports react-dom: only react-dom/client's production file and src/ui/react-root.tsx may ` +
             '(the stand-in src/ui/react-dom-internals.ts is their one internals object)',
         );
-      const entry = fileURLToPath(new URL('../node_modules/react-dom/cjs/react-dom.production.js', import.meta.url));
-      if (!readFileSync(entry, 'utf8').includes(expected))
-        this.error(`react-dom changed: its internals object in ${entry} no longer matches src/ui/react-dom-internals.ts`);
       return standIn;
     },
   };

@@ -1,21 +1,46 @@
 // What it edits: React's CommonJS module (react/cjs/react.production.js), turned into an ES module,
 // and the resolution of `react` (ours and react-dom/client's). Why: as CommonJS all of React's
 // exports stay in the bundle; as ESM the unused ones are tree-shaken, and react-dom/client reads
-// its two names from the small stand-in src/ui/react-internals.ts. The build fails when React's
-// module no longer has the shape this edit expects.
+// its two names from the small stand-in src/ui/react-internals.ts. The build fails, naming the file
+// and the anchor (build/pinned.ts), when React's module no longer has the shape this edit expects.
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
+import { missingAnchors, type Anchor } from './pinned.ts';
+
+/** What the views and src/ui/react-internals.ts import from React's module. */
+const USED = [
+  'createElement',
+  'useEffect',
+  'useRef',
+  'useState',
+  'useSyncExternalStore',
+  '__CLIENT_INTERNALS_DO_NOT_USE_OR_WARN_USERS_THEY_CANNOT_UPGRADE',
+  'version',
+];
+
+/** Comment lines (` * ...`) say "exports" and "require" in prose; they are not code. */
+const code = (text: string): string => text.replace(/^\s*\*.*$/gm, '');
+
+/** The shape react.production.js must have for the rewrite (checked on the file before it is rewritten). */
+export const REACT_ANCHORS: Anchor[] = [
+  ...USED.map((name) => ({ name: `exports.${name} =`, text: new RegExp(`^exports\\.${name} =`, 'm') })),
+  {
+    // every `exports`, `module` or `require` in code is a top-level `exports.x =` the rewrite turns into a `var`
+    name: 'top-level `exports.x = ...` statements only (no other exports, module or require)',
+    text: (text) => !/\b(exports|module|require)\b/.test(code(text).replace(/^exports\.\w+ =/gm, '')),
+  },
+];
 
 /**
  * React's package is CommonJS: the bundler keeps all of its 44 exports although the views use five
- * (createElement, useEffect, useRef, useSyncExternalStore, and react-dom's internals). Turn
+ * (createElement, useEffect, useRef, useState, useSyncExternalStore) and react-dom two more. Turn
  * react.production.js's `exports.x = ...` statements into ESM exports so unused ones are dropped:
  * our `import ... from 'react'` goes straight to that module, react-dom/client's `require("react")`
- * to src/ui/react-internals.ts (the two names it reads). The build fails when React's module no
- * longer has this shape.
+ * to src/ui/react-internals.ts (the two names it reads). `file` replaces React's module (test/build
+ * points it at a changed copy).
  */
-export function reactEsm(): Plugin {
-  const reactModule = fileURLToPath(new URL('../node_modules/react/cjs/react.production.js', import.meta.url));
+export function reactEsm(file?: string): Plugin {
+  const reactModule = file ?? fileURLToPath(new URL('../node_modules/react/cjs/react.production.js', import.meta.url));
   const standIn = fileURLToPath(new URL('../src/ui/react-internals.ts', import.meta.url));
   return {
     name: 'pagepulse-react-esm',
@@ -25,16 +50,16 @@ export function reactEsm(): Plugin {
       if (source !== 'react') return null;
       return importer && /react-dom[\\/]cjs[\\/]react-dom-client\.production\.js$/.test(importer) ? standIn : reactModule;
     },
-    transform(code, id) {
+    transform(text, id) {
       if (id !== reactModule) return null;
+      const problem = missingAnchors(id, text, REACT_ANCHORS);
+      if (problem) this.error(problem);
       const names: string[] = [];
-      const body = code.replace(/^exports\.(\w+) =/gm, (_, name: string) => {
+      const body = text.replace(/^exports\.(\w+) =/gm, (_, name: string) => {
         names.push(name);
         return `var __export_${name} =`;
       });
       const out = `${body}\nexport { ${names.map((name) => `__export_${name} as ${name}`).join(', ')} };\n`;
-      if (/\b(exports|module|require)\b/.test(body.replace(/^\s*\*.*$/gm, '')) || !names.includes('createElement'))
-        this.error(`react changed: ${id} is no longer a module of top-level \`exports.x = ...\` statements`);
       return { code: out, map: null };
     },
   };
