@@ -12,6 +12,20 @@ const unit = (environment: 'jsdom' | 'happy-dom') => ({
 
 const postgres = process.env.PAGEPULSE_TEST_ENGINE === 'postgres';
 
+/**
+ * Browser files whose subject is not the bundle: the admin area and the collector's figures (the
+ * bundle only makes their data) and the tests' own vendor proxy. They run in the default bundle's
+ * pass only; the lite pass runs every other file (docs/testing.md). What the lite bundle does in
+ * them (consent, heartbeats, clicks on the demo) is proven by the files it runs and by the engine
+ * scenarios.
+ */
+const BUNDLE_INDEPENDENT = [
+  'test/browser/admin.test.ts',
+  'test/browser/admin-dashboard.test.ts',
+  'test/browser/vendor-proxy.test.ts',
+];
+const litePass = process.env.PAGEPULSE_BUNDLE === 'pagepulse.lite.iife.js';
+
 export default defineConfig({
   test: {
     projects: [
@@ -37,6 +51,7 @@ export default defineConfig({
           name: 'browser',
           environment: 'node',
           include: ['test/browser/**/*.test.ts'],
+          exclude: litePass ? BUNDLE_INDEPENDENT : [],
           testTimeout: 60_000,
           hookTimeout: 60_000,
           // two cores: one Chromium per worker, two workers at most

@@ -160,7 +160,11 @@ describe('faulty server: consent log, category description, form consent, keep-a
       const status = typeof fault.reply === 'object' ? (fault.reply.status ?? 200) : 0;
       const refused = status >= 400 && status < 500 && status !== 408 && status !== 429;
       const queued = await page.evaluate(() => localStorage.getItem('pagepulse.consentlog'));
-      if (delivered) expect(queued).toBeNull();
+      // delivered: the queue is cleared once the answer is in (a 1 MB body takes its time to arrive)
+      if (delivered)
+        await expect
+          .poll(() => page.evaluate(() => localStorage.getItem('pagepulse.consentlog')), { timeout: 10_000 })
+          .toBeNull();
       else if (refused) {
         await expect.poll(() => page.evaluate(() => localStorage.getItem('pagepulse.consentlog'))).toBeNull();
         // the box shows the newest lines; the message may wait behind "Frühere Meldungen" (the box is bounded)
