@@ -105,17 +105,29 @@ export function visitTotals(reads: Reads) {
       for (const r of await countDays(raw)) add(r.metric, r.label, r.n, r.total);
       return out;
     },
-    /** Page views and visitors of each day. */
-    async perDay(days: readonly Day[]): Promise<Map<string, { views: number; visitors: number }>> {
-      const { built, raw } = await builtDays(reads, days);
+    /**
+     * Page views and visitors of each day. `months` (for buckets of whole months): a whole month with
+     * month totals is read from those, its figures on its first day (its bucket sums its days), so
+     * that 12 months read eleven month rows per metric, not a row per page and day.
+     */
+    async perDay(days: readonly Day[], months = false): Promise<Map<string, { views: number; visitors: number }>> {
+      const {
+        months: whole,
+        days: built,
+        raw,
+      } = months
+        ? await coverage(reads, days)
+        : await builtDays(reads, days).then((b) => ({ months: [] as string[], days: b.built, raw: b.raw }));
       const out = new Map<string, { views: number; visitors: number }>(days.map((d) => [d.day, { views: 0, visitors: 0 }]));
-      if (built.length > 0) {
+      if (whole.length + built.length > 0) {
+        // the rows of the built days (and months) only: one range per run of days, not the year between
+        const where = coveredRows(whole, built);
         const rows = await reads.all<{ day: string; metric: string; n: number }>(
-          "SELECT day, metric, SUM(n) AS n FROM stats_visits WHERE day >= ? AND day <= ? AND length(day) = 10 AND metric IN ('page', 'visitors') GROUP BY day, metric",
-          [built[0]!.day, built[built.length - 1]!.day],
+          `SELECT day, metric, SUM(n) AS n FROM stats_visits WHERE ${where.sql} AND metric IN ('page', 'visitors') GROUP BY day, metric`,
+          where.params,
         );
         for (const r of rows) {
-          const entry = out.get(r.day);
+          const entry = out.get(r.day.length === 7 ? `${r.day}-01` : r.day);
           if (entry) entry[r.metric === 'page' ? 'views' : 'visitors'] = Number(r.n);
         }
       }
