@@ -62,7 +62,7 @@ export function createDashboard(visits: VisitsStore, clicks: ClicksStore, consen
   /** Page views and visitors per bucket (hours of one day, days, or months). */
   async function series(period: Period, buckets: readonly Bucket[], days: Period['current']['days']) {
     if (period.unit === 'hour') return buckets.length === 0 ? [] : visits.perHour(buckets[0]!.days[0]!, buckets);
-    const byDay = await visits.perDay(days);
+    const byDay = await visits.perDay(days, period.unit === 'month');
     return perBucket(buckets, byDay, (a, b) => ({ views: a.views + b.views, visitors: a.visitors + b.visitors }), {
       views: 0,
       visitors: 0,

@@ -68,8 +68,9 @@ export function clicksStore(sql: Sql, reads: Reads) {
        SELECT d.i AS i, c.page AS page, c.selector AS selector, COUNT(*) AS clicks, COUNT(DISTINCT c.session_id) AS visitors,
          MAX(c.at) AS last_at
        FROM d JOIN clicks c ON c.at >= d.s AND c.at < d.e ${page === null ? '' : 'AND c.page = ?'}
+       WHERE ${d.within('c.at')}
        GROUP BY d.i, c.page, c.selector`,
-      page === null ? d.params : [...d.params, page],
+      [...d.params, ...(page === null ? [] : [page]), ...d.span],
     );
   };
 

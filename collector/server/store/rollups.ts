@@ -132,9 +132,23 @@ export async function noteLate(tx: Sql, at: number, now: number): Promise<void> 
 
 /**
  * The days as a table of parameters `d (i, s, e)` for a `WITH` clause (typed: PostgreSQL cannot guess
- * a VALUES column's type), and its parameters.
+ * a VALUES column's type), and its parameters. `within(column)` is a condition on the span of all the
+ * ranges (its two parameters `span`, to be given once per use, in the order of the text): a join on
+ * `d` alone leaves PostgreSQL no estimate of how many rows fall in the ranges, and for more than one
+ * range it scans the whole table (a million page views for the rest of this month's days), where
+ * the span's bounds let it read the rows of the span from the index.
  */
-export function dayTable(ranges: readonly Range[]): { sql: string; params: number[] } {
+export function dayTable(ranges: readonly Range[]): {
+  sql: string;
+  params: number[];
+  within: (column: string) => string;
+  span: [number, number];
+} {
   const values = ranges.map(() => '(CAST(? AS INTEGER), CAST(? AS BIGINT), CAST(? AS BIGINT))').join(', ');
-  return { sql: `d (i, s, e) AS (VALUES ${values})`, params: ranges.flatMap((r, i) => [i, r.start, r.end]) };
+  return {
+    sql: `d (i, s, e) AS (VALUES ${values})`,
+    params: ranges.flatMap((r, i) => [i, r.start, r.end]),
+    within: (column) => `${column} >= CAST(? AS BIGINT) AND ${column} < CAST(? AS BIGINT)`,
+    span: [ranges.reduce((m, r) => Math.min(m, r.start), Infinity), ranges.reduce((m, r) => Math.max(m, r.end), -Infinity)],
+  };
 }

@@ -42,24 +42,25 @@ export function visitTotals(reads: Reads) {
   ): Promise<Array<{ i: number; metric: string; label: string; n: number; total: number }>> {
     if (days.length === 0) return [];
     const d = dayTable(days);
-    const dimensions = Object.entries(VISIT_DIMENSIONS)
-      .map(
-        ([metric, label]) =>
-          `SELECT d.i AS i, '${metric}' AS metric, ${label} AS label, COUNT(*) AS n, 0 AS total
-           FROM d JOIN visits v ON v.started_at >= d.s AND v.started_at < d.e WHERE ${label} IS NOT NULL GROUP BY d.i, ${label}`,
-      )
-      .join(' UNION ALL ');
+    const pages = `d JOIN page_views p ON p.at >= d.s AND p.at < d.e WHERE ${d.within('p.at')}`;
+    const visits = `d JOIN visits v ON v.started_at >= d.s AND v.started_at < d.e WHERE ${d.within('v.started_at')}`;
+    const dimensions = Object.entries(VISIT_DIMENSIONS).map(
+      ([metric, label]) =>
+        `SELECT d.i AS i, '${metric}' AS metric, ${label} AS label, COUNT(*) AS n, 0 AS total
+         FROM ${visits} AND ${label} IS NOT NULL GROUP BY d.i, ${label}`,
+    );
     return reads.all(
       `WITH ${d.sql}
        SELECT d.i AS i, 'page' AS metric, p.page AS label, COUNT(*) AS n, SUM(p.last_at - p.at) AS total
-       FROM d JOIN page_views p ON p.at >= d.s AND p.at < d.e GROUP BY d.i, p.page
+       FROM ${pages} GROUP BY d.i, p.page
        UNION ALL
-       SELECT d.i, 'visitors', '', COUNT(DISTINCT p.session_id), 0 FROM d JOIN page_views p ON p.at >= d.s AND p.at < d.e GROUP BY d.i
+       SELECT d.i, 'visitors', '', COUNT(DISTINCT p.session_id), 0 FROM ${pages} GROUP BY d.i
        UNION ALL
        SELECT d.i, 'visits', '', COUNT(*), SUM(CASE WHEN v.views = 1 THEN 1 ELSE 0 END)
-       FROM d JOIN visits v ON v.started_at >= d.s AND v.started_at < d.e GROUP BY d.i
-       UNION ALL ${dimensions}`,
-      d.params,
+       FROM ${visits} GROUP BY d.i
+       UNION ALL ${dimensions.join(' UNION ALL ')}`,
+      // the span's bounds once per subquery: two on page views, then one per subquery on visits
+      [...d.params, ...Array.from({ length: 3 + dimensions.length }, () => d.span).flat()],
     );
   }
 
@@ -69,8 +70,8 @@ export function visitTotals(reads: Reads) {
     const d = dayTable(hours);
     const rows = await reads.all<{ i: number; views: number; visitors: number }>(
       `WITH ${d.sql} SELECT d.i AS i, COUNT(*) AS views, COUNT(DISTINCT p.session_id) AS visitors
-       FROM d JOIN page_views p ON p.at >= d.s AND p.at < d.e GROUP BY d.i`,
-      d.params,
+       FROM d JOIN page_views p ON p.at >= d.s AND p.at < d.e WHERE ${d.within('p.at')} GROUP BY d.i`,
+      [...d.params, ...d.span],
     );
     const byIndex = new Map(rows.map((r) => [r.i, r]));
     return hours.map((_, i) => ({ views: byIndex.get(i)?.views ?? 0, visitors: byIndex.get(i)?.visitors ?? 0 }));
@@ -104,17 +105,29 @@ export function visitTotals(reads: Reads) {
       for (const r of await countDays(raw)) add(r.metric, r.label, r.n, r.total);
       return out;
     },
-    /** Page views and visitors of each day. */
-    async perDay(days: readonly Day[]): Promise<Map<string, { views: number; visitors: number }>> {
-      const { built, raw } = await builtDays(reads, days);
+    /**
+     * Page views and visitors of each day. `months` (for buckets of whole months): a whole month with
+     * month totals is read from those, its figures on its first day (its bucket sums its days), so
+     * that 12 months read eleven month rows per metric, not a row per page and day.
+     */
+    async perDay(days: readonly Day[], months = false): Promise<Map<string, { views: number; visitors: number }>> {
+      const {
+        months: whole,
+        days: built,
+        raw,
+      } = months
+        ? await coverage(reads, days)
+        : await builtDays(reads, days).then((b) => ({ months: [] as string[], days: b.built, raw: b.raw }));
       const out = new Map<string, { views: number; visitors: number }>(days.map((d) => [d.day, { views: 0, visitors: 0 }]));
-      if (built.length > 0) {
+      if (whole.length + built.length > 0) {
+        // the rows of the built days (and months) only: one range per run of days, not the year between
+        const where = coveredRows(whole, built);
         const rows = await reads.all<{ day: string; metric: string; n: number }>(
-          "SELECT day, metric, SUM(n) AS n FROM stats_visits WHERE day >= ? AND day <= ? AND length(day) = 10 AND metric IN ('page', 'visitors') GROUP BY day, metric",
-          [built[0]!.day, built[built.length - 1]!.day],
+          `SELECT day, metric, SUM(n) AS n FROM stats_visits WHERE ${where.sql} AND metric IN ('page', 'visitors') GROUP BY day, metric`,
+          where.params,
         );
         for (const r of rows) {
-          const entry = out.get(r.day);
+          const entry = out.get(r.day.length === 7 ? `${r.day}-01` : r.day);
           if (entry) entry[r.metric === 'page' ? 'views' : 'visitors'] = Number(r.n);
         }
       }
