@@ -153,8 +153,8 @@ final class PackageTest extends TestCase
         $this->assertContains('google.*/maps', $table['services']['googlemaps']['hosts']);
         $this->assertContains('maps.google.*', $table['services']['googlemaps']['hosts']);
         $this->assertContains('doubleclick.net', $table['categories'][4]['domains']);
-        // the TypeScript source names each of them: the table is generated, not copied by hand
-        $source = file_get_contents(PAGEPULSE_ROOT . '/src/config/config.ts');
+        // the TypeScript table (src/config/services.ts) names each of them: the table is generated, not copied by hand
+        $source = file_get_contents(PAGEPULSE_ROOT . '/src/config/services.ts');
         foreach ($table['services'] as $key => $service) {
             $this->assertMatchesRegularExpression('~[\'"]?' . preg_quote($key, '~') . '[\'"]?:\s*\{\s*category:\s*' . $service['category'] . '~', $source, $key);
         }
