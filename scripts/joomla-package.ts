@@ -74,30 +74,26 @@ export function zip(entries: [string, Buffer][]): Buffer {
     const stored = deflated.length >= data.length;
     const body = stored ? data : deflated;
     const crc = crc32(data);
+    // the fields both records carry, in the same order: flags, method, time, date, CRC, sizes, name length
+    const shared = (record: Buffer, at: number): void => {
+      record.writeUInt16LE(0x0800, at); // UTF-8 names
+      record.writeUInt16LE(stored ? 0 : 8, at + 2);
+      record.writeUInt16LE(DOS_TIME, at + 4);
+      record.writeUInt16LE(DOS_DATE, at + 6);
+      record.writeUInt32LE(crc, at + 8);
+      record.writeUInt32LE(body.length, at + 12);
+      record.writeUInt32LE(data.length, at + 16);
+      record.writeUInt16LE(nameBytes.length, at + 20);
+    };
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4); // version needed: 2.0 (deflate)
-    local.writeUInt16LE(0x0800, 6); // UTF-8 names
-    local.writeUInt16LE(stored ? 0 : 8, 8);
-    local.writeUInt16LE(DOS_TIME, 10);
-    local.writeUInt16LE(DOS_DATE, 12);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(body.length, 18);
-    local.writeUInt32LE(data.length, 22);
-    local.writeUInt16LE(nameBytes.length, 26);
-    local.writeUInt16LE(0, 28);
+    shared(local, 6);
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE((3 << 8) | 20, 4); // made by: Unix, 2.0
     central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(0x0800, 8);
-    central.writeUInt16LE(stored ? 0 : 8, 10);
-    central.writeUInt16LE(DOS_TIME, 12);
-    central.writeUInt16LE(DOS_DATE, 14);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(body.length, 20);
-    central.writeUInt32LE(data.length, 24);
-    central.writeUInt16LE(nameBytes.length, 28);
+    shared(central, 8);
     central.writeUInt32LE((0o100644 << 16) >>> 0, 38); // external attributes: a regular file, rw-r--r--
     central.writeUInt32LE(offset, 42);
     locals.push(local, nameBytes, body);
