@@ -11,7 +11,15 @@ import { VISITOR_RATE } from './edge/rate-limit';
 import { serveStatic, type Mount } from './edge/static';
 import { REAL_TIMERS, createJobs, type Timers } from './jobs';
 import { createStore } from './store';
-import { DEFAULT_SETTINGS, createVisitorTasks, describeAgent, pageAddress, presenceWindowMs, type Settings } from './visitor';
+import {
+  DEFAULT_SETTINGS,
+  createVisitorTasks,
+  describeAgent,
+  pageAddress,
+  presenceWindowMs,
+  sourceOf,
+  type Settings,
+} from './visitor';
 
 /**
  * The repository root: the nearest folder above this file with a package.json (the sources sit in
@@ -91,7 +99,7 @@ export function createCollector(options: CollectorOptions = {}): Collector {
   const trustProxy = options.trustProxy ?? false;
   const sites = options.sites ?? [];
   const store = createStore(options.databaseUrl ? { postgres: options.databaseUrl } : { sqlite: options.dbPath ?? ':memory:' }, {
-    parsers: { agent: describeAgent, page: pageAddress },
+    parsers: { agent: describeAgent, page: pageAddress, source: sourceOf },
     lifetimes: {
       sessionAbsoluteMs: SESSION_ABSOLUTE_MS,
       sessionIdleMs: SESSION_IDLE_MS,

@@ -41,6 +41,9 @@ export interface Traffic {
   pages: Array<Row & { timeOnPage: number }>;
   entryPages: Row[];
   exitPages: Row[];
+  /** Where visits came from, by source name (Google, or the referring host without `www.`). */
+  sources: Row[];
+  /** Referring pages: host and path (no query), as far as the referring page's policy let through. */
   referrers: Row[];
   utmSource: Row[];
   utmMedium: Row[];

@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { openStore } from '../../collector/server/store';
-import { describeAgent, pageAddress } from '../../collector/server/visitor';
+import { describeAgent, pageAddress, sourceOf } from '../../collector/server/visitor';
 
 const DAY = 24 * 60 * 60 * 1000;
 /** The site of the bench's pages (PAGEPULSE_SITES of the collector under test). */
@@ -96,7 +96,7 @@ export type Written = Record<string, number>;
  */
 export async function writeDataset(target: Target, views: number, now: number): Promise<Written> {
   const store = await openStore(target, {
-    parsers: { agent: describeAgent, page: pageAddress },
+    parsers: { agent: describeAgent, page: pageAddress, source: sourceOf },
     lifetimes: { sessionAbsoluteMs: 1, sessionIdleMs: 1, deviceMs: 1, attemptWindowMs: 1 },
   });
   await store.close();
@@ -143,7 +143,9 @@ export async function writeDataset(target: Target, views: number, now: number): 
             ['flyer', 1],
           ] as const)
         : null;
-    visits.push([v, session, start, last.at, count, seen[0]!.page, last.page, referrer, utm, device, browser, width]);
+    // the bundle's referrer field: another site's origin under the browsers' default policy, path `/`
+    const from = referrer ? ['/', sourceOf(referrer)] : [null, null];
+    visits.push([v, session, start, last.at, count, seen[0]!.page, last.page, referrer, ...from, utm, device, browser, width]);
     for (const view of seen) pageViews.push([v, session, view.page, view.at, view.at + 5_000 + Math.floor(r() * 175_000)]);
   }
   const clicks = Array.from({ length: views }, (_, i) => [
@@ -185,7 +187,7 @@ export async function writeDataset(target: Target, views: number, now: number): 
   });
   const tables = [
     T('sessions', [['id', 'text'], ['first_seen', 'bigint'], ['last_seen', 'bigint'], ['user_agent', 'text'], ['device_width', 'int'], ['device_height', 'int'], ['device', 'text'], ['browser', 'text']], sessions), // prettier-ignore
-    T('visits', [['id', 'bigint'], ['session_id', 'text'], ['started_at', 'bigint'], ['last_view_at', 'bigint'], ['views', 'int'], ['entry_page', 'text'], ['exit_page', 'text'], ['referrer', 'text'], ['utm_source', 'text'], ['device', 'text'], ['browser', 'text'], ['screen_width', 'int']], visits), // prettier-ignore
+    T('visits', [['id', 'bigint'], ['session_id', 'text'], ['started_at', 'bigint'], ['last_view_at', 'bigint'], ['views', 'int'], ['entry_page', 'text'], ['exit_page', 'text'], ['referrer', 'text'], ['referrer_path', 'text'], ['source', 'text'], ['utm_source', 'text'], ['device', 'text'], ['browser', 'text'], ['screen_width', 'int']], visits), // prettier-ignore
     T('page_views', [['visit_id', 'bigint'], ['session_id', 'text'], ['page', 'text'], ['at', 'bigint'], ['last_at', 'bigint']], pageViews), // prettier-ignore
     T(
       'clicks',

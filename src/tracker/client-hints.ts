@@ -15,7 +15,8 @@ interface UserAgentData {
 /** Whether client hints describe Windows 11: platform `Windows` with major platformVersion 13 or more. */
 export function isWindows11(platform: unknown, platformVersion: unknown): boolean {
   if (platform !== 'Windows' || typeof platformVersion !== 'string') return false;
-  return Number.parseInt(platformVersion.split('.')[0] ?? '', 10) >= WINDOWS_11_MAJOR;
+  // parseInt stops at the first '.': the major version
+  return parseInt(platformVersion, 10) >= WINDOWS_11_MAJOR;
 }
 
 /**

@@ -9,7 +9,7 @@ import { askWindowsVersion } from './client-hints';
 import { DEFAULT_MAX_HEIGHT, DEFAULT_MAX_WIDTH, startClickRecorder } from './clicks';
 import type { HeartbeatEffect } from './heartbeat';
 import { createHeartbeatRunner } from './runner';
-import { clickBody, clickUrl, heartbeatBody, streamUrl } from './wire';
+import { clickBody, clickUrl, foreignReferrer, heartbeatBody, streamUrl } from './wire';
 
 /** The tracker's handle for main.ts and the public API. */
 export interface Tracker {
@@ -120,6 +120,7 @@ export function createTracker(ctx: Context): Tracker {
         outerWidth: win.outerWidth,
         outerHeight: win.outerHeight,
         windowsVersion,
+        externalReferrer: foreignReferrer(doc.referrer, win.location.hostname),
       });
       if (!askedWindows) {
         askedWindows = true;

@@ -11,6 +11,20 @@ export interface PageFacts {
   outerHeight: number;
   /** `windowsver` once the client hints said Windows 11 (`'Windows 11'`), else null. */
   windowsVersion: string | null;
+  /** `document.referrer` when it names another host than the page (foreignReferrer), else null. */
+  externalReferrer: string | null;
+}
+
+/**
+ * `document.referrer` when its host differs from the page's (`location.hostname`), else null: an empty or unparsable
+ * referrer, or one of the site itself, is not sent (docs/protocol.md "Referrer").
+ */
+export function foreignReferrer(referrer: string, pageHost: string): string | null {
+  try {
+    return new URL(referrer).hostname !== pageHost ? referrer : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The analytics component's endpoint (protocol section 3). */
@@ -22,7 +36,9 @@ export function streamUrl(base: string): string {
  * Body of stream.display, field for field as the original stream script's data object after
  * jQuery's `$.ajax` dropped its undefined values: the first call carries `initialize=true` and the
  * window size; later calls have NO `initialize` field (PHP casts the string "false" to true), and
- * `windowsver` comes last once it is known.
+ * `windowsver` comes after them once it is known. A page view's call (`initialize`) ends with
+ * `referrer` when the visitor came from another host (our addition): with no foreign referrer the
+ * body is byte for byte the original's, with one it is the original's plus `&referrer=...`.
  */
 export function heartbeatBody(initialize: boolean, page: PageFacts): string {
   const fields: Array<[string, string | number]> = [
@@ -32,7 +48,8 @@ export function heartbeatBody(initialize: boolean, page: PageFacts): string {
   if (initialize) fields.push(['initialize', 'true']);
   fields.push(['module_available', page.moduleAvailable]);
   if (initialize) fields.push(['device_width', page.outerWidth], ['device_height', page.outerHeight]);
-  if (page.windowsVersion !== null) fields.push(['windowsver', page.windowsVersion]);
+  if (page.windowsVersion) fields.push(['windowsver', page.windowsVersion]);
+  if (initialize && page.externalReferrer) fields.push(['referrer', page.externalReferrer]);
   return encodeForm(fields);
 }
 

@@ -140,7 +140,7 @@ describe('the admin dashboard shows the scenario for the chosen period and the p
     await details.locator('summary').click();
   });
 
-  it('overview: pages with time on page, entry and exit pages, referrers, campaigns, devices, browsers, widths', async () => {
+  it('overview: pages with time on page, entry and exit pages, sources and referring pages, campaigns, devices, browsers, widths', async () => {
     expect(await rows('top-pages')).toEqual([
       [`${SITE}/`, '2', '2', '40 s'],
       [`${SITE}/galerie.html`, '2', '1', '20 s'],
@@ -155,9 +155,13 @@ describe('the admin dashboard shows the scenario for the chosen period and the p
       [`${SITE}/galerie.html`, '2', '0'],
       [`${SITE}/kontakt.html`, '2', '0'],
     ]);
+    expect(await rows('sources')).toEqual([
+      ['Google', '1', '0', '50 %'],
+      ['mail.example.net', '1', '0', '50 %'],
+    ]);
     expect(await rows('referrers')).toEqual([
-      ['mail.example.net', '1', '0'],
-      ['www.google.com', '1', '0'],
+      ['mail.example.net/inbox', '1', '0'],
+      ['www.google.com/', '1', '0'],
     ]);
     expect(await rows('utmSource')).toEqual([['newsletter', '2', '0']]);
     expect(await rows('utmMedium')).toEqual([['email', '2', '0']]);
@@ -313,7 +317,8 @@ describe('the built bundle in Chromium feeds the same figures', () => {
     for (const page of traffic.pages!) expect(page.timeOnPage).toBeGreaterThanOrEqual(1000);
     expect(traffic.utmSource).toEqual([{ label: 'newsletter', current: 1, previous: 0 }]);
     expect(traffic.utmCampaign).toEqual([{ label: 'herbst', current: 1, previous: 0 }]);
-    // the bundle's Referer is the page itself: no referring site
+    // the visitors opened the pages directly (no document.referrer): no source
+    expect(traffic.sources).toEqual([]);
     expect(traffic.referrers).toEqual([]);
     expect(traffic.devices!.map((d) => [d.label, d.current])).toEqual([
       ['desktop', 1],

@@ -239,21 +239,54 @@ describe('heartbeat bodies byte-equal to jQuery 1.12.4 running the original data
       module: '1',
       win11: false,
     },
+    {
+      // a visitor from another site: the page view's call is the original's bytes plus `&referrer=`
+      // (our addition, encoded by the same $.param), the later calls the original's
+      name: 'a referrer of another host',
+      path: '/diff-from-search.html',
+      body: MODULE,
+      windows: undefined,
+      module: '1',
+      win11: false,
+      referer: "https://www.search.example/find?q=a b&x=(1)!*'~",
+    },
+    {
+      name: 'a referrer of the same site (not sent)',
+      path: '/diff-from-site.html',
+      body: MODULE,
+      windows: undefined,
+      module: '1',
+      win11: false,
+      referer: 'SITE/elsewhere.html?x=1',
+    },
   ];
   for (const c of cases) {
     it(`calls 1 to 3 with ${c.name}`, async () => {
       server.on('stream.display', () => fast());
       server.page(c.path, fixturePage({ head, body: c.body }));
       const { context, page, errors } = await open({ consent: true, windows: c.windows });
-      await page.goto(`${server.origin}${c.path}?q=a b&x=(1)!*'~`);
+      const referer = c.referer?.replace('SITE', server.origin);
+      await page.goto(`${server.origin}${c.path}?q=a b&x=(1)!*'~`, referer ? { referer } : {});
       const calls = (await waitForBeats(c.path, 3)).slice(0, 3);
+      const referrer = await page.evaluate(() => document.referrer);
+      // the page's own view of where the visitor came from: what the bundle reads
+      expect(referrer).toBe(referer ? new URL(referer).href : '');
+      const foreign = c.referer !== undefined && !c.referer.startsWith('SITE');
       // the expected bodies come from this jQuery: it must be 1.12.4 (Joomla 3's)
       expect(await jqueryVersion(page), 'jQuery in the differential page').toBe('1.12.4');
       await page.evaluate(() => (window as unknown as { __original: { askWindows(): Promise<void> } }).__original.askWindows());
       const expected = await page.evaluate(() =>
         [0, 1, 2].map((n) => (window as unknown as { __original: { body(first: boolean): string } }).__original.body(n === 0)),
       );
-      expect(calls.map((call) => call.body)).toEqual(expected);
+      const suffix = foreign
+        ? await page.evaluate(
+            (r) => `&${(window as unknown as { jQuery: { param(o: object): string } }).jQuery.param({ referrer: r })}`,
+            referrer,
+          )
+        : '';
+      expect(calls.map((call) => call.body)).toEqual([expected[0] + suffix, expected[1], expected[2]]);
+      expect(new URLSearchParams(calls[0]!.body).get('referrer')).toBe(foreign ? referrer : null);
+      expect(calls.slice(1).some((call) => call.body.includes('referrer'))).toBe(false);
       // the facts the comparison rests on, stated directly
       const forms = calls.map((call) => new URLSearchParams(call.body));
       expect(forms.map((f) => f.get('initialize'))).toEqual(['true', null, null]);

@@ -79,11 +79,18 @@ describe('dashboard figures for a period and the previous one (Europe/Berlin)', 
     ]);
   });
 
-  it('7 days: referrers (only another host), campaigns, devices, browsers and screen sizes', async () => {
+  it('7 days: sources and referring pages (the referrer field of another host only), campaigns, devices, browsers and screen sizes', async () => {
     const traffic = await get<Traffic>('/admin/api/traffic?period=7d');
-    expect(traffic.referrers).toEqual([
+    // Google by name; the mail host as it is; D's Referer header of www.bing.com without the field
+    // and C's field naming the site itself count nowhere
+    expect(traffic.sources).toEqual([
+      { label: 'Google', current: 1, previous: 0 },
       { label: 'mail.example.net', current: 1, previous: 0 },
-      { label: 'www.google.com', current: 1, previous: 0 },
+    ]);
+    // host and path, no query
+    expect(traffic.referrers).toEqual([
+      { label: 'mail.example.net/inbox', current: 1, previous: 0 },
+      { label: 'www.google.com/', current: 1, previous: 0 },
     ]);
     expect(traffic.utmSource).toEqual([{ label: 'newsletter', current: 2, previous: 0 }]);
     expect(traffic.utmMedium).toEqual([{ label: 'email', current: 2, previous: 0 }]);

@@ -11,6 +11,7 @@ import { postgresEngine } from '../../collector/server/store/postgres';
 import { describeAgent } from '../../collector/server/visitor/agent';
 import { pageAddress } from '../../collector/server/visitor/page';
 import { SESSION_COOKIE } from '../../collector/server/visitor/session';
+import { sourceOf } from '../../collector/server/visitor/sources';
 import { TEST_ENGINE, newPostgresDatabase, removeDir, startCollector, type Harness } from '../support/collector';
 
 // The storage engines' schema versions (collector/server/db.ts MIGRATIONS, schema_migrations), on the
@@ -30,7 +31,7 @@ describe('schema migrations', () => {
   it('a new database gets every version once; a restart applies nothing again', async () => {
     h = await startCollector();
     const first = await h.query('SELECT version, name, applied_at FROM schema_migrations ORDER BY version');
-    expect(first.map((row) => row.version)).toEqual([1, 2, 3, 4]);
+    expect(first.map((row) => row.version)).toEqual([1, 2, 3, 4, 5]);
     expect(await h.query('SELECT COUNT(*) AS n FROM admin_attempts')).toEqual([{ n: 0 }]);
     h.clock.now += 60_000;
     h = await h.reopen();
@@ -76,7 +77,9 @@ describe('schema migrations', () => {
       { session_id: hashed, views: 2, entry_page: PAGE, exit_page: PAGE, utm_source: 'old-news' },
     ]);
     expect(await h.query('SELECT page FROM clicks')).toEqual([{ page: PAGE }]);
-    expect((await h.query('SELECT version FROM schema_migrations ORDER BY version')).map((r) => r.version)).toEqual([1, 2, 3, 4]);
+    expect((await h.query('SELECT version FROM schema_migrations ORDER BY version')).map((r) => r.version)).toEqual([
+      1, 2, 3, 4, 5,
+    ]);
     // migration 3's columns: the old session's user agent parsed once (bowser knows no `Old/1.0`)
     expect(await h.query('SELECT device, browser FROM sessions')).toEqual([{ device: 'unknown', browser: null }]);
     // the visitor's browser still sends the raw value: the same visitor, not a second one
@@ -97,7 +100,7 @@ describe('schema migrations', () => {
     const dbPath = join(dir, 'v2.sqlite');
     const v2 = databaseUrl ? postgresEngine(databaseUrl) : sqliteEngine(new Database(dbPath), dbPath);
     const at = Date.UTC(2025, 4, 1, 9, 0, 0);
-    const parsers = { agent: describeAgent, page: pageAddress };
+    const parsers = { agent: describeAgent, page: pageAddress, source: sourceOf };
     await migrate(
       v2.sql,
       migrations(parsers).filter((m) => m.version <= 2),

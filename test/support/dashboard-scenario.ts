@@ -10,14 +10,16 @@ import { FORM_TYPE, STREAM, type Harness } from './collector';
  * - G (Chrome, Windows, 1920 px), 1 May: `/` for 4 s. Outside both 7-day periods.
  * - F (Chrome, Windows, 1920 px), 10 May 09:00 UTC: `/galerie.html` 20 s, then `/` 10 s.
  * - E (Chrome, Android, 412 px), 13 May 21:30 UTC (23:30 in Berlin): `/?utm_source=instagram` from
- *   l.instagram.com, 40 s; clicks `a.gallery` and `nav a`; allows Statistiken.
- * - D (Safari, iPad, 820 px), 13 May 22:30 UTC (00:30 on the 14th in Berlin): `/kontakt.html` 6 s.
+ *   l.instagram.com (the `referrer` field, as the bundle sends `document.referrer`), 40 s; clicks
+ *   `a.gallery` and `nav a`; allows Statistiken.
+ * - D (Safari, iPad, 820 px), 13 May 22:30 UTC (00:30 on the 14th in Berlin): `/kontakt.html` 6 s,
+ *   with a `Referer` header of www.bing.com and no `referrer` field.
  * - A (Safari, iPhone, 390 px), 18 May 08:00 UTC: the newsletter link (utm_source=newsletter,
- *   utm_medium=email, utm_campaign=fruehling, plus `pagepulse-debug=1`) from mail.example.net, 60 s,
+ *   utm_medium=email, utm_campaign=fruehling, plus `pagepulse-debug=1`) from mail.example.net/inbox?id=7, 60 s,
  *   two clicks on `a.gallery`, allows all; then `/galerie.html` 30 s.
  * - B (Chrome, Windows, 1920 px), 19 May 12:00 UTC: `/galerie.html#top` from www.google.com, 10 s.
- * - C (Firefox, Windows, 1280 px), 20 May 06:00 UTC: the newsletter link with the page itself as
- *   Referer (what the bundle's heartbeat sends), 20 s, one click on `a.gallery`; then `/kontakt.html` 4 s.
+ * - C (Firefox, Windows, 1280 px), 20 May 06:00 UTC: the newsletter link with a `referrer` field
+ *   naming the page itself, 20 s, one click on `a.gallery`; then `/kontakt.html` 4 s.
  *
  * The collector's clock ends at 20 May 2025 10:00 UTC.
  */
@@ -58,20 +60,23 @@ function browserOf(h: Harness, agent: string, width: number) {
   return {
     /**
      * A page view at `at` (ms), as the bundle sends it: the first heartbeat with the window size
-     * (and the `Referer` header the test gives), then one every BEAT_MS while the visitor stays
-     * `staySeconds`. Returns the time after the stay.
+     * and the `referrer` field the test gives (what the bundle reads from `document.referrer`),
+     * then one every BEAT_MS while the visitor stays `staySeconds`. Every call's `Referer` header
+     * is the page itself, as for the bundle's same-origin POST, unless `refererHeader` says
+     * otherwise (the collector never reads it). Returns the time after the stay.
      */
-    async view(address: string, at: number, staySeconds: number, referer?: string): Promise<number> {
+    async view(address: string, at: number, staySeconds: number, referrer?: string, refererHeader = address): Promise<number> {
       const nowpage = encodeURIComponent(address);
       h.clock.now = at;
       await post(
         STREAM,
-        `task=stream.display&nowpage=${nowpage}&initialize=true&module_available=1&device_width=${width}&device_height=800`,
-        referer,
+        `task=stream.display&nowpage=${nowpage}&initialize=true&module_available=1&device_width=${width}&device_height=800` +
+          (referrer === undefined ? '' : `&referrer=${encodeURIComponent(referrer)}`),
+        refererHeader,
       );
       for (let t = BEAT_MS; t <= staySeconds * 1000; t += BEAT_MS) {
         h.clock.now = at + t;
-        await post(STREAM, `task=stream.display&nowpage=${nowpage}&module_available=1`, referer ?? address);
+        await post(STREAM, `task=stream.display&nowpage=${nowpage}&module_available=1`, refererHeader);
       }
       return at + staySeconds * 1000;
     },
@@ -115,8 +120,15 @@ export async function driveDashboardScenario(h: Harness): Promise<void> {
   await e.consent(at('2025-05-13T21:30:20Z'), { 3: true });
 
   // the current 7 days (Berlin 14 to 20 May)
-  // D: 00:30 in Berlin on 14 May (22:30 UTC on the 13th): the current period
-  await browserOf(h, AGENTS.ipad, 820).view(`${SITE}/kontakt.html`, at('2025-05-13T22:30:00Z'), 6);
+  // D: 00:30 in Berlin on 14 May (22:30 UTC on the 13th): the current period; a Referer header of
+  // another site but no referrer field: no source (the collector reads the field only)
+  await browserOf(h, AGENTS.ipad, 820).view(
+    `${SITE}/kontakt.html`,
+    at('2025-05-13T22:30:00Z'),
+    6,
+    undefined,
+    'https://www.bing.com/',
+  );
   const a = browserOf(h, AGENTS.iphone, 390);
   t = await a.view(`${NEWSLETTER}&pagepulse-debug=1`, at('2025-05-18T08:00:00Z'), 60, 'https://mail.example.net/inbox?id=7');
   await a.click(`${NEWSLETTER}&pagepulse-debug=1`, 'a.gallery', at('2025-05-18T08:00:10Z'));
@@ -129,7 +141,8 @@ export async function driveDashboardScenario(h: Harness): Promise<void> {
     10,
     'https://www.google.com/',
   );
-  // C: the bundle's own Referer (the page itself) names no referrer
+  // C: a referrer field naming the site itself (the bundle would not send it; another client might)
+  // names no source
   const c = browserOf(h, AGENTS.firefoxWindows, 1280);
   t = await c.view(NEWSLETTER, at('2025-05-20T06:00:00Z'), 20, NEWSLETTER);
   await c.click(NEWSLETTER, 'a.gallery', at('2025-05-20T06:00:10Z'));

@@ -4,7 +4,7 @@ import { createConsentStore } from '../../src/consent/store';
 import { memoryJar } from '../support/cookie-jar';
 import { moduleAvailable } from '../../src/tracker/badges';
 import { askWindowsVersion, isWindows11 } from '../../src/tracker/client-hints';
-import { heartbeatBody, type PageFacts } from '../../src/tracker/wire';
+import { foreignReferrer, heartbeatBody, type PageFacts } from '../../src/tracker/wire';
 
 const page = (overrides: Partial<PageFacts> = {}): PageFacts => ({
   href: 'https://site.example/a b?x=(1)',
@@ -12,6 +12,7 @@ const page = (overrides: Partial<PageFacts> = {}): PageFacts => ({
   outerWidth: 1280,
   outerHeight: 800,
   windowsVersion: null,
+  externalReferrer: null,
   ...overrides,
 });
 
@@ -29,6 +30,34 @@ describe('heartbeat body (protocol section 3)', () => {
     expect(heartbeatBody(false, page({ windowsVersion: 'Windows 11' }))).toMatch(/&module_available=1&windowsver=Windows\+11$/);
     // a repeated first call (the first never reached the server) keeps the original data object's order
     expect(heartbeatBody(true, page({ windowsVersion: 'Windows 11' }))).toMatch(/&device_height=800&windowsver=Windows\+11$/);
+  });
+});
+
+describe('referrer (our addition to protocol section 3)', () => {
+  const from = "https://www.google.com/search?q=a b&x=(1)!'*~";
+  it("ends the page view's call, encoded as $.param encodes, after windowsver too; later calls never carry it", () => {
+    const original = heartbeatBody(true, page());
+    expect(heartbeatBody(true, page({ externalReferrer: from }))).toBe(
+      `${original}&referrer=https%3A%2F%2Fwww.google.com%2Fsearch%3Fq%3Da+b%26x%3D(1)!'*~`,
+    );
+    expect(heartbeatBody(true, page({ externalReferrer: from, windowsVersion: 'Windows 11' }))).toMatch(
+      /&device_height=800&windowsver=Windows\+11&referrer=https%3A%2F%2Fwww\.google\.com%2F/,
+    );
+    expect(heartbeatBody(false, page({ externalReferrer: from }))).not.toContain('referrer');
+    expect(heartbeatBody(false, page({ externalReferrer: from, windowsVersion: 'Windows 11' }))).toMatch(
+      /&windowsver=Windows\+11$/,
+    );
+  });
+
+  it('is document.referrer only when its host differs from the page host', () => {
+    expect(foreignReferrer('https://www.google.com/', 'site.example')).toBe('https://www.google.com/');
+    expect(foreignReferrer('http://site.example:8080/a?b', 'site.example')).toBeNull();
+    expect(foreignReferrer('https://site.example/a', 'site.example')).toBeNull();
+    // another name of the site is another host: the collector groups, the bundle only compares
+    expect(foreignReferrer('https://www.site.example/', 'site.example')).toBe('https://www.site.example/');
+    expect(foreignReferrer('', 'site.example')).toBeNull();
+    expect(foreignReferrer('not a url', 'site.example')).toBeNull();
+    expect(foreignReferrer('/relative', 'site.example')).toBeNull();
   });
 });
 

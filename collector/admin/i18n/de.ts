@@ -44,10 +44,11 @@ export const de = {
   exitPages: 'Ausstiegsseiten',
   entries: 'Einstiege',
   exits: 'Ausstiege',
-  referrers: 'Verweisende Websites',
-  referrersHint:
-    'Nur wenn der Browser eine andere Website als Herkunft übermittelt. Der Herzschlag des Skripts nennt als Herkunft die Seite selbst, daher bleibt diese Liste meist leer; verlässlich sind die Kampagnen-Parameter.',
-  referrer: 'Website',
+  sources: 'Quellen',
+  sourcesHint:
+    'Woher Besuche kamen: die Website, von der der Besucher kam (Suchmaschinen und soziale Netzwerke unter ihrem Namen), darunter die verweisenden Seiten ohne Parameter. Die meisten Websites geben nur ihre Adresse ohne Pfad weiter. Kampagnen (utm_source) stehen daneben.',
+  source: 'Quelle',
+  referrer: 'Verweisende Seite',
   campaigns: 'Kampagnen (utm-Parameter)',
   campaignsHint: 'Aus den utm_*-Parametern der Seitenadresse; die Seite selbst wird ohne sie gezählt.',
   utm: {

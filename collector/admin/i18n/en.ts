@@ -31,10 +31,11 @@ export const en: typeof de = {
   exitPages: 'Exit pages',
   entries: 'Entries',
   exits: 'Exits',
-  referrers: 'Referring sites',
-  referrersHint:
-    "Only when the browser names another site as the origin. The script's heartbeat names the page itself, so this list usually stays empty; the campaign parameters are the reliable source.",
-  referrer: 'Site',
+  sources: 'Sources',
+  sourcesHint:
+    'Where visits came from: the site the visitor came from (search engines and social networks by name), below it the referring pages without parameters. Most sites pass on only their address without a path. Campaigns (utm_source) are beside it.',
+  source: 'Source',
+  referrer: 'Referring page',
   campaigns: 'Campaigns (utm parameters)',
   campaignsHint: "From the page address's utm_* parameters; the page itself is counted without them.",
   utm: {

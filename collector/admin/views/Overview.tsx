@@ -20,7 +20,8 @@ const bySize = (rows: readonly Row[]) => [...rows].sort((a, b) => SCREEN_ORDER.i
 /**
  * Visitors online now (refreshing), then the chosen period beside the previous one: key figures,
  * page views over time (chart, and its values as a collapsed table), pages with time on page,
- * entry and exit pages, referring sites, campaigns, devices, browsers and window widths.
+ * entry and exit pages, sources (by name, and the referring pages), campaigns, devices, browsers and
+ * window widths.
  */
 export function Overview({ t, lang, period }: { t: Messages; lang: Lang; period: PeriodChoice }) {
   const [online] = useData(() => getJson<Online>('online'), [], ONLINE_REFRESH_MS);
@@ -157,10 +158,17 @@ export function Overview({ t, lang, period }: { t: Messages; lang: Lang; period:
                 {card('entry-title', t.entryPages, breakdown('entry-pages', data.entryPages, t.page, t.entries))}
                 {card('exit-title', t.exitPages, breakdown('exit-pages', data.exitPages, t.page, t.exits))}
                 {card(
-                  'referrers-title',
-                  t.referrers,
-                  breakdown('referrers', data.referrers, t.referrer, t.visits),
-                  t.referrersHint,
+                  'sources-title',
+                  t.sources,
+                  data.sources.length === 0 ? (
+                    <p>{t.none}</p>
+                  ) : (
+                    <>
+                      {breakdown('sources', data.sources, t.source, t.visits, { share: true })}
+                      {breakdown('referrers', data.referrers, t.referrer, t.visits)}
+                    </>
+                  ),
+                  t.sourcesHint,
                 )}
                 {card(
                   'campaigns-title',

@@ -18,6 +18,7 @@ const BREAKDOWNS: ReadonlyArray<readonly [Exclude<keyof Traffic, 'period' | 'sum
   ['pages', 'page'],
   ['entryPages', 'entry'],
   ['exitPages', 'exit'],
+  ['sources', 'source'],
   ['referrers', 'referrer'],
   ['utmSource', 'utm_source'],
   ['utmMedium', 'utm_medium'],

@@ -14,7 +14,7 @@ import type { Engine } from './sql';
 import { sqliteEngine } from './sqlite';
 import type { LegacyParsers } from './types';
 import { visitsStore } from './visits';
-import { VISITS_MIGRATIONS } from './visits-schema';
+import { VISITS_MIGRATIONS, referrerMigration5 } from './visits-schema';
 
 /**
  * The collector's storage, by data area: visits (sessions, visits, page views, presence), clicks,
@@ -41,7 +41,7 @@ export type StoreTarget = { sqlite: string } | { postgres: string };
 
 /** What opening a store needs besides its target. */
 export interface StoreOptions {
-  /** What migration 3 needs for data stored before it (the visitor feature's parsers). */
+  /** What migrations 3 and 5 need for data stored before them (the visitor feature's parsers). */
   parsers: LegacyParsers;
   lifetimes: AdminLifetimes;
 }
@@ -68,6 +68,7 @@ export function migrations(parsers: LegacyParsers): Migration[] {
     ...ROLLUP_MIGRATIONS,
     // after the version-3 columns of visits and clicks
     legacyMigration3(parsers),
+    referrerMigration5(parsers),
   ].sort((a, b) => a.version - b.version);
 }
 

@@ -27,8 +27,8 @@ export interface Heartbeat {
   initialize: boolean;
   deviceWidth: number | null;
   deviceHeight: number | null;
-  /** First heartbeat of a page view only: the referring host, if known. */
-  referrer?: string | null;
+  /** First heartbeat of a page view only: where the visitor came from, if another site (visitor/page.ts). */
+  referrer?: { host: string; path: string; source: string } | null;
   /** First heartbeat of a page view only: the address's campaign parameters. */
   utm?: Record<UtmField, string | null>;
   /** First heartbeat of a page view only: the user agent parsed. */
@@ -50,10 +50,13 @@ export interface FormRef {
 }
 
 /**
- * What migration 3 needed from the visitor feature for data stored before it (the store has no
- * parser of its own): a user agent described, a page address without QA switches and campaign.
+ * What migrations 3 and 5 need from the visitor feature for data stored before them (the store has
+ * no parser of its own): a user agent described, a page address without QA switches and campaign,
+ * a referring host's source name.
  */
 export interface LegacyParsers {
   agent(userAgent: string): AgentInfo;
   page(address: string): { page: string; utm: Record<UtmField, string | null> };
+  /** Migration 5: the source name of a referring host stored before it. */
+  source(host: string): string;
 }

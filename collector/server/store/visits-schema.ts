@@ -1,7 +1,7 @@
 import type { Migration } from './migrate';
 import { typed } from './migrate';
 import type { Sql } from './sql';
-import { UTM_FIELDS, type UtmField } from './types';
+import { UTM_FIELDS, type LegacyParsers, type UtmField } from './types';
 import { VISIT_GAP_MS } from './visits';
 
 /** The visits area's tables: sessions, visits, page views, presence, their day totals. */
@@ -176,4 +176,44 @@ async function splitHeartbeats(tx: Sql, now: number): Promise<void> {
     now - 60 * 60 * 1000,
   ]);
   await tx.exec('DROP TABLE heartbeats');
+}
+
+/**
+ * Migration 5: where visitors came from, from the bundle's `referrer` field (docs/collector.md
+ * "Sources"): each visit keeps the referring path beside its host, and the source name (Google,
+ * or the host without `www.`). Visits stored before it get their source from their host; the day
+ * totals already built get `source` rows from their `referrer` rows (host labels), so past days
+ * show under the same names without being counted again.
+ */
+export function referrerMigration5(parsers: LegacyParsers): Migration {
+  return {
+    version: 5,
+    name: 'visits: referring path and source',
+    sql: () => `
+      ALTER TABLE visits ADD COLUMN referrer_path TEXT;
+      ALTER TABLE visits ADD COLUMN source TEXT;
+    `,
+    then: async (tx) => {
+      const hosts = await tx.all<{ referrer: string }>('SELECT DISTINCT referrer FROM visits WHERE referrer IS NOT NULL');
+      for (const { referrer } of hosts)
+        await tx.run('UPDATE visits SET source = ? WHERE referrer = ?', [parsers.source(referrer), referrer]);
+      const rows = await tx.all<{ day: string; label: string; n: number; total: number }>(
+        "SELECT day, label, n, total FROM stats_visits WHERE metric = 'referrer'",
+      );
+      const sums = new Map<string, { day: string; source: string; n: number; total: number }>();
+      for (const row of rows) {
+        const source = parsers.source(row.label);
+        const key = JSON.stringify([row.day, source]);
+        const sum = sums.get(key) ?? { day: row.day, source, n: 0, total: 0 };
+        sums.set(key, { ...sum, n: sum.n + Number(row.n), total: sum.total + Number(row.total) });
+      }
+      for (const sum of sums.values())
+        await tx.run("INSERT INTO stats_visits (day, metric, label, n, total) VALUES (?, 'source', ?, ?, ?)", [
+          sum.day,
+          sum.source,
+          sum.n,
+          sum.total,
+        ]);
+    },
+  };
 }

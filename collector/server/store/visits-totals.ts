@@ -22,7 +22,9 @@ const SCREEN = `CASE WHEN v.screen_width IS NULL THEN 'unknown' ${SCREEN_CLASSES
 export const VISIT_DIMENSIONS = {
   entry: 'v.entry_page',
   exit: 'v.exit_page',
-  referrer: 'v.referrer',
+  // referring pages: host and path (`www.google.com/`); visits stored before paths were kept, the host alone
+  referrer: "v.referrer || COALESCE(v.referrer_path, '')",
+  source: 'v.source',
   utm_source: 'v.utm_source',
   utm_medium: 'v.utm_medium',
   utm_campaign: 'v.utm_campaign',

@@ -13,7 +13,8 @@ import { visitTotals } from './visits-totals';
  *   each later heartbeat of the page (time on page).
  * - A **visit** is a session's page views with no gap over 30 minutes (VISIT_GAP_MS), as Plausible,
  *   Matomo and Google Analytics count; it carries what the dashboard groups visits by: entry and
- *   exit page, the first page view's referring host and campaign, device, browser and window width.
+ *   exit page, the first page view's referrer (host, path, source name) and campaign, device,
+ *   browser and window width.
  *   Issue-style additions (a country, say) are columns of `visits`, added by a migration.
  * - **Presence** rows (every heartbeat) feed only the live counts and go after an hour.
  */
@@ -105,16 +106,18 @@ export function visitsStore(sql: Sql, reads: Reads) {
         } else {
           const utm = beat.utm;
           visit = (await tx.get<{ id: number }>(
-            `INSERT INTO visits (session_id, started_at, last_view_at, views, entry_page, exit_page, referrer,
-               utm_source, utm_medium, utm_campaign, utm_term, utm_content, device, browser, screen_width)
-             VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+            `INSERT INTO visits (session_id, started_at, last_view_at, views, entry_page, exit_page, referrer, referrer_path,
+               source, utm_source, utm_medium, utm_campaign, utm_term, utm_content, device, browser, screen_width)
+             VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
             [
               visitor.session,
               at,
               at,
               beat.page,
               beat.page,
-              beat.referrer ?? null,
+              beat.referrer?.host ?? null,
+              beat.referrer?.path ?? null,
+              beat.referrer?.source ?? null,
               ...UTM_FIELDS.map((f) => utm?.[f] ?? null),
               agent?.device ?? null,
               agent?.browser ?? null,

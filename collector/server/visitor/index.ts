@@ -20,6 +20,7 @@ export { describeAgent } from './agent';
 export { bookmarklet } from './bookmarklet';
 export { DEFAULT_SETTINGS, presenceWindowMs, type Settings } from './config';
 export { pageAddress } from './page';
+export { sourceOf } from './sources';
 
 /** What the visitor feature needs from the collector. */
 export interface VisitorDeps {
@@ -115,7 +116,6 @@ export function createVisitorTasks(deps: VisitorDeps) {
         todayStart: task.method === 'POST' ? await deps.todayStart(now) : now,
         visitor: { session: session.id, userAgent: req.headers['user-agent'] ?? '', ip: storedAddress(address, deps.fullIp) },
         host: req.headers.host ?? 'localhost',
-        referer: req.headers.referer,
         params,
         ofSite: siteOf(req),
         clicked: (page) => clickReads.clicked(page),

@@ -1,3 +1,4 @@
+import { sourceOf } from './sources';
 import { UTM_FIELDS, type UtmField } from '../store';
 
 /**
@@ -54,25 +55,40 @@ function decode(text: string): string {
   }
 }
 
+/** Longest `referrer` field read: longer is no browser's referrer (it is ignored, the page view kept). */
+export const MAX_REFERRER_CHARS = 2048;
+/** Longest referring path kept: enough to tell pages apart, not a store for whatever a client sends. */
+export const MAX_REFERRER_PATH_CHARS = 300;
+
+/** Where a visitor came from: the referring host, its path (no query, no fragment) and the source's name. */
+export interface Referral {
+  host: string;
+  path: string;
+  source: string;
+}
+
 /**
- * The host a visitor came from, when a request's `Referer` names another host than the page's (the
- * same host over http is the site itself, before its redirect to https); else null. The bundle's heartbeat is a same-origin POST, so its `Referer` is the page itself (or
- * its origin) and this is null for it: the wire does not carry `document.referrer` (docs/collector.md
- * "Referrers"). Only the host is kept: a full referring address can carry a search or a name.
+ * The page view's `referrer` field (protocol: `document.referrer`, sent when it names another host
+ * than the page) as stored, or null: absent, empty, too long, not an http(s) address, or naming
+ * the page's own host (the site itself, also over http before its redirect to https). Only the host
+ * and the path are kept: a query can carry a search or a name. The path is what the referring
+ * page's Referrer-Policy let through: under the browsers' default (`strict-origin-when-cross-origin`)
+ * another site's page gives its origin only, so the path is `/` (docs/collector.md "Sources").
  */
-export function referrerHost(referer: string | undefined, page: string): string | null {
-  if (!referer) return null;
+export function referralOf(referrer: string | null, page: string): Referral | null {
+  if (!referrer || referrer.length > MAX_REFERRER_CHARS) return null;
   try {
-    const from = new URL(referer);
-    if (from.protocol !== 'http:' && from.protocol !== 'https:') return null;
-    let pageHost: string | null = null;
+    const from = new URL(referrer);
+    if ((from.protocol !== 'http:' && from.protocol !== 'https:') || !from.hostname) return null;
+    let pageHost: string;
     try {
       pageHost = new URL(page).hostname;
     } catch {
       // a relative page address: nothing to compare with, so nothing is known
       return null;
     }
-    return from.hostname === pageHost ? null : from.hostname;
+    if (from.hostname === pageHost) return null;
+    return { host: from.hostname, path: from.pathname.slice(0, MAX_REFERRER_PATH_CHARS), source: sourceOf(from.hostname) };
   } catch {
     return null;
   }

@@ -3,7 +3,7 @@ import type { ClicksStore, ConsentsStore, FormRef, Visitor, VisitsStore } from '
 import { describeAgent } from './agent';
 import { presenceWindowMs, type Settings } from './config';
 import { CATEGORY_NUMBERS, describeCategory } from './descriptions';
-import { pageAddress, referrerHost, withoutFragment } from './page';
+import { pageAddress, referralOf, withoutFragment } from './page';
 import { SESSION_COOKIE } from './session';
 
 /**
@@ -45,8 +45,6 @@ export interface TaskContext {
   visitor: Visitor;
   /** Host header, named in the category descriptions. */
   host: string;
-  /** The request's `Referer` header: for the bundle's same-origin heartbeat, the page itself. */
-  referer: string | undefined;
   /** Query and form body together, the body winning: Joomla's input reads both. */
   params: URLSearchParams;
   /** Whether a page address belongs to the site (its own origin or PAGEPULSE_SITES). */
@@ -82,7 +80,7 @@ const TASKS: Record<string, Task> = {
   'com_jrealtimeanalytics/stream.display': {
     method: 'POST',
     async run(ctx) {
-      const { visits, settings, now, visitor, params, referer, todayStart } = ctx;
+      const { visits, settings, now, visitor, params, todayStart } = ctx;
       const address = required(params, 'nowpage');
       const { page, utm } = sitePage(ctx, 'nowpage');
       // PHP's bool cast: only '' and '0' are false (the reason the bundle never sends 'false')
@@ -95,8 +93,12 @@ const TASKS: Record<string, Task> = {
           initialize,
           deviceWidth: wholeNumber(params, 'device_width'),
           deviceHeight: wholeNumber(params, 'device_height'),
-          // what a page view brings along; the later beats of the page only say "still here"
-          ...(initialize ? { utm, referrer: referrerHost(referer, address), agent: describeAgent(visitor.userAgent) } : {}),
+          // what a page view brings along; the later beats of the page only say "still here". The
+          // referrer is the bundle's field, never the request's Referer header: the heartbeat is a
+          // same-origin POST, whose Referer is the page itself
+          ...(initialize
+            ? { utm, referrer: referralOf(params.get('referrer'), address), agent: describeAgent(visitor.userAgent) }
+            : {}),
         },
         now,
         todayStart,
