@@ -4,16 +4,8 @@ import { Status } from '../components/Status';
 import { Table } from '../components/Table';
 import type { Lang, Messages } from '../i18n';
 import { periodParams, type PeriodChoice } from '../period';
+import { lastStep } from '../selector';
 import { useData } from '../useData';
-
-/**
- * The selector's last step (`a.uk-button`, `#jform_email`): what a site owner recognises first; the
- * whole path stays beside it. Split on the child combinator only: our selectors use no other.
- */
-export function lastStep(selector: string): string {
-  const steps = selector.split(' > ');
-  return steps[steps.length - 1]!;
-}
 
 /**
  * The most clicked selectors per page in the period, each with its count in the previous period,
@@ -51,14 +43,18 @@ export function Clicks({ t, lang, period }: { t: Messages; lang: Lang; period: P
                   columns={[{ label: t.element }, { label: t.clicks, num: true }, { label: t.previous, num: true }]}
                   items={p.selectors}
                   rowKey={(s) => s.selector}
-                  cells={(s) => [
-                    <span className="selector">
-                      <strong>{lastStep(s.selector)}</strong>
-                      {s.selector !== lastStep(s.selector) && <code>{s.selector}</code>}
-                    </span>,
-                    number.format(s.current),
-                    number.format(s.previous),
-                  ]}
+                  cells={(s) => {
+                    // the last step first, the whole selector under it (and as its title)
+                    const step = lastStep(s.selector);
+                    return [
+                      <span className="selector">
+                        <strong title={s.selector}>{step}</strong>
+                        {s.selector !== step && <code>{s.selector}</code>}
+                      </span>,
+                      number.format(s.current),
+                      number.format(s.previous),
+                    ];
+                  }}
                 />
               </section>
             );
