@@ -251,9 +251,7 @@ it("draws the fixed header's dots right after a jump scroll (scrollTo, an anchor
   // one jump: the theme makes the header fixed in the next frame and slides it in (an animation)
   await page.evaluate(() => window.scrollTo(0, 1500));
   await page.waitForFunction(() => scrollY === 1500 && document.querySelector('.site-header.is-sticky') !== null);
-  await page.evaluate(
-    () => document.getAnimations().length === 0 || Promise.all(document.getAnimations().map((a) => a.finished)),
-  );
+  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)));
   await expect.poll(() => dotsOn(page, LINKS)).toBe(true);
   expect(await host.getAttribute('data-fixed-dots')).toBe('3');
   await shoot(page, 'overlay-1366-after-scrollTo');

@@ -8,6 +8,14 @@ import { lastStep } from '../selector';
 import { useData } from '../useData';
 
 /**
+ * The overlay's link in the admin's language: the server's `#pagepulse-heatmap` with `=de` or `=en`
+ * (docs/collector.md), which the overlay's panel then speaks.
+ */
+function withLang(href: string, lang: Lang): string {
+  return href.endsWith('#pagepulse-heatmap') ? `${href}=${lang}` : href;
+}
+
+/**
  * The most clicked selectors per page in the period, each with its count in the previous period,
  * and a link that opens the page with the heatmap, which shows each element with its text.
  */
@@ -23,7 +31,7 @@ export function Clicks({ t, lang, period }: { t: Messages; lang: Lang; period: P
           {data.pages.length === 0 && <p>{t.none}</p>}
           {data.pages.map((p, i) => {
             // the server names the link only for a page of the site (a stored address is a visitor's word)
-            const link = p.href;
+            const link = p.href && withLang(p.href, lang);
             return (
               <section key={p.page} className="card" aria-labelledby={`clicks-${i}`}>
                 <h2 id={`clicks-${i}`} className="url">
