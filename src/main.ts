@@ -252,9 +252,10 @@ function start(
   });
   win.PagePulse = api;
   ctx.emit('pagepulse:ready', { version: api.version });
-  // the admin area's "open with heatmap" link (#pagepulse-heatmap: a fragment, so the page's address,
-  // under which its clicks are stored, stays the same): draw them once the layout is final
-  if (win.location.hash === '#pagepulse-heatmap') {
+  // the admin area's "open with heatmap" link (#pagepulse-heatmap, `=de` or `=en` for its panel's
+  // language: a fragment, so the page's address, under which its clicks are stored, stays the
+  // same): draw them once the layout is final
+  if (win.location.hash.startsWith('#pagepulse-heatmap')) {
     const show = (): void => settle(api.heatmap.show(), log.error);
     if (ctx.doc.readyState === 'complete') show();
     else lifetime.listen(win, 'load', show);

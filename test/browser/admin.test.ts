@@ -153,10 +153,19 @@ describe('admin area in Chromium, with data made by driving the demo site', () =
       'li:nth-child(2)>a 1',
       'li:nth-child(3)>a 1',
     ]);
+    // each row names its element by the selector's last step first (the link), the whole selector under it
+    const menuRows = page.locator('table tbody tr', { hasText: 'uk-navbar-nav' });
+    expect(await menuRows.count()).toBeGreaterThanOrEqual(3);
+    for (const row of await menuRows.all()) {
+      const step = row.locator('.selector strong');
+      expect(await step.textContent()).toBe('a');
+      expect(await step.getAttribute('title')).toBe(await row.locator('.selector code').textContent());
+    }
     expect(await axeViolations(page)).toEqual([]);
     await shoot('clicks');
     const link = page.getByTestId('heatmap-link').first();
-    expect(await link.getAttribute('href')).toBe(`${collector.url}/#pagepulse-heatmap`);
+    // the overlay's panel speaks the admin's language
+    expect(await link.getAttribute('href')).toBe(`${collector.url}/#pagepulse-heatmap=de`);
     const context = await browser.newContext({ viewport: WIDTHS.desktop });
     await serveBundleUnderTest(context);
     const target = await context.newPage();
@@ -164,6 +173,13 @@ describe('admin area in Chromium, with data made by driving the demo site', () =
     await expect
       .poll(() => target.locator('pagepulse-heatmap').getAttribute('data-dots'), { timeout: 10_000 })
       .toBe(String(rows.filter((row) => !row.includes('.is-sticky')).length)); // a scrolled header's selectors match once scrolled
+    expect(
+      await target
+        .locator('pagepulse-heatmap')
+        .getByRole('region')
+        .getByRole('button', { name: /^Heatmap: \d+ Punkte/ })
+        .count(),
+    ).toBe(1);
     if (SHOTS) await target.screenshot({ path: `${SHOTS}/heatmap-page-desktop.png` });
     await context.close();
   });

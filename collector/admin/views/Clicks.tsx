@@ -4,15 +4,15 @@ import { Status } from '../components/Status';
 import { Table } from '../components/Table';
 import type { Lang, Messages } from '../i18n';
 import { periodParams, type PeriodChoice } from '../period';
+import { lastStep } from '../selector';
 import { useData } from '../useData';
 
 /**
- * The selector's last step (`a.uk-button`, `#jform_email`): what a site owner recognises first; the
- * whole path stays beside it. Split on the child combinator only: our selectors use no other.
+ * The overlay's link in the admin's language: the server's `#pagepulse-heatmap` with `=de` or `=en`
+ * (docs/collector.md), which the overlay's panel then speaks.
  */
-export function lastStep(selector: string): string {
-  const steps = selector.split(' > ');
-  return steps[steps.length - 1]!;
+function withLang(href: string, lang: Lang): string {
+  return href.endsWith('#pagepulse-heatmap') ? `${href}=${lang}` : href;
 }
 
 /**
@@ -31,7 +31,7 @@ export function Clicks({ t, lang, period }: { t: Messages; lang: Lang; period: P
           {data.pages.length === 0 && <p>{t.none}</p>}
           {data.pages.map((p, i) => {
             // the server names the link only for a page of the site (a stored address is a visitor's word)
-            const link = p.href;
+            const link = p.href && withLang(p.href, lang);
             return (
               <section key={p.page} className="card" aria-labelledby={`clicks-${i}`}>
                 <h2 id={`clicks-${i}`} className="url">
@@ -51,14 +51,18 @@ export function Clicks({ t, lang, period }: { t: Messages; lang: Lang; period: P
                   columns={[{ label: t.element }, { label: t.clicks, num: true }, { label: t.previous, num: true }]}
                   items={p.selectors}
                   rowKey={(s) => s.selector}
-                  cells={(s) => [
-                    <span className="selector">
-                      <strong>{lastStep(s.selector)}</strong>
-                      {s.selector !== lastStep(s.selector) && <code>{s.selector}</code>}
-                    </span>,
-                    number.format(s.current),
-                    number.format(s.previous),
-                  ]}
+                  cells={(s) => {
+                    // the last step first, the whole selector under it (and as its title)
+                    const step = lastStep(s.selector);
+                    return [
+                      <span className="selector">
+                        <strong title={s.selector}>{step}</strong>
+                        {s.selector !== step && <code>{s.selector}</code>}
+                      </span>,
+                      number.format(s.current),
+                      number.format(s.previous),
+                    ];
+                  }}
                 />
               </section>
             );

@@ -15,7 +15,7 @@ export function holdConsent(doc: Document): void {
   for (const host of doc.querySelectorAll<HTMLElement>('pagepulse-consent')) {
     const shadow = host.shadowRoot;
     if (!shadow) continue;
-    host.setAttribute(HOLD_ATTRIBUTE, '');
+    if (!host.hasAttribute(HOLD_ATTRIBUTE)) host.setAttribute(HOLD_ATTRIBUTE, ''); // no mutation record when nothing changes
     const css = ':host{display:none!important}';
     const hold = held.get(shadow) ?? {};
     held.set(shadow, hold);

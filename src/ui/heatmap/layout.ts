@@ -5,6 +5,8 @@ export interface Target {
   selector: string;
   element: Element;
   count: number;
+  /** The element's text, short (label.ts). */
+  label: string;
 }
 
 /** One dot: its centre (page coordinates on the page layer, viewport ones on the viewport layer). */
@@ -12,6 +14,7 @@ export interface Dot {
   x: number;
   y: number;
   count: number;
+  label: string;
 }
 
 interface Box {
@@ -37,7 +40,7 @@ export interface Layout {
  */
 export function measure(win: Window, targets: Target[]): Layout {
   const layout: Layout = { page: [], viewport: [], hidden: [] };
-  for (const { selector, element, count } of targets) {
+  for (const { selector, element, count, label } of targets) {
     const box = element.isConnected ? visibleBox(win, element) : null;
     if (!box) {
       const listed = layout.hidden.find((h) => h.selector === selector);
@@ -47,8 +50,8 @@ export function measure(win: Window, targets: Target[]): Layout {
     }
     const x = box.left + box.width / 2;
     const y = box.top + box.height / 2;
-    if (followsViewport(win, element)) layout.viewport.push({ x: Math.round(x), y: Math.round(y), count });
-    else layout.page.push({ x: Math.round(x + win.scrollX), y: Math.round(y + win.scrollY), count });
+    if (followsViewport(win, element)) layout.viewport.push({ x: Math.round(x), y: Math.round(y), count, label });
+    else layout.page.push({ x: Math.round(x + win.scrollX), y: Math.round(y + win.scrollY), count, label });
   }
   return layout;
 }
