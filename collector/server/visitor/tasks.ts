@@ -45,6 +45,11 @@ export interface TaskContext {
   visitor: Visitor;
   /** Host header, named in the category descriptions. */
   host: string;
+  /**
+   * The country of the client's full address (edge/country.ts), looked up when asked: only a page
+   * view keeps it, and only as the country's code.
+   */
+  country(): string | null;
   /** The request's `Referer` header: for the bundle's same-origin heartbeat, the page itself. */
   referer: string | undefined;
   /** Query and form body together, the body winning: Joomla's input reads both. */
@@ -96,7 +101,9 @@ const TASKS: Record<string, Task> = {
           deviceWidth: wholeNumber(params, 'device_width'),
           deviceHeight: wholeNumber(params, 'device_height'),
           // what a page view brings along; the later beats of the page only say "still here"
-          ...(initialize ? { utm, referrer: referrerHost(referer, address), agent: describeAgent(visitor.userAgent) } : {}),
+          ...(initialize
+            ? { utm, referrer: referrerHost(referer, address), agent: describeAgent(visitor.userAgent), country: ctx.country() }
+            : {}),
         },
         now,
         todayStart,
