@@ -1,11 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { Reader, type Response } from 'mmdb-lib';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { countryLookup, defaultCountryDatabase } from '../../collector/server/edge/country';
 import { describeAgent } from '../../collector/server/visitor/agent';
 import { visitorId } from '../../collector/server/visitor/session';
 import type { Traffic } from '../../collector/shared/admin-api';
 import { FORM_TYPE, STREAM, removeDir, signIn, startCollector, type Harness } from '../support/collector';
+import { addressIn } from '../support/countries';
 
 // Countries and operating systems (docs/collector.md "What is stored"): the country comes from the
 // visitor's full address at ingest, through the trusted proxy's X-Forwarded-For, and is stored as
@@ -27,26 +26,11 @@ const AGENTS = {
   chromeos: 'Mozilla/5.0 (X11; CrOS x86_64 14541.0.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
 } as const;
 
-/** The first address of the form `a.b.7.77` (and `2a0x:yy00::77`) the database places in each country. */
+/** Addresses the database itself places in DE, US and FR (test/support/countries.ts). */
 const addresses: Record<'DE' | 'US' | 'FR' | 'DE6', string> = { DE: '', US: '', FR: '', DE6: '' };
 
 beforeAll(() => {
-  const reader = new Reader<Response>(readFileSync(defaultCountryDatabase()));
-  const code = (address: string) => (reader.get(address) as { country_code?: string } | null)?.country_code;
-  for (let a = 1; a < 224 && !(addresses.DE && addresses.US && addresses.FR); a++) {
-    if ([10, 100, 127, 169, 172, 192, 198, 203].includes(a)) continue; // private and documentation blocks
-    for (let b = 0; b < 256; b += 3) {
-      const address = `${a}.${b}.7.77`;
-      const country = code(address);
-      if ((country === 'DE' || country === 'US' || country === 'FR') && !addresses[country]) addresses[country] = address;
-    }
-  }
-  for (let x = 0x2a00; x < 0x2a10 && !addresses.DE6; x++)
-    for (let y = 0; y < 256 && !addresses.DE6; y++) {
-      const address = `${x.toString(16)}:${y.toString(16)}00::77`;
-      if (code(address) === 'DE') addresses.DE6 = address;
-    }
-  expect(Object.values(addresses).every(Boolean), JSON.stringify(addresses)).toBe(true);
+  Object.assign(addresses, { DE: addressIn('DE'), US: addressIn('US'), FR: addressIn('FR'), DE6: addressIn('DE', true) });
 });
 
 let h: Harness;
