@@ -5,6 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEVICE_MS, FAILURE_WINDOW_MS, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, createAdmin } from './admin';
 import { dayAt, startOfDay } from './calendar';
+import { NO_COUNTRIES, countryLookup, defaultCountryDatabase } from './edge/country';
 import { HttpError, sendJson } from './edge/http';
 import { RETRY_AFTER_S, createReporter, databaseUnavailable } from './edge/log';
 import { VISITOR_RATE } from './edge/rate-limit';
@@ -61,6 +62,11 @@ export interface CollectorOptions {
   trustProxy?: boolean;
   /** PAGEPULSE_FULL_IP=1: store client addresses whole instead of shortened (edge/address.ts). */
   fullIp?: boolean;
+  /**
+   * PAGEPULSE_COUNTRY_DB: the mmdb country database (edge/country.ts); null: no countries (every
+   * visitor's is unknown); by default the npm package's DB-IP file.
+   */
+  countryDatabase?: string | null;
   /** Visitor writes per client (edge/rate-limit.ts); the default never meets a real visitor. */
   visitorRate?: { burst: number; perSecond: number };
   /** PAGEPULSE_SITES: the site's origins besides the collector's own, whose pages are recorded. */
@@ -140,6 +146,7 @@ export function createCollector(options: CollectorOptions = {}): Collector {
     now,
     trustProxy,
     fullIp: options.fullIp ?? false,
+    country: options.countryDatabase === null ? NO_COUNTRIES : countryLookup(options.countryDatabase ?? defaultCountryDatabase()),
     visitorRate: options.visitorRate ?? VISITOR_RATE,
     sites,
     todayStart,

@@ -35,6 +35,7 @@ const collector = createCollector({
   adminPassword: options.adminPassword,
   trustProxy: options.trustProxy,
   fullIp: options.fullIp,
+  countryDatabase: options.countryDatabase,
   visitorRate: options.visitorRate,
   sites: options.sites,
 });
@@ -52,6 +53,7 @@ function databaseName(databaseUrl: string): string {
 console.log(`PagePulse collector and demo site: ${url}/`);
 // the URL's password is never printed
 console.log(`database: ${options.databaseUrl ? `PostgreSQL ${databaseName(options.databaseUrl)}` : options.dbPath}`);
+console.log(`countries: ${options.countryDatabase ?? 'off (PAGEPULSE_COUNTRY_DB=off)'}`);
 console.log(`configparams: ${JSON.stringify(options.settings)}`);
 if (options.sites.length) console.log(`pages recorded: this collector's own and ${options.sites.join(', ')} (PAGEPULSE_SITES)`);
 if (!existsSync(join(REPO_ROOT, 'dist', 'pagepulse.iife.js')))

@@ -1,6 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { MIN_PASSWORD_CHARS } from './admin';
 import { originOf } from './edge/client';
+import { defaultCountryDatabase } from './edge/country';
 import { VISITOR_RATE } from './edge/rate-limit';
 import { DEFAULT_SETTINGS, type Settings } from './visitor';
 
@@ -27,6 +28,11 @@ export interface ServerOptions {
   trustProxy: boolean;
   /** PAGEPULSE_FULL_IP=1: client addresses stored whole (the site owner's decision), else shortened. */
   fullIp: boolean;
+  /**
+   * PAGEPULSE_COUNTRY_DB: the mmdb country database file (absolute), by default the npm package's
+   * DB-IP file (edge/country.ts); `off`: null, no countries.
+   */
+  countryDatabase: string | null;
   /** PAGEPULSE_VISITOR_RATE / _BURST: visitor writes per client address (rate-limit.ts). */
   visitorRate: { burst: number; perSecond: number };
   /** PAGEPULSE_WORKERS: collector processes on one port (node's cluster module); more than 1 needs PostgreSQL. */
@@ -94,6 +100,7 @@ const FIELDS = [
   { key: 'heatmap_max_valid_height', env: 'PAGEPULSE_HEATMAP_MAX_HEIGHT', parse: number(1, 100_000, true) },
   { key: 'trust_proxy', env: 'PAGEPULSE_TRUST_PROXY', parse: flag },
   { key: 'full_ip', env: 'PAGEPULSE_FULL_IP', parse: flag },
+  { key: 'country_db', env: 'PAGEPULSE_COUNTRY_DB', parse: text },
   { key: 'visitor_rate', env: 'PAGEPULSE_VISITOR_RATE', parse: number(0.1, 100_000) },
   { key: 'visitor_burst', env: 'PAGEPULSE_VISITOR_BURST', parse: number(1, 1_000_000, true) },
   { key: 'workers', env: 'PAGEPULSE_WORKERS', parse: number(1, 64, true) },
@@ -136,6 +143,7 @@ export function loadOptions(env: NodeJS.ProcessEnv, readText: (path: string) => 
     db: null,
     trust_proxy: 0,
     full_ip: 0,
+    country_db: null,
     visitor_rate: VISITOR_RATE.perSecond,
     visitor_burst: VISITOR_RATE.burst,
     workers: 1,
@@ -147,6 +155,7 @@ export function loadOptions(env: NodeJS.ProcessEnv, readText: (path: string) => 
     if (env[name] !== undefined && env[name] !== '') values[key] = parse(env[name], name);
   }
   const db = values.db as string | null;
+  const countryDb = values.country_db as string | null;
   const url = databaseUrl(env.PAGEPULSE_DATABASE_URL);
   // several processes on one SQLite file would each keep their own limits and retention runs
   if ((values.workers as number) > 1 && !url)
@@ -165,6 +174,8 @@ export function loadOptions(env: NodeJS.ProcessEnv, readText: (path: string) => 
     sites: values.sites as string[],
     trustProxy: values.trust_proxy === 1,
     fullIp: values.full_ip === 1,
+    countryDatabase:
+      countryDb === null ? defaultCountryDatabase() : countryDb.toLowerCase() === 'off' ? null : resolve(countryDb),
     visitorRate: { burst: values.visitor_burst as number, perSecond: values.visitor_rate as number },
     settings: {
       daemonrefresh: values.daemonrefresh as number,

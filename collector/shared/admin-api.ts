@@ -52,6 +52,10 @@ export interface Traffic {
   utmContent: Row[];
   devices: Row[];
   browsers: Row[];
+  /** Operating systems by the user agent's name (`Windows`, `macOS`, `iOS`, `Android`, ...; `unknown`). */
+  operatingSystems: Row[];
+  /** Countries as ISO 3166-1 alpha-2 codes (`DE`), `unknown` for private and unlisted addresses. */
+  countries: Row[];
   screens: Row[];
 }
 

@@ -84,12 +84,24 @@ async function insert(target: Target, tables: readonly Table[]): Promise<void> {
   }
 }
 
+/** Countries of the bench's visitors: the German-speaking ones, then a tail picked evenly. */
+const DACH = [
+  ['DE', 80],
+  ['AT', 10],
+  ['CH', 10],
+] as const;
+const TAIL =
+  'US GB FR NL IT ES PL BE DK SE NO FI CZ HU RO PT GR IE LU SK SI HR BG TR UA RU IN CN JP KR BR CA AU MX AR ZA EG IL AE SG'.split(
+    ' ',
+  );
+
 /** What was written: rows per table. */
 export type Written = Record<string, number>;
 
 /**
  * `views` page views over the 365 days up to `now` (about 3 per visit, 40 % bounces, one session a
- * visit; 300 pages, the first ones most visited; referrers, campaigns, devices, browsers, widths),
+ * visit; 300 pages, the first ones most visited; referrers, campaigns, devices, browsers, systems,
+ * countries, widths),
  * `views` clicks on the home page over 400 selectors, `views` cookie-consent records (a generic
  * choice, then Statistiken for half and Marketing for a third of the visitors, each with a consent
  * ID) and a form consent per 200 page views. The schema first (migrations).
@@ -145,7 +157,37 @@ export async function writeDataset(target: Target, views: number, now: number): 
         : null;
     // the bundle's referrer field: another site's origin under the browsers' default policy, path `/`
     const from = referrer ? ['/', sourceOf(referrer)] : [null, null];
-    visits.push([v, session, start, last.at, count, seen[0]!.page, last.page, referrer, ...from, utm, device, browser, width]);
+    const os =
+      device === 'desktop'
+        ? pick(r(), [
+            ['Windows', 70],
+            ['macOS', 22],
+            ['Linux', 6],
+            ['Chrome OS', 2],
+          ] as const)
+        : pick(r(), [
+            ['Android', 60],
+            ['iOS', 40],
+          ] as const);
+    // a German site's visitors: mostly DACH, then a tail of 40 countries (and unknown: private addresses)
+    const country = r() < 0.85 ? pick(r(), DACH) : r() < 0.1 ? null : TAIL[Math.floor(r() * TAIL.length)]!;
+    visits.push([
+      v,
+      session,
+      start,
+      last.at,
+      count,
+      seen[0]!.page,
+      last.page,
+      referrer,
+      ...from,
+      utm,
+      device,
+      browser,
+      width,
+      country,
+      os,
+    ]);
     for (const view of seen) pageViews.push([v, session, view.page, view.at, view.at + 5_000 + Math.floor(r() * 175_000)]);
   }
   const clicks = Array.from({ length: views }, (_, i) => [
@@ -187,7 +229,7 @@ export async function writeDataset(target: Target, views: number, now: number): 
   });
   const tables = [
     T('sessions', [['id', 'text'], ['first_seen', 'bigint'], ['last_seen', 'bigint'], ['user_agent', 'text'], ['device_width', 'int'], ['device_height', 'int'], ['device', 'text'], ['browser', 'text']], sessions), // prettier-ignore
-    T('visits', [['id', 'bigint'], ['session_id', 'text'], ['started_at', 'bigint'], ['last_view_at', 'bigint'], ['views', 'int'], ['entry_page', 'text'], ['exit_page', 'text'], ['referrer', 'text'], ['referrer_path', 'text'], ['source', 'text'], ['utm_source', 'text'], ['device', 'text'], ['browser', 'text'], ['screen_width', 'int']], visits), // prettier-ignore
+    T('visits', [['id', 'bigint'], ['session_id', 'text'], ['started_at', 'bigint'], ['last_view_at', 'bigint'], ['views', 'int'], ['entry_page', 'text'], ['exit_page', 'text'], ['referrer', 'text'], ['referrer_path', 'text'], ['source', 'text'], ['utm_source', 'text'], ['device', 'text'], ['browser', 'text'], ['screen_width', 'int'], ['country', 'text'], ['os', 'text']], visits), // prettier-ignore
     T('page_views', [['visit_id', 'bigint'], ['session_id', 'text'], ['page', 'text'], ['at', 'bigint'], ['last_at', 'bigint']], pageViews), // prettier-ignore
     T(
       'clicks',

@@ -26,7 +26,8 @@ const cspViolations: string[] = [];
 
 beforeAll(async () => {
   browser = await launch();
-  h = await startCollector({ visitorRate: { burst: 1_000_000, perSecond: 1_000_000 } });
+  // behind a trusted proxy: the scenario's visitors come from their countries' addresses
+  h = await startCollector({ trustProxy: true, visitorRate: { burst: 1_000_000, perSecond: 1_000_000 } });
   await driveDashboardScenario(h);
   const admin = await signIn(h.url);
   expect((await admin.post('/admin/api/settings', { timeZone: 'Europe/Berlin' })).status).toBe(200);
@@ -140,7 +141,7 @@ describe('the admin dashboard shows the scenario for the chosen period and the p
     await details.locator('summary').click();
   });
 
-  it('overview: pages with time on page, entry and exit pages, sources and referring pages, campaigns, devices, browsers, widths', async () => {
+  it('overview: pages with time on page, entry and exit pages, sources and referring pages, campaigns, devices, browsers, systems, countries, widths', async () => {
     expect(await rows('top-pages')).toEqual([
       [`${SITE}/`, '2', '2', '40 s'],
       [`${SITE}/galerie.html`, '2', '1', '20 s'],
@@ -177,6 +178,18 @@ describe('the admin dashboard shows the scenario for the chosen period and the p
       ['Chrome', '1', '2', '25 %'],
       ['Firefox', '1', '0', '25 %'],
     ]);
+    expect(await rows('operating-systems')).toEqual([
+      ['Windows', '2', '1', '50 %'],
+      ['iOS', '2', '0', '50 %'],
+    ]);
+    // the codes' names in the admin's language (Intl.DisplayNames), and the database's attribution
+    expect(await rows('countries')).toEqual([
+      ['Schweiz', '1', '0', '25 %'],
+      ['Deutschland', '1', '1', '25 %'],
+      ['Vereinigte Staaten', '1', '0', '25 %'],
+      ['unbekannt', '1', '0', '25 %'],
+    ]);
+    expect(await page.getByRole('link', { name: 'IP Geolocation by DB-IP' }).getAttribute('href')).toBe('https://db-ip.com');
     expect(await rows('screens')).toEqual([
       // narrow to wide
       ['< 600 px', '1', '1', '25 %'],
@@ -250,6 +263,7 @@ describe('the admin dashboard shows the scenario for the chosen period and the p
     await expect.poll(() => page.locator('[role="status"]', { hasText: 'Loading' }).count()).toBe(0);
     expect(await page.getByTestId('counted').textContent()).toContain('visitors who allowed statistics');
     expect(await page.getByTestId('period-note').textContent()).toContain('(time zone Europe/Berlin)');
+    expect((await rows('countries')).map((row) => row[0])).toEqual(['Switzerland', 'Germany', 'United States', 'unknown']);
     await checkWidths('overview-7d-en');
     await page.getByRole('button', { name: 'Deutsch' }).click();
     expect(cspViolations).toEqual([]);

@@ -13,7 +13,8 @@ let h: Harness;
 let admin: Admin;
 
 beforeAll(async () => {
-  h = await startCollector({ visitorRate: { burst: 1_000_000, perSecond: 1_000_000 } });
+  // behind a trusted proxy: the scenario's visitors come from their countries' addresses
+  h = await startCollector({ trustProxy: true, visitorRate: { burst: 1_000_000, perSecond: 1_000_000 } });
   await driveDashboardScenario(h);
   // signed in now (an admin session ends after 2 h idle); the days are Berlin's from here on
   admin = await signIn(h.url);
@@ -79,7 +80,7 @@ describe('dashboard figures for a period and the previous one (Europe/Berlin)', 
     ]);
   });
 
-  it('7 days: sources and referring pages (the referrer field of another host only), campaigns, devices, browsers and screen sizes', async () => {
+  it('7 days: sources and referring pages (the referrer field of another host only), campaigns, devices, browsers, systems, countries and screen sizes', async () => {
     const traffic = await get<Traffic>('/admin/api/traffic?period=7d');
     // Google by name; the mail host as it is; D's Referer header of www.bing.com without the field
     // and C's field naming the site itself count nowhere
@@ -105,6 +106,17 @@ describe('dashboard figures for a period and the previous one (Europe/Berlin)', 
       { label: 'Safari', current: 2, previous: 0 },
       { label: 'Chrome', current: 1, previous: 2 },
       { label: 'Firefox', current: 1, previous: 0 },
+    ]);
+    // ties in code-point order (capitals first)
+    expect(traffic.operatingSystems).toEqual([
+      { label: 'Windows', current: 2, previous: 1 },
+      { label: 'iOS', current: 2, previous: 0 },
+    ]);
+    expect(traffic.countries).toEqual([
+      { label: 'CH', current: 1, previous: 0 },
+      { label: 'DE', current: 1, previous: 1 },
+      { label: 'US', current: 1, previous: 0 },
+      { label: 'unknown', current: 1, previous: 0 },
     ]);
     expect(traffic.screens).toEqual([
       { label: '1024–1439', current: 1, previous: 0 },

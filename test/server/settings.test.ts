@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createCollector } from '../../collector/server/app';
+import { defaultCountryDatabase } from '../../collector/server/edge/country';
 import { DEFAULT_SETTINGS, loadOptions } from '../../collector/server/options';
 
 const ROOT = '/repo';
@@ -19,9 +20,18 @@ describe('collector options', () => {
       adminPassword: null,
       trustProxy: false,
       fullIp: false,
+      countryDatabase: defaultCountryDatabase(),
       visitorRate: { burst: 120, perSecond: 20 },
       sites: [],
     });
+    expect(defaultCountryDatabase()).toMatch(/node_modules\/@ip-location-db\/dbip-country-mmdb\/dbip-country\.mmdb$/);
+  });
+
+  it('names another country database, or none (PAGEPULSE_COUNTRY_DB)', () => {
+    expect(loadOptions({ PAGEPULSE_COUNTRY_DB: '/srv/GeoLite2-Country.mmdb' }, noFile, ROOT).countryDatabase).toBe(
+      '/srv/GeoLite2-Country.mmdb',
+    );
+    expect(loadOptions({ PAGEPULSE_COUNTRY_DB: 'off' }, noFile, ROOT).countryDatabase).toBeNull();
   });
 
   it('reads the environment over the config file', () => {
@@ -46,6 +56,7 @@ describe('collector options', () => {
       adminPassword: null,
       trustProxy: false,
       fullIp: false,
+      countryDatabase: defaultCountryDatabase(),
       visitorRate: { burst: 120, perSecond: 20 },
       sites: [],
       settings: {

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import { FORM_TYPE, STREAM, type Harness } from './collector';
+import { addressIn } from './countries';
 
 /**
  * The dashboard scenario (docs/collector.md "What the dashboard counts, and from what"), shared by test/server/dashboard.test.ts and
@@ -21,7 +22,10 @@ import { FORM_TYPE, STREAM, type Harness } from './collector';
  * - C (Firefox, Windows, 1280 px), 20 May 06:00 UTC: the newsletter link with a `referrer` field
  *   naming the page itself, 20 s, one click on `a.gallery`; then `/kontakt.html` 4 s.
  *
- * The collector's clock ends at 20 May 2025 10:00 UTC.
+ * The collector's clock ends at 20 May 2025 10:00 UTC. Through a trusted proxy (`trustProxy`) the
+ * visitors come from addresses the country database places in Germany (G, F, A), Austria (E),
+ * Switzerland (D) and the United States (B); C from a private address (unknown). Without the
+ * setting every one is unknown.
  */
 /** The scenario's site. */
 export const SITE = 'http://lichtwerk.test';
@@ -40,7 +44,7 @@ const AGENTS = {
 export const BEAT_MS = 2000;
 
 /** One browser: its cookie, user agent and window width; pages it stays on for known times. */
-function browserOf(h: Harness, agent: string, width: number) {
+function browserOf(h: Harness, agent: string, width: number, from: string) {
   let cookie: string | null = null;
   const post = async (path: string, body: string, referer?: string) => {
     const res = await fetch(h.url + path, {
@@ -49,6 +53,7 @@ function browserOf(h: Harness, agent: string, width: number) {
         'content-type': FORM_TYPE,
         'user-agent': agent,
         'x-requested-with': 'XMLHttpRequest',
+        'x-forwarded-for': from,
         ...(cookie ? { cookie } : {}),
         ...(referer ? { referer } : {}),
       },
@@ -106,14 +111,14 @@ const NEWSLETTER = `${SITE}/?utm_source=newsletter&utm_medium=email&utm_campaign
 /** Send the scenario to a running collector (its visitor rate limit raised: ~150 requests at once). */
 export async function driveDashboardScenario(h: Harness): Promise<void> {
   // G, long before both periods (1 May): counted only by "12 months"
-  await browserOf(h, AGENTS.chromeWindows, 1920).view(`${SITE}/`, at('2025-05-01T10:00:00Z'), 4);
+  await browserOf(h, AGENTS.chromeWindows, 1920, addressIn('DE')).view(`${SITE}/`, at('2025-05-01T10:00:00Z'), 4);
 
   // the previous 7 days (Berlin 7 to 13 May)
-  const f = browserOf(h, AGENTS.chromeWindows, 1920);
+  const f = browserOf(h, AGENTS.chromeWindows, 1920, addressIn('DE'));
   let t = await f.view(`${SITE}/galerie.html`, at('2025-05-10T09:00:00Z'), 20);
   await f.view(`${SITE}/`, t + BEAT_MS, 10);
   // E: 23:30 in Berlin on 13 May (21:30 UTC): the previous period, not the current one
-  const e = browserOf(h, AGENTS.chromeAndroid, 412);
+  const e = browserOf(h, AGENTS.chromeAndroid, 412, addressIn('AT'));
   await e.view(`${SITE}/?utm_source=instagram`, at('2025-05-13T21:30:00Z'), 40, 'https://l.instagram.com/');
   await e.click(`${SITE}/`, 'a.gallery', at('2025-05-13T21:30:30Z'));
   await e.click(`${SITE}/`, 'nav a', at('2025-05-13T21:30:31Z'));
@@ -122,20 +127,20 @@ export async function driveDashboardScenario(h: Harness): Promise<void> {
   // the current 7 days (Berlin 14 to 20 May)
   // D: 00:30 in Berlin on 14 May (22:30 UTC on the 13th): the current period; a Referer header of
   // another site but no referrer field: no source (the collector reads the field only)
-  await browserOf(h, AGENTS.ipad, 820).view(
+  await browserOf(h, AGENTS.ipad, 820, addressIn('CH')).view(
     `${SITE}/kontakt.html`,
     at('2025-05-13T22:30:00Z'),
     6,
     undefined,
     'https://www.bing.com/',
   );
-  const a = browserOf(h, AGENTS.iphone, 390);
+  const a = browserOf(h, AGENTS.iphone, 390, addressIn('DE'));
   t = await a.view(`${NEWSLETTER}&pagepulse-debug=1`, at('2025-05-18T08:00:00Z'), 60, 'https://mail.example.net/inbox?id=7');
   await a.click(`${NEWSLETTER}&pagepulse-debug=1`, 'a.gallery', at('2025-05-18T08:00:10Z'));
   await a.click(`${SITE}/#galerie`, 'a.gallery', at('2025-05-18T08:00:20Z'));
   await a.consent(at('2025-05-18T08:00:05Z'), { 3: true, 4: true });
   await a.view(`${SITE}/galerie.html`, t + BEAT_MS, 30);
-  await browserOf(h, AGENTS.chromeWindows, 1920).view(
+  await browserOf(h, AGENTS.chromeWindows, 1920, addressIn('US')).view(
     `${SITE}/galerie.html#top`,
     at('2025-05-19T12:00:00Z'),
     10,
@@ -143,7 +148,7 @@ export async function driveDashboardScenario(h: Harness): Promise<void> {
   );
   // C: a referrer field naming the site itself (the bundle would not send it; another client might)
   // names no source
-  const c = browserOf(h, AGENTS.firefoxWindows, 1280);
+  const c = browserOf(h, AGENTS.firefoxWindows, 1280, '192.168.1.20');
   t = await c.view(NEWSLETTER, at('2025-05-20T06:00:00Z'), 20, NEWSLETTER);
   await c.click(NEWSLETTER, 'a.gallery', at('2025-05-20T06:00:10Z'));
   await c.view(`${SITE}/kontakt.html`, t + BEAT_MS, 4, `${SITE}/`);

@@ -71,6 +71,13 @@ export const de = {
   } as Record<string, string>,
   browsers: 'Browser',
   browser: 'Browser',
+  operatingSystems: 'Betriebssysteme',
+  os: 'Betriebssystem',
+  countries: 'Länder',
+  country: 'Land',
+  countriesHint:
+    'Aus der Adresse des Besuchers beim ersten Seitenaufruf eines Besuchs; die Adresse wird dafür nicht gespeichert. Private und nicht verzeichnete Adressen: unbekannt.',
+  countriesSource: 'Länderdaten:',
   screens: 'Fensterbreite',
   screen: 'Breite (CSS-Pixel)',
   unknown: 'unbekannt',

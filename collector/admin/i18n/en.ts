@@ -51,6 +51,13 @@ export const en: typeof de = {
   deviceNames: { desktop: 'Desktop', mobile: 'Phone', tablet: 'Tablet', tv: 'TV', bot: 'Bot', unknown: 'unknown' },
   browsers: 'Browsers',
   browser: 'Browser',
+  operatingSystems: 'Operating systems',
+  os: 'Operating system',
+  countries: 'Countries',
+  country: 'Country',
+  countriesHint:
+    "From the visitor's address at the first page view of a visit; the address is not kept for it. Private and unlisted addresses are unknown.",
+  countriesSource: 'Country data:',
   screens: 'Window width',
   screen: 'Width (CSS pixels)',
   unknown: 'unknown',

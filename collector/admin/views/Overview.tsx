@@ -20,14 +20,24 @@ const bySize = (rows: readonly Row[]) => [...rows].sort((a, b) => SCREEN_ORDER.i
 /**
  * Visitors online now (refreshing), then the chosen period beside the previous one: key figures,
  * page views over time (chart, and its values as a collapsed table), pages with time on page,
- * entry and exit pages, sources (by name, and the referring pages), campaigns, devices, browsers and
- * window widths.
+ * entry and exit pages, sources (by name, and the referring pages), campaigns, devices, browsers,
+ * operating systems, countries and window widths.
  */
 export function Overview({ t, lang, period }: { t: Messages; lang: Lang; period: PeriodChoice }) {
   const [online] = useData(() => getJson<Online>('online'), [], ONLINE_REFRESH_MS);
   const [traffic] = useData(() => getJson<Traffic>('traffic', periodParams(period)), [period]);
   const number = new Intl.NumberFormat(lang);
   const count = (n: number) => number.format(n);
+  const regions = new Intl.DisplayNames(lang, { type: 'region', fallback: 'code' });
+  /** A country's name in the admin's language from its ISO code (the code itself where the runtime knows none). */
+  const countryName = (code: string) => {
+    if (code === 'unknown') return t.unknown;
+    try {
+      return regions.of(code) ?? code;
+    } catch {
+      return code;
+    }
+  };
   // not bound to the period: between the period's key figures and its details
   const onlineCard = (
     <section aria-labelledby="online-title" className="card">
@@ -195,6 +205,29 @@ export function Overview({ t, lang, period }: { t: Messages; lang: Lang; period:
                     labelOf: (row) => (row.label === 'unknown' ? t.unknown : row.label),
                     share: true,
                   }),
+                )}
+                {card(
+                  'systems-title',
+                  t.operatingSystems,
+                  breakdown('operating-systems', data.operatingSystems, t.os, t.visits, {
+                    labelOf: (row) => (row.label === 'unknown' ? t.unknown : row.label),
+                    share: true,
+                  }),
+                )}
+                {card(
+                  'countries-title',
+                  t.countries,
+                  <>
+                    {breakdown('countries', data.countries, t.country, t.visits, {
+                      labelOf: (row) => countryName(row.label),
+                      share: true,
+                    })}
+                    {/* DB-IP's licence (CC BY 4.0) asks for this link where its results are shown */}
+                    <p className="hint">
+                      {t.countriesSource} <a href="https://db-ip.com">IP Geolocation by DB-IP</a>
+                    </p>
+                  </>,
+                  t.countriesHint,
                 )}
                 {card(
                   'screens-title',

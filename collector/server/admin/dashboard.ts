@@ -27,6 +27,8 @@ const BREAKDOWNS: ReadonlyArray<readonly [Exclude<keyof Traffic, 'period' | 'sum
   ['utmContent', 'utm_content'],
   ['devices', 'device'],
   ['browsers', 'browser'],
+  ['operatingSystems', 'os'],
+  ['countries', 'country'],
   ['screens', 'screen'],
 ];
 

@@ -15,10 +15,11 @@ export type UtmField = (typeof UTM_FIELDS)[number];
 /** What the dashboard groups visitors by; `unknown` when the user agent says nothing known. */
 export type DeviceClass = 'desktop' | 'mobile' | 'tablet' | 'tv' | 'bot' | 'unknown';
 
-/** Device class and browser name (null when unknown) of one user agent. */
+/** Device class, browser and operating system names (null when unknown) of one user agent. */
 export interface AgentInfo {
   device: DeviceClass;
   browser: string | null;
+  os: string | null;
 }
 
 /** One stream.display call. */
@@ -33,6 +34,11 @@ export interface Heartbeat {
   utm?: Record<UtmField, string | null>;
   /** First heartbeat of a page view only: the user agent parsed. */
   agent?: AgentInfo | null;
+  /**
+   * First heartbeat of a page view only: the country of the client's full address (ISO 3166-1
+   * alpha-2), null when unknown. The address itself is never stored whole for it.
+   */
+  country?: string | null;
 }
 
 /** The live counts behind the statistics module's badges. */

@@ -103,6 +103,17 @@ export const VISITS_MIGRATIONS: readonly Migration[] = [
     `),
     then: splitHeartbeats,
   },
+  {
+    version: 6,
+    name: 'visits: country and operating system',
+    // the country's ISO 3166-1 alpha-2 code from the address at ingest (the address is not kept
+    // whole for it), the operating system from the user agent; null: unknown, or before this version
+    sql: () => `
+      ALTER TABLE sessions ADD COLUMN os TEXT;
+      ALTER TABLE visits ADD COLUMN country TEXT;
+      ALTER TABLE visits ADD COLUMN os TEXT;
+    `,
+  },
 ];
 
 /**

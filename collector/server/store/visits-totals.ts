@@ -32,6 +32,8 @@ export const VISIT_DIMENSIONS = {
   utm_content: 'v.utm_content',
   device: "COALESCE(v.device, 'unknown')",
   browser: "COALESCE(v.browser, 'unknown')",
+  os: "COALESCE(v.os, 'unknown')",
+  country: "COALESCE(v.country, 'unknown')",
   screen: SCREEN,
 } as const;
 export type VisitDimension = keyof typeof VISIT_DIMENSIONS;

@@ -14,8 +14,8 @@ import { visitTotals } from './visits-totals';
  * - A **visit** is a session's page views with no gap over 30 minutes (VISIT_GAP_MS), as Plausible,
  *   Matomo and Google Analytics count; it carries what the dashboard groups visits by: entry and
  *   exit page, the first page view's referrer (host, path, source name) and campaign, device,
- *   browser and window width.
- *   Issue-style additions (a country, say) are columns of `visits`, added by a migration.
+ *   browser, operating system and window width, and the country of the first page view's address
+ *   (its ISO code only). Issue-style additions are columns of `visits`, added by a migration.
  * - **Presence** rows (every heartbeat) feed only the live counts and go after an hour.
  */
 
@@ -60,13 +60,14 @@ export function visitsStore(sql: Sql, reads: Reads) {
       sql.transaction(async (tx) => {
         const agent = beat.agent ?? null;
         await tx.run(
-          `INSERT INTO sessions (id, first_seen, last_seen, user_agent, device_width, device_height, device, browser)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+          `INSERT INTO sessions (id, first_seen, last_seen, user_agent, device_width, device_height, device, browser, os)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT (id) DO UPDATE SET last_seen = excluded.last_seen,
              device_width = COALESCE(excluded.device_width, sessions.device_width),
              device_height = COALESCE(excluded.device_height, sessions.device_height),
              device = COALESCE(sessions.device, excluded.device),
-             browser = COALESCE(sessions.browser, excluded.browser)`,
+             browser = COALESCE(sessions.browser, excluded.browser),
+             os = COALESCE(sessions.os, excluded.os)`,
           [
             visitor.session,
             at,
@@ -76,6 +77,7 @@ export function visitsStore(sql: Sql, reads: Reads) {
             beat.deviceHeight,
             agent?.device ?? null,
             agent?.browser ?? null,
+            agent?.os ?? null,
           ],
         );
         await tx.run('INSERT INTO presence (session_id, page, at) VALUES (?, ?, ?)', [visitor.session, beat.page, at]);
@@ -107,8 +109,8 @@ export function visitsStore(sql: Sql, reads: Reads) {
           const utm = beat.utm;
           visit = (await tx.get<{ id: number }>(
             `INSERT INTO visits (session_id, started_at, last_view_at, views, entry_page, exit_page, referrer, referrer_path,
-               source, utm_source, utm_medium, utm_campaign, utm_term, utm_content, device, browser, screen_width)
-             VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+               source, utm_source, utm_medium, utm_campaign, utm_term, utm_content, device, browser, screen_width, country, os)
+             VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
             [
               visitor.session,
               at,
@@ -122,6 +124,8 @@ export function visitsStore(sql: Sql, reads: Reads) {
               agent?.device ?? null,
               agent?.browser ?? null,
               beat.deviceWidth,
+              beat.country ?? null,
+              agent?.os ?? null,
             ],
           ))!.id;
         }

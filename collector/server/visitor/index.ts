@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { limitKey, storedAddress } from '../edge/address';
+import type { CountryLookup } from '../edge/country';
 import { allowedOrigin, clientAddress, isHttps, originOf, ownOrigin } from '../edge/client';
 import { HttpError, isFormEncoded, parseForm, readBody, send, sendJson } from '../edge/http';
 import { createTokenBuckets } from '../edge/rate-limit';
@@ -32,6 +33,8 @@ export interface VisitorDeps {
   trustProxy: boolean;
   /** PAGEPULSE_FULL_IP: store addresses whole. */
   fullIp: boolean;
+  /** The country of a full client address (edge/country.ts), before it is shortened. */
+  country: CountryLookup;
   visitorRate: { burst: number; perSecond: number };
   /** The site's other origins (PAGEPULSE_SITES), besides the one each request came to. */
   sites: readonly string[];
@@ -116,6 +119,8 @@ export function createVisitorTasks(deps: VisitorDeps) {
         todayStart: task.method === 'POST' ? await deps.todayStart(now) : now,
         visitor: { session: session.id, userAgent: req.headers['user-agent'] ?? '', ip: storedAddress(address, deps.fullIp) },
         host: req.headers.host ?? 'localhost',
+        // the full address (through the trusted proxy's X-Forwarded-For), not the stored prefix
+        country: () => deps.country(address),
         params,
         ofSite: siteOf(req),
         clicked: (page) => clickReads.clicked(page),

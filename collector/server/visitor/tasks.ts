@@ -45,6 +45,11 @@ export interface TaskContext {
   visitor: Visitor;
   /** Host header, named in the category descriptions. */
   host: string;
+  /**
+   * The country of the client's full address (edge/country.ts), looked up when asked: only a page
+   * view keeps it, and only as the country's code.
+   */
+  country(): string | null;
   /** Query and form body together, the body winning: Joomla's input reads both. */
   params: URLSearchParams;
   /** Whether a page address belongs to the site (its own origin or PAGEPULSE_SITES). */
@@ -97,7 +102,12 @@ const TASKS: Record<string, Task> = {
           // referrer is the bundle's field, never the request's Referer header: the heartbeat is a
           // same-origin POST, whose Referer is the page itself
           ...(initialize
-            ? { utm, referrer: referralOf(params.get('referrer'), address), agent: describeAgent(visitor.userAgent) }
+            ? {
+                utm,
+                referrer: referralOf(params.get('referrer'), address),
+                agent: describeAgent(visitor.userAgent),
+                country: ctx.country(),
+              }
             : {}),
         },
         now,
