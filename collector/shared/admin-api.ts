@@ -33,9 +33,34 @@ export interface Online {
   at: string;
 }
 
+/**
+ * What the overview can be filtered by (`filter=<name>:<value>`, repeatable, all must match) and
+ * the breakdown of `Traffic` each filter's values come from (its rows are what the admin clicks).
+ * One entry per dimension: the server's conditions are in collector/server/store/visits-totals.ts.
+ */
+export const FILTERS = {
+  page: 'pages',
+  entry: 'entryPages',
+  exit: 'exitPages',
+  referrer: 'referrers',
+  utm_source: 'utmSource',
+  utm_medium: 'utmMedium',
+  utm_campaign: 'utmCampaign',
+  utm_term: 'utmTerm',
+  utm_content: 'utmContent',
+  device: 'devices',
+  browser: 'browsers',
+  screen: 'screens',
+} as const satisfies Record<string, Exclude<keyof Traffic, 'period' | 'summary' | 'series' | 'filters'>>;
+/** One filter's name. */
+export type FilterName = keyof typeof FILTERS;
+/** The filters an answer was counted with, in the order given. */
+export type Filters = Array<{ name: FilterName; value: string }>;
+
 /** `GET /admin/api/traffic`. */
 export interface Traffic {
   period: PeriodInfo;
+  filters: Filters;
   summary: Record<'views' | 'visitors' | 'visits' | 'bounceRate' | 'timeOnPage', Compared>;
   series: Array<{ label: string; views: number; visitors: number; previousLabel: string | null; previousViews: number }>;
   pages: Array<Row & { timeOnPage: number }>;

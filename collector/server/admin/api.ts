@@ -1,9 +1,20 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AdminSettings, ConsentLog, Erased, Online, RetentionDays, SavedSettings } from '../../shared/admin-api';
+import {
+  FILTERS,
+  type AdminSettings,
+  type ConsentLog,
+  type Erased,
+  type FilterName,
+  type Filters,
+  type Online,
+  type RetentionDays,
+  type SavedSettings,
+  type Traffic,
+} from '../../shared/admin-api';
 import { startOfDay, validTimeZone } from '../calendar';
 import { originOf, ownOrigin } from '../edge/client';
 import { HttpError } from '../edge/http';
-import type { ConsentEntry, ConsentFilter, Store } from '../store';
+import type { ConsentEntry, ConsentFilter, Store, VisitFilter } from '../store';
 import { CSV_HEADER, csvLine } from './csv';
 import { createDashboard } from './dashboard';
 import { parseDay, periodOf, type Period } from './period';
@@ -24,6 +35,34 @@ const MAX_LOG_ROWS = 2000;
 const PSEUDONYM = /^[0-9a-f]{12}$/;
 /** A consent ID as the visitor tasks store it (visitor/tasks.ts). */
 const CONSENT_ID = /^[A-Za-z0-9_-]{16,64}$/;
+
+/** At most this many filters per read, each value at most this long (a stored page address is at most 2,048). */
+const MAX_FILTERS = 10;
+const MAX_FILTER_VALUE = 2048;
+
+/**
+ * The filters of a read: `filter=<name>:<value>`, repeatable (all must match); the value is what
+ * a breakdown's row shows (its label). Throws 400 for an unknown name or an empty value.
+ */
+export function filtersOf(params: URLSearchParams, headers?: Record<string, string>): Filters {
+  const given = params.getAll('filter');
+  if (given.length > MAX_FILTERS) throw new HttpError(400, `at most ${MAX_FILTERS} filters`, headers);
+  const filters: Filters = [];
+  for (const text of given) {
+    const colon = text.indexOf(':');
+    const name = text.slice(0, colon);
+    const value = text.slice(colon + 1);
+    if (colon < 1 || !Object.hasOwn(FILTERS, name))
+      throw new HttpError(400, `filter must be <name>:<value>, name one of ${Object.keys(FILTERS).join(', ')}`, headers);
+    if (value === '' || value.length > MAX_FILTER_VALUE)
+      throw new HttpError(400, `a filter's value must be 1 to ${MAX_FILTER_VALUE} characters`, headers);
+    if (!filters.some((f) => f.name === name && f.value === value)) filters.push({ name: name as FilterName, value });
+  }
+  return filters;
+}
+
+/** The store's filter of the API's. */
+export const storeFilter = (filters: Filters): VisitFilter => filters.map((f) => [f.name, f.value] as const);
 
 /** The pseudonym of a stored session: its first 12 hex characters. */
 const pseudonymOf = (session: string) => session.slice(0, 12);
@@ -147,9 +186,10 @@ export function createApi({
       ...(await store.visits.online(now() - presenceWindowMs)),
       at: new Date(now()).toISOString(),
     }),
-    '/admin/api/traffic': async (params) => {
+    '/admin/api/traffic': async (params): Promise<Traffic> => {
       const p = await period(params);
-      return { period: described(p), ...(await dashboard.traffic(p)) };
+      const filters = filtersOf(params, ADMIN_HEADERS);
+      return { period: described(p), filters, ...(await dashboard.traffic(p, storeFilter(filters))) };
     },
     '/admin/api/clicks': async (params, req) => {
       const p = await period(params);

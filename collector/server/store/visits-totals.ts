@@ -34,16 +34,53 @@ export const VISIT_DIMENSIONS = {
 } as const;
 export type VisitDimension = keyof typeof VISIT_DIMENSIONS;
 
+/**
+ * What a read can be filtered by: `page` (the page views of that page, and the visits with a page
+ * view of it) and each visit dimension (the visits with that label, and their page views). One
+ * entry per dimension: a new column of VISIT_DIMENSIONS is a filter too.
+ */
+export type FilterDimension = 'page' | VisitDimension;
+export const FILTER_DIMENSIONS: readonly FilterDimension[] = ['page', ...(Object.keys(VISIT_DIMENSIONS) as VisitDimension[])];
+/** Filters, all of which a row must match (values are bound parameters, never SQL text). */
+export type VisitFilter = ReadonlyArray<readonly [FilterDimension, string]>;
+
+/** The conditions of `filter` on visits (`v`) and on page views (`p`, joined to their visit `v` when `join`). */
+function filterSql(filter: VisitFilter) {
+  const onVisits = filter.filter(([dimension]) => dimension !== 'page');
+  const pages = filter.filter(([dimension]) => dimension === 'page').map(([, value]) => value);
+  const visitConditions = onVisits.map(([dimension]) => `${VISIT_DIMENSIONS[dimension as VisitDimension]} = ?`);
+  const visitParams = onVisits.map(([, value]) => value);
+  return {
+    /** Page views: join their visit only when a visit dimension is filtered. */
+    join: onVisits.length > 0 ? ' JOIN visits v ON v.id = p.visit_id' : '',
+    pages: {
+      sql: [...pages.map(() => 'p.page = ?'), ...visitConditions].map((c) => ` AND ${c}`).join(''),
+      params: [...pages, ...visitParams],
+    },
+    visits: {
+      sql: [
+        ...pages.map(() => 'EXISTS (SELECT 1 FROM page_views fp WHERE fp.visit_id = v.id AND fp.page = ?)'),
+        ...visitConditions,
+      ]
+        .map((c) => ` AND ${c}`)
+        .join(''),
+      params: [...pages, ...visitParams],
+    },
+  };
+}
+
 /** The visits area's totals on an open database. */
 export function visitTotals(reads: Reads) {
   /** Raw totals of the days (page views, visitors, visits) per day index: what a built day keeps. */
   async function countDays(
     days: readonly Range[],
+    filter: VisitFilter = [],
   ): Promise<Array<{ i: number; metric: string; label: string; n: number; total: number }>> {
     if (days.length === 0) return [];
     const d = dayTable(days);
-    const pages = `d JOIN page_views p ON p.at >= d.s AND p.at < d.e WHERE ${d.within('p.at')}`;
-    const visits = `d JOIN visits v ON v.started_at >= d.s AND v.started_at < d.e WHERE ${d.within('v.started_at')}`;
+    const f = filterSql(filter);
+    const pages = `d JOIN page_views p ON p.at >= d.s AND p.at < d.e${f.join} WHERE ${d.within('p.at')}${f.pages.sql}`;
+    const visits = `d JOIN visits v ON v.started_at >= d.s AND v.started_at < d.e WHERE ${d.within('v.started_at')}${f.visits.sql}`;
     const dimensions = Object.entries(VISIT_DIMENSIONS).map(
       ([metric, label]) =>
         `SELECT d.i AS i, '${metric}' AS metric, ${label} AS label, COUNT(*) AS n, 0 AS total
@@ -59,19 +96,27 @@ export function visitTotals(reads: Reads) {
        SELECT d.i, 'visits', '', COUNT(*), SUM(CASE WHEN v.views = 1 THEN 1 ELSE 0 END)
        FROM ${visits} GROUP BY d.i
        UNION ALL ${dimensions.join(' UNION ALL ')}`,
-      // the span's bounds once per subquery: two on page views, then one per subquery on visits
-      [...d.params, ...Array.from({ length: 3 + dimensions.length }, () => d.span).flat()],
+      // the span's bounds and the filter's values once per subquery: two on page views, then one per subquery on visits
+      [
+        ...d.params,
+        ...[d.span, f.pages.params, d.span, f.pages.params].flat(),
+        ...Array.from({ length: 1 + dimensions.length }, () => [...d.span, ...f.visits.params]).flat(),
+      ],
     );
   }
 
   /** Page views and visitors per hour of a day, counted from the stored rows. */
-  async function countHours(hours: readonly Range[]): Promise<Array<{ views: number; visitors: number }>> {
+  async function countHours(
+    hours: readonly Range[],
+    filter: VisitFilter = [],
+  ): Promise<Array<{ views: number; visitors: number }>> {
     if (hours.length === 0) return [];
     const d = dayTable(hours);
+    const f = filterSql(filter);
     const rows = await reads.all<{ i: number; views: number; visitors: number }>(
       `WITH ${d.sql} SELECT d.i AS i, COUNT(*) AS views, COUNT(DISTINCT p.session_id) AS visitors
-       FROM d JOIN page_views p ON p.at >= d.s AND p.at < d.e WHERE ${d.within('p.at')} GROUP BY d.i`,
-      [...d.params, ...d.span],
+       FROM d JOIN page_views p ON p.at >= d.s AND p.at < d.e${f.join} WHERE ${d.within('p.at')}${f.pages.sql} GROUP BY d.i`,
+      [...d.params, ...d.span, ...f.pages.params],
     );
     const byIndex = new Map(rows.map((r) => [r.i, r]));
     return hours.map((_, i) => ({ views: byIndex.get(i)?.views ?? 0, visitors: byIndex.get(i)?.visitors ?? 0 }));
@@ -83,8 +128,12 @@ export function visitTotals(reads: Reads) {
      * counted from the stored rows for the others. Per metric and label: `n` (page views, visitors,
      * visits or visits by label) and `total` (time on page in ms for page views, bounces for visits).
      */
-    async totals(days: readonly Day[]): Promise<Map<string, Map<string, { n: number; total: number }>>> {
-      const { months, days: built, raw } = await coverage(reads, days);
+    async totals(
+      days: readonly Day[],
+      filter: VisitFilter = [],
+    ): Promise<Map<string, Map<string, { n: number; total: number }>>> {
+      // filtered: the day totals hold no combinations, so the rows of the days (read by the time index)
+      const { months, days: built, raw } = filter.length > 0 ? { months: [], days: [], raw: days } : await coverage(reads, days);
       const out = new Map<string, Map<string, { n: number; total: number }>>();
       const add = (metric: string, label: string, n: number, total: number) => {
         const labels = out.get(metric) ?? new Map<string, { n: number; total: number }>();
@@ -102,7 +151,7 @@ export function visitTotals(reads: Reads) {
         );
         for (const r of rows) add(r.metric, r.label, r.n, r.total);
       }
-      for (const r of await countDays(raw)) add(r.metric, r.label, r.n, r.total);
+      for (const r of await countDays(raw, filter)) add(r.metric, r.label, r.n, r.total);
       return out;
     },
     /**
@@ -110,14 +159,20 @@ export function visitTotals(reads: Reads) {
      * month totals is read from those, its figures on its first day (its bucket sums its days), so
      * that 12 months read eleven month rows per metric, not a row per page and day.
      */
-    async perDay(days: readonly Day[], months = false): Promise<Map<string, { views: number; visitors: number }>> {
+    async perDay(
+      days: readonly Day[],
+      months = false,
+      filter: VisitFilter = [],
+    ): Promise<Map<string, { views: number; visitors: number }>> {
       const {
         months: whole,
         days: built,
         raw,
-      } = months
-        ? await coverage(reads, days)
-        : await builtDays(reads, days).then((b) => ({ months: [] as string[], days: b.built, raw: b.raw }));
+      } = filter.length > 0
+        ? { months: [] as string[], days: [] as Day[], raw: days }
+        : months
+          ? await coverage(reads, days)
+          : await builtDays(reads, days).then((b) => ({ months: [] as string[], days: b.built, raw: b.raw }));
       const out = new Map<string, { views: number; visitors: number }>(days.map((d) => [d.day, { views: 0, visitors: 0 }]));
       if (whole.length + built.length > 0) {
         // the rows of the built days (and months) only: one range per run of days, not the year between
@@ -131,7 +186,7 @@ export function visitTotals(reads: Reads) {
           if (entry) entry[r.metric === 'page' ? 'views' : 'visitors'] = Number(r.n);
         }
       }
-      for (const r of await countDays(raw)) {
+      for (const r of await countDays(raw, filter)) {
         const entry = out.get(raw[r.i]!.day)!;
         if (r.metric === 'page') entry.views += Number(r.n);
         if (r.metric === 'visitors') entry.visitors = Number(r.n);
@@ -139,7 +194,12 @@ export function visitTotals(reads: Reads) {
       return out;
     },
     /** Page views and visitors per hour of one day (`hours`: the day's hours, 23 to 25). */
-    async perHour(day: Day, hours: readonly Range[]): Promise<Array<{ views: number; visitors: number }>> {
+    async perHour(
+      day: Day,
+      hours: readonly Range[],
+      filter: VisitFilter = [],
+    ): Promise<Array<{ views: number; visitors: number }>> {
+      if (filter.length > 0) return countHours(hours, filter);
       const { built } = await builtDays(reads, [day]);
       if (built.length === 0) return countHours(hours);
       const rows = await reads.all<{ label: string; n: number; total: number }>(
