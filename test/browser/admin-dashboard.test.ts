@@ -23,6 +23,8 @@ let h: Harness;
 let page: Page;
 let pageErrors: string[] = [];
 const cspViolations: string[] = [];
+/** Answers of 400 and above the admin pages asked for (a missing favicon was one on every page). */
+const failed: string[] = [];
 
 beforeAll(async () => {
   browser = await launch();
@@ -34,6 +36,7 @@ beforeAll(async () => {
   page = await context.newPage();
   pageErrors = collectPageErrors(page);
   page.on('console', (m) => m.text().includes('Content Security Policy') && cspViolations.push(m.text()));
+  page.on('response', (r) => r.status() >= 400 && failed.push(`${r.status()} ${r.url()}`));
   await page.goto(`${h.url}/admin/login`);
   await page.fill('#password', ADMIN_PASSWORD);
   await Promise.all([page.waitForURL(`${h.url}/admin/`), page.getByRole('button', { name: /Anmelden/ }).click()]);
@@ -321,6 +324,7 @@ describe('the admin dashboard shows the scenario for the chosen period and the p
     await page.getByRole('button', { name: 'Deutsch' }).click();
     expect(cspViolations).toEqual([]);
     expect(pageErrors).toEqual([]);
+    expect(failed).toEqual([]);
   });
 });
 

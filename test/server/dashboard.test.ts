@@ -195,6 +195,11 @@ describe('dashboard figures for a period and the previous one (Europe/Berlin)', 
     expect(spring.series).toHaveLength(23);
     expect((await admin.get('/admin/api/traffic?period=custom&from=2025-05-14&to=2025-05-13')).status).toBe(400);
     expect((await admin.get('/admin/api/traffic?period=week')).status).toBe(400);
+    // a range past the site's today is refused with a message, not accepted silently (today is 20 May)
+    const future = await admin.get('/admin/api/traffic?period=custom&from=2025-05-20&to=2025-05-21');
+    expect(future.status).toBe(400);
+    expect(await future.json()).toEqual({ error: 'to must not be after today (2025-05-20 in Europe/Berlin)' });
+    expect((await admin.get('/admin/api/traffic?period=custom&from=2025-05-19&to=2025-05-20')).status).toBe(200);
   });
 
   it('clicks of the period per selector, beside the previous period; stored under the page without QA switches', async () => {

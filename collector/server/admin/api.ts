@@ -172,10 +172,11 @@ export function createApi({
     const write = async (text: string) => {
       if (!res.write(text)) await Promise.race([new Promise((resolve) => res.once('drain', resolve)), closed]);
     };
+    const zone = await timeZone();
     await write(CSV_HEADER);
     for await (const page of store.consents.log(filter)) {
       if (res.destroyed) return;
-      await write(page.map((row) => csvLine(row, pseudonymOf(row.session))).join(''));
+      await write(page.map((row) => csvLine(row, pseudonymOf(row.session), zone)).join(''));
     }
     res.end();
   }

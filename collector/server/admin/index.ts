@@ -8,7 +8,7 @@ import { serveStatic, type Mount } from '../edge/static';
 import type { Store } from '../store';
 import { createApi } from './api';
 import { createLogin } from './login';
-import { LOGIN_CSS, loginPage, type LoginNotice } from './login-page';
+import { FAVICON_SVG, LOGIN_CSS, loginLang, loginPage, type LoginNotice } from './login-page';
 import { retentionDays, retentionPlan } from './retention';
 
 export { DEVICE_MS, FAILURE_WINDOW_MS, MIN_PASSWORD_CHARS, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from './auth';
@@ -91,6 +91,7 @@ export function createAdmin({ store, now, root, trustProxy, presenceWindowMs, si
       '/admin/index.html',
       '/admin/login',
       '/admin/login.css',
+      '/admin/favicon.svg',
       '/admin/logout',
       '/admin/consents.csv',
       '/admin/assets/',
@@ -114,17 +115,18 @@ export function createAdmin({ store, now, root, trustProxy, presenceWindowMs, si
       if (path === '/admin') return (redirect(res, '/admin/'), true);
       if (path === '/admin/login.css' && reading)
         return (send(res, 200, 'text/css; charset=utf-8', LOGIN_CSS, ADMIN_HEADERS), true);
+      if (path === '/admin/favicon.svg' && reading) return (send(res, 200, 'image/svg+xml', FAVICON_SVG, ADMIN_HEADERS), true);
       if (path.startsWith('/admin/assets/') && reading) return (await serveStatic(req, res, path, '', assets), true);
       if (path === '/admin/login') {
         if (method === 'POST') {
           const result = await login.signIn(req, async () => (await form(req)).get('password') ?? '', now);
           if (result.ok) return (redirect(res, '/admin/', { 'set-cookie': result.cookies }), true);
           const retry: Record<string, string> = result.retryAfter ? { 'retry-after': String(result.retryAfter) } : {};
-          return (html(res, result.status, loginPage(result.notice), retry), true);
+          return (html(res, result.status, loginPage(result.notice, loginLang(req.headers['accept-language'])), retry), true);
         }
         if (!reading) throw new HttpError(405, 'method not allowed', { allow: 'GET, POST', ...ADMIN_HEADERS });
         const notice: LoginNotice = url.searchParams.get('signed-out') === '1' ? 'signed-out' : null;
-        return (html(res, 200, loginPage(notice)), true);
+        return (html(res, 200, loginPage(notice, loginLang(req.headers['accept-language']))), true);
       }
       if (path === '/admin/logout') {
         if (method !== 'POST') throw new HttpError(405, 'method not allowed', { allow: 'POST', ...ADMIN_HEADERS });
