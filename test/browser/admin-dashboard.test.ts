@@ -225,6 +225,12 @@ describe('the admin dashboard shows the scenario for the chosen period and the p
       ['Tablet', '1', '0', '50 %'],
     ]);
     expect(await rows('referrers')).toEqual([['mail.example.net', '1', '0']]);
+    // each card's CSV carries the period and the filters
+    const csv = page.getByTestId('csv-browsers');
+    expect(await csv.getAttribute('href')).toBe('/admin/traffic.csv?period=7d&filter=browser%3ASafari&table=browsers');
+    expect(await csv.textContent()).toBe('CSV (Browser)');
+    const file = await page.request.get(`${h.url}${await csv.getAttribute('href')}`);
+    expect(await file.text()).toBe('\ufeffbrowser,current,previous\r\nSafari,2,0\r\n');
     // a second filter: both must match (A's view of the gallery)
     await page.getByTestId('top-pages').getByRole('button', { name: '/galerie.html' }).click();
     await expect.poll(chips).toEqual(['Browser: Safari✕', 'Seite: /galerie.html✕']);

@@ -174,6 +174,34 @@ describe('dashboard figures for a period and the previous one (Europe/Berlin)', 
     expect(year.summary.views).toEqual({ current: 3, previous: 0 });
   });
 
+  it('every table of the overview as CSV, with the period and filters: UTF-8 with BOM, CRLF, bounded', async () => {
+    const csv = async (query: string) => {
+      const res = await admin.get(`/admin/traffic.csv?${query}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+      return { name: res.headers.get('content-disposition'), text: new TextDecoder().decode(bytes) };
+    };
+    const browsers = await csv('table=browsers&period=7d&filter=device%3Amobile');
+    expect(browsers.name).toBe('attachment; filename="pagepulse-browsers-2025-05-14_2025-05-20-filtered.csv"');
+    expect(browsers.text).toBe('browser,current,previous\r\nSafari,1,0\r\n');
+    expect((await csv('table=pages&period=7d')).text).toBe(
+      `page,page_views,previous,time_on_page_s\r\n${SITE}/,2,2,40\r\n${SITE}/galerie.html,2,1,20\r\n${SITE}/kontakt.html,2,0,5\r\n`,
+    );
+    expect((await csv('table=summary&period=7d')).text).toBe(
+      'figure,current,previous\r\nviews,6,3\r\nvisitors,4,2\r\nvisits,4,2\r\nbounceRate,0.5,0.5\r\ntimeOnPage,21667,23333\r\n',
+    );
+    const series = (await csv('table=series&period=7d')).text.split('\r\n');
+    expect(series.slice(0, 2)).toEqual([
+      'day (Europe/Berlin),page_views,visitors,previous_day,previous_page_views',
+      '2025-05-14,1,1,2025-05-07,0',
+    ]);
+    expect(series).toHaveLength(9);
+    expect((await csv('table=screens&period=7d')).text).toContain('\r\n≥ 1440,1,1\r\n');
+    expect((await admin.get('/admin/traffic.csv?table=visitors&period=7d')).status).toBe(400);
+  });
+
   it('today, 12 months and a custom day: the site time zone decides which day a visit belongs to', async () => {
     const today = await get<Traffic>('/admin/api/traffic?period=today');
     expect(today.summary.views).toEqual({ current: 2, previous: 1 }); // C this morning; B yesterday

@@ -171,7 +171,6 @@ export const de = {
   points: 'Pp.',
   pointsLong: 'Prozentpunkte',
   csv: 'CSV',
-  csvOf: (what: string) => `${what} als CSV herunterladen`,
   nothingErased:
     'Nichts gefunden: Zu diesem Pseudonym bzw. dieser Einwilligungs-ID ist nichts gespeichert. Es wurde nichts gelöscht.',
 };

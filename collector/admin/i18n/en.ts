@@ -150,6 +150,5 @@ export const en: typeof de = {
   points: 'pp',
   pointsLong: 'percentage points',
   csv: 'CSV',
-  csvOf: (what: string) => `Download ${what} as CSV`,
   nothingErased: 'Nothing found: nothing is stored for this pseudonym or consent ID. Nothing was deleted.',
 };

@@ -157,9 +157,45 @@ export function Overview({
           const pageTitle = (row: Row) => row.label;
           const chartTitle = t.viewsPer[data.period.unit]!;
           const short = (label: string) => (data.period.unit === 'day' ? label.slice(5) : label);
+          const campaigns = UTM.filter((key) => data[key].length > 0);
+          // each card's tables as CSV, with the view's period and filters (the collector's /admin/traffic.csv)
+          const csvHref = (table: string) =>
+            `/admin/traffic.csv?${new URLSearchParams([
+              ...Object.entries(periodParams(period)),
+              ...fields.map((f) => ['filter', f]),
+              ['table', table],
+            ]).toString()}`;
+          const CARD_TABLES: Record<string, string[]> = {
+            'pages-title': ['pages'],
+            'entry-title': ['entryPages'],
+            'exit-title': ['exitPages'],
+            'referrers-title': ['referrers'],
+            'campaigns-title': [...campaigns],
+            'devices-title': ['devices'],
+            'browsers-title': ['browsers'],
+            'screens-title': ['screens'],
+          };
+          const csvLinks = (title: string, tables: readonly string[]) =>
+            tables.length > 0 && (
+              <span className="csv-links">
+                {tables.map((table) => {
+                  const what = tables.length > 1 ? `${title}: ${t.utm[table] ?? table}` : title;
+                  // the visible text first in the link's name, the card's title for a screen reader after it
+                  return (
+                    <a key={table} href={csvHref(table)} download data-testid={`csv-${table}`}>
+                      {tables.length > 1 ? `${t.csv} ${FILTER_OF[table] ?? table}` : t.csv}
+                      <span className="sr-only"> ({what})</span>
+                    </a>
+                  );
+                })}
+              </span>
+            );
           const card = (id: string, title: string, body: React.ReactNode, hint?: string) => (
             <section aria-labelledby={id} className="card">
-              <h2 id={id}>{title}</h2>
+              <div className="card-head">
+                <h2 id={id}>{title}</h2>
+                {csvLinks(title, CARD_TABLES[id] ?? [])}
+              </div>
               {hint && <p className="hint">{hint}</p>}
               {body}
             </section>
@@ -186,13 +222,15 @@ export function Overview({
               {...more}
             />
           );
-          const campaigns = UTM.filter((key) => data[key].length > 0);
           return (
             <>
               <PeriodNote t={t} lang={lang} period={data.period} />
               <FilterChips t={t} filters={filters} onChange={onFilters} />
               <section aria-labelledby="figures-title" className="card">
-                <h2 id="figures-title">{t.keyFigures}</h2>
+                <div className="card-head">
+                  <h2 id="figures-title">{t.keyFigures}</h2>
+                  {csvLinks(t.keyFigures, ['summary'])}
+                </div>
                 <dl className="figures" data-testid="figures">
                   {figures.map(([label, value, format, rate = false]) => (
                     <div key={label}>
@@ -220,7 +258,10 @@ export function Overview({
               </section>
               {onlineCard}
               <section aria-labelledby="views-title" className="card">
-                <h2 id="views-title">{chartTitle}</h2>
+                <div className="card-head">
+                  <h2 id="views-title">{chartTitle}</h2>
+                  {csvLinks(chartTitle, ['series'])}
+                </div>
                 <BarChart
                   values={data.series.map((d) => d.views)}
                   labels={data.series.map((d) => d.label)}

@@ -17,6 +17,7 @@ import { HttpError } from '../edge/http';
 import type { ConsentEntry, ConsentFilter, Store, VisitFilter } from '../store';
 import { CSV_HEADER, csvLine } from './csv';
 import { createDashboard } from './dashboard';
+import { trafficCsv } from './tables-csv';
 import { parseDay, periodOf, type Period } from './period';
 import { MAX_RETENTION_DAYS, RETENTION, retentionDays } from './retention';
 
@@ -181,17 +182,34 @@ export function createApi({
     res.end();
   }
 
+  /** The overview's figures for the period and filters of `params`. */
+  async function traffic(params: URLSearchParams): Promise<Traffic> {
+    const p = await period(params);
+    const filters = filtersOf(params, ADMIN_HEADERS);
+    return { period: described(p), filters, ...(await dashboard.traffic(p, storeFilter(filters))) };
+  }
+
+  /** One table of the overview as CSV (tables-csv.ts), for the period and filters of `params`. */
+  async function exportTable(req: IncomingMessage, res: ServerResponse, params: URLSearchParams): Promise<void> {
+    const table = params.get('table') ?? '';
+    const data = await traffic(params);
+    const body = trafficCsv(data, table, ADMIN_HEADERS);
+    const [from, to] = data.period.days.current;
+    res.writeHead(200, {
+      ...ADMIN_HEADERS,
+      'content-type': 'text/csv; charset=utf-8',
+      'content-disposition': `attachment; filename="pagepulse-${table}-${from}_${to}${data.filters.length ? '-filtered' : ''}.csv"`,
+    });
+    res.end(req.method === 'HEAD' ? undefined : body);
+  }
+
   /** JSON reads of the signed-in app, by path. */
   const READS: Record<string, (params: URLSearchParams, req: IncomingMessage) => Promise<unknown>> = {
     '/admin/api/online': async (): Promise<Online> => ({
       ...(await store.visits.online(now() - presenceWindowMs)),
       at: new Date(now()).toISOString(),
     }),
-    '/admin/api/traffic': async (params): Promise<Traffic> => {
-      const p = await period(params);
-      const filters = filtersOf(params, ADMIN_HEADERS);
-      return { period: described(p), filters, ...(await dashboard.traffic(p, storeFilter(filters))) };
-    },
+    '/admin/api/traffic': (params) => traffic(params),
     '/admin/api/clicks': async (params, req) => {
       const p = await period(params);
       const own = ownOrigin(req, trustProxy);
@@ -259,5 +277,5 @@ export function createApi({
     },
   };
 
-  return { READS, WRITES, exportCsv };
+  return { READS, WRITES, exportCsv, exportTable, traffic };
 }

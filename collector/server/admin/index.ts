@@ -59,7 +59,7 @@ export function createAdmin({ store, now, root, trustProxy, presenceWindowMs, si
   const timeZone = async (): Promise<string> => (await store.settings.get('time_zone')) ?? serverTimeZone();
   /** The retention run now; null when another process (PostgreSQL) is running it and `wait` is false. */
   const applyRetention = async (wait: boolean) => store.retain(retentionPlan(await retentionDays(store.settings), now()), wait);
-  const { READS, WRITES, exportCsv } = createApi({
+  const { READS, WRITES, exportCsv, exportTable } = createApi({
     store,
     now,
     presenceWindowMs,
@@ -94,6 +94,7 @@ export function createAdmin({ store, now, root, trustProxy, presenceWindowMs, si
       '/admin/favicon.svg',
       '/admin/logout',
       '/admin/consents.csv',
+      '/admin/traffic.csv',
       '/admin/assets/',
       ...Object.keys(READS),
       ...Object.keys(WRITES),
@@ -150,6 +151,10 @@ export function createAdmin({ store, now, root, trustProxy, presenceWindowMs, si
       if (path === '/admin/consents.csv') {
         if (!reading) throw new HttpError(405, 'method not allowed', { allow: 'GET', ...ADMIN_HEADERS });
         return (await exportCsv(req, res, url.searchParams), true);
+      }
+      if (path === '/admin/traffic.csv') {
+        if (!reading) throw new HttpError(405, 'method not allowed', { allow: 'GET', ...ADMIN_HEADERS });
+        return (await exportTable(req, res, url.searchParams), true);
       }
       const read = Object.hasOwn(READS, path) ? READS[path] : undefined;
       const write = Object.hasOwn(WRITES, path) ? WRITES[path] : undefined;
