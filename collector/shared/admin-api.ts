@@ -152,3 +152,26 @@ export interface Erased {
   sessions: number;
   records: number;
 }
+
+/** One read-only stats API token as listed (its first characters only: the token is shown once). */
+export interface ApiToken {
+  id: number;
+  name: string;
+  prefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+/** `GET /admin/api/tokens`. */
+export interface ApiTokens {
+  tokens: ApiToken[];
+}
+
+/** `POST /admin/api/tokens` (`name`): the token itself, this once. */
+export interface NewApiToken {
+  id: number;
+  name: string;
+  prefix: string;
+  token: string;
+}

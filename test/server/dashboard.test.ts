@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeDir, signIn, startCollector, type Admin, type Harness } from '../support/collector';
 import { SITE, driveDashboardScenario } from '../support/dashboard-scenario';
@@ -200,6 +201,58 @@ describe('dashboard figures for a period and the previous one (Europe/Berlin)', 
     expect(series).toHaveLength(9);
     expect((await csv('table=screens&period=7d')).text).toContain('\r\n≥ 1440,1,1\r\n');
     expect((await admin.get('/admin/traffic.csv?table=visitors&period=7d')).status).toBe(400);
+  });
+
+  it('the read-only stats API: a token made in the admin area (shown once, stored hashed, listed, revoked), the same figures', async () => {
+    const made = await admin.post('/admin/api/tokens', { name: 'Grafana' });
+    expect(made.status).toBe(200);
+    const { id, token, prefix } = (await made.json()) as { id: number; token: string; prefix: string };
+    expect(token).toMatch(/^pp_[A-Za-z0-9_-]{43}$/);
+    expect(prefix).toBe(token.slice(0, 10));
+    // stored as its SHA-256 only; the list names it by its first characters
+    const stored = await h.query('SELECT token_hash FROM api_tokens');
+    expect(stored).toEqual([{ token_hash: createHash('sha256').update(token).digest('hex') }]);
+    const list = await (await admin.get('/admin/api/tokens')).text();
+    expect(list).not.toContain(token);
+    expect(JSON.parse(list)).toMatchObject({ tokens: [{ id, name: 'Grafana', prefix, revokedAt: null, lastUsedAt: null }] });
+
+    const api = (query: string, auth: string | null = `Bearer ${token}`) =>
+      fetch(`${h.url}/api/v1/stats?${query}`, { headers: auth ? { authorization: auth } : {} });
+    const query = 'period=7d&filter=browser%3ASafari';
+    const answer = await api(query);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('access-control-allow-origin')).toBeNull();
+    // the same numbers the dashboard shows for the same period and filter
+    expect(await answer.json()).toEqual(await get(`/admin/api/traffic?${query}`));
+    for (const auth of [null, 'Bearer pp_wrong-token-wrong-token-wrong', `Basic ${token}`, token]) {
+      const refused = await api(query, auth);
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get('www-authenticate')).toBe('Bearer realm="pagepulse"');
+    }
+    // nor does an admin session open it, nor a token the admin area
+    expect((await admin.get('/api/v1/stats?period=7d')).status).toBe(401);
+    expect((await fetch(`${h.url}/admin/api/traffic`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
+    expect((await api('period=week')).status).toBe(400);
+
+    // 60 a minute per token: the 61st is refused until the next minute
+    h.clock.now = (Math.floor(h.clock.now / 60_000) + 1) * 60_000;
+    const statuses = [];
+    for (let i = 0; i < 61; i++) statuses.push((await api('period=today')).status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(60);
+    const limited = await api('period=today');
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    h.clock.now += 60_000;
+    expect((await api('period=today')).status).toBe(200);
+    expect(
+      ((await (await admin.get('/admin/api/tokens')).json()) as { tokens: Array<{ lastUsedAt: string }> }).tokens[0]!.lastUsedAt,
+    ).toBe(new Date(h.clock.now).toISOString());
+
+    // revoked: refused at once; revoking again changes nothing
+    expect(await (await admin.post('/admin/api/tokens/revoke', { id: String(id) })).json()).toEqual({ revoked: true });
+    expect((await api('period=today')).status).toBe(401);
+    expect(await (await admin.post('/admin/api/tokens/revoke', { id: String(id) })).json()).toEqual({ revoked: false });
+    expect((await admin.post('/admin/api/tokens', { name: '' })).status).toBe(400);
   });
 
   it('today, 12 months and a custom day: the site time zone decides which day a visit belongs to', async () => {

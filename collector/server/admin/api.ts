@@ -2,6 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   FILTERS,
   type AdminSettings,
+  type ApiTokens,
+  type NewApiToken,
   type ConsentLog,
   type Erased,
   type FilterName,
@@ -17,6 +19,7 @@ import { HttpError } from '../edge/http';
 import type { ConsentEntry, ConsentFilter, Store, VisitFilter } from '../store';
 import { CSV_HEADER, csvLine } from './csv';
 import { createDashboard } from './dashboard';
+import { newToken, tokenHash } from './auth';
 import { trafficCsv } from './tables-csv';
 import { parseDay, periodOf, type Period } from './period';
 import { MAX_RETENTION_DAYS, RETENTION, retentionDays } from './retention';
@@ -64,6 +67,10 @@ export function filtersOf(params: URLSearchParams, headers?: Record<string, stri
 
 /** The store's filter of the API's. */
 export const storeFilter = (filters: Filters): VisitFilter => filters.map((f) => [f.name, f.value] as const);
+
+/** Stats API requests per token and minute (per process), and the tokens' names. */
+export const STATS_PER_MINUTE = 60;
+const TOKEN_NAME = /^[^\u0000-\u001f\u007f]{1,100}$/;
 
 /** The pseudonym of a stored session: its first 12 hex characters. */
 const pseudonymOf = (session: string) => session.slice(0, 12);
@@ -203,6 +210,35 @@ export function createApi({
     res.end(req.method === 'HEAD' ? undefined : body);
   }
 
+  /** Requests per token in the current minute (this process). */
+  const used = new Map<number, { minute: number; n: number }>();
+
+  /**
+   * `GET /api/v1/stats` with `Authorization: Bearer <token>`: the overview's figures for `period`
+   * (and `from`/`to`) and `filter`, as `/admin/api/traffic` answers them. 401 without a live token,
+   * 429 past STATS_PER_MINUTE requests a minute.
+   */
+  async function stats(req: IncomingMessage, res: ServerResponse, params: URLSearchParams): Promise<void> {
+    const challenge = { ...ADMIN_HEADERS, 'www-authenticate': 'Bearer realm="pagepulse"' };
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      throw new HttpError(405, 'method not allowed', { allow: 'GET', ...ADMIN_HEADERS });
+    const token = /^Bearer ([A-Za-z0-9_-]{20,100})$/.exec(req.headers.authorization ?? '')?.[1];
+    const id = token === undefined ? null : await store.admin.useToken(tokenHash(token), now());
+    if (id === null) throw new HttpError(401, 'a valid token is required: Authorization: Bearer <token>', challenge);
+    const minute = Math.floor(now() / 60_000);
+    const count = used.get(id);
+    const n = count?.minute === minute ? count.n + 1 : 1;
+    used.set(id, { minute, n });
+    if (n > STATS_PER_MINUTE)
+      throw new HttpError(429, `at most ${STATS_PER_MINUTE} requests a minute per token`, {
+        ...ADMIN_HEADERS,
+        'retry-after': String(60 - Math.floor((now() / 1000) % 60)),
+      });
+    const body = JSON.stringify(await traffic(params));
+    res.writeHead(200, { ...ADMIN_HEADERS, 'content-type': 'application/json; charset=utf-8' });
+    res.end(req.method === 'HEAD' ? undefined : body);
+  }
+
   /** JSON reads of the signed-in app, by path. */
   const READS: Record<string, (params: URLSearchParams, req: IncomingMessage) => Promise<unknown>> = {
     '/admin/api/online': async (): Promise<Online> => ({
@@ -240,10 +276,34 @@ export function createApi({
       };
     },
     '/admin/api/settings': () => settingsNow(),
+    '/admin/api/tokens': async (): Promise<ApiTokens> => ({
+      tokens: (await store.admin.tokens()).map((t) => ({
+        id: t.id,
+        name: t.name,
+        prefix: t.prefix,
+        createdAt: new Date(t.createdAt).toISOString(),
+        lastUsedAt: t.lastUsedAt === null ? null : new Date(t.lastUsedAt).toISOString(),
+        revokedAt: t.revokedAt === null ? null : new Date(t.revokedAt).toISOString(),
+      })),
+    }),
   };
 
   /** State-changing calls of the signed-in app (form-encoded POST), by path. */
   const WRITES: Record<string, (params: URLSearchParams) => Promise<unknown>> = {
+    /** A new stats API token: answered once, stored as its SHA-256 only. */
+    '/admin/api/tokens': async (params): Promise<NewApiToken> => {
+      const name = params.get('name')?.trim() ?? '';
+      if (!TOKEN_NAME.test(name)) throw new HttpError(400, 'name must be 1 to 100 characters', ADMIN_HEADERS);
+      const token = `pp_${newToken()}`;
+      const prefix = token.slice(0, 10);
+      const id = await store.admin.addToken(name, tokenHash(token), prefix, now());
+      return { id, name, prefix, token };
+    },
+    '/admin/api/tokens/revoke': async (params): Promise<{ revoked: boolean }> => {
+      const id = Number(params.get('id'));
+      if (!Number.isSafeInteger(id) || id < 1) throw new HttpError(400, 'id must be a token id', ADMIN_HEADERS);
+      return { revoked: await store.admin.revokeToken(id, now()) };
+    },
     '/admin/api/erase': async (params): Promise<Erased> => {
       const consent = params.get('consent')?.trim();
       if (consent) {
@@ -277,5 +337,5 @@ export function createApi({
     },
   };
 
-  return { READS, WRITES, exportCsv, exportTable, traffic };
+  return { READS, WRITES, exportCsv, exportTable, stats };
 }

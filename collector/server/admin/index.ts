@@ -33,6 +33,9 @@ const ADMIN_HEADERS = {
   'cache-control': 'no-store',
 };
 
+/** The read-only stats API (docs/collector.md "Stats API"). */
+export const STATS_PATH = '/api/v1/stats';
+
 /** What the admin area needs from the collector. */
 export interface AdminDeps {
   store: Store;
@@ -59,7 +62,7 @@ export function createAdmin({ store, now, root, trustProxy, presenceWindowMs, si
   const timeZone = async (): Promise<string> => (await store.settings.get('time_zone')) ?? serverTimeZone();
   /** The retention run now; null when another process (PostgreSQL) is running it and `wait` is false. */
   const applyRetention = async (wait: boolean) => store.retain(retentionPlan(await retentionDays(store.settings), now()), wait);
-  const { READS, WRITES, exportCsv, exportTable } = createApi({
+  const { READS, WRITES, exportCsv, exportTable, stats } = createApi({
     store,
     now,
     presenceWindowMs,
@@ -95,6 +98,7 @@ export function createAdmin({ store, now, root, trustProxy, presenceWindowMs, si
       '/admin/logout',
       '/admin/consents.csv',
       '/admin/traffic.csv',
+      STATS_PATH,
       '/admin/assets/',
       ...Object.keys(READS),
       ...Object.keys(WRITES),
@@ -108,6 +112,8 @@ export function createAdmin({ store, now, root, trustProxy, presenceWindowMs, si
     /** Answer a request under /admin; false when the path is not ours. */
     async handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
       const path = url.pathname;
+      // the read-only stats API: a token, not a session (no cookie, no Origin check: scripts call it)
+      if (path === STATS_PATH) return (await stats(req, res, url.searchParams), true);
       if (path !== '/admin' && !path.startsWith('/admin/')) return false;
       const method = req.method ?? 'GET';
       const reading = method === 'GET' || method === 'HEAD';
