@@ -143,6 +143,6 @@ function ViewOf({
     case 'log':
       return <ConsentLog t={t} lang={lang} period={period} />;
     case 'settings':
-      return <Retention t={t} />;
+      return <Retention t={t} lang={lang} />;
   }
 }

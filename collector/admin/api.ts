@@ -41,6 +41,9 @@ export async function postForm<T>(path: string, fields: Record<string, string>):
 /** The JSON shapes of /admin/api: one file for the server's routes and this app (collector/shared/admin-api.ts). */
 export type {
   AdminSettings,
+  ApiToken,
+  ApiTokens,
+  NewApiToken,
   ClickPages,
   Compared,
   ConsentEntry,

@@ -173,4 +173,19 @@ export const de = {
   csv: 'CSV',
   nothingErased:
     'Nichts gefunden: Zu diesem Pseudonym bzw. dieser Einwilligungs-ID ist nichts gespeichert. Es wurde nichts gelöscht.',
+  tokens: {
+    title: 'Zugriff für Programme (Statistik-API)',
+    hint: 'Ein Token liest die Zahlen der Übersicht über GET /api/v1/stats (nur lesen, 60 Anfragen pro Minute). Es wird nur einmal angezeigt und nur als Prüfsumme gespeichert.',
+    name: 'Name (wofür)',
+    make: 'Token erstellen',
+    shownOnce: (name: string) => `Token „${name}“ – jetzt kopieren, es wird nicht noch einmal angezeigt:`,
+    none: 'Noch keine Tokens.',
+    prefix: 'Beginnt mit',
+    created: 'Erstellt',
+    lastUsed: 'Zuletzt benutzt',
+    state: 'Status',
+    revoke: 'Widerrufen',
+    revoked: 'widerrufen',
+    revokeConfirm: (name: string) => `Token „${name}“ widerrufen? Programme damit erhalten sofort keinen Zugriff mehr.`,
+  },
 };
