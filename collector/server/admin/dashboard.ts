@@ -21,6 +21,11 @@ import type { Bucket, Period } from './period';
 /** Rows of each breakdown: a dashboard, not a report. */
 const TOP = 20;
 
+// the shared table of filters and the store's dimensions name the same ones (tsc fails otherwise)
+const EVERY_DIMENSION: Record<FilterDimension, string> = FILTERS;
+const NO_OTHER: [Exclude<keyof typeof FILTERS, FilterDimension>] extends [never] ? true : false = true;
+void [EVERY_DIMENSION, NO_OTHER];
+
 /** The breakdowns of the overview: answer key and the store's metric (a visit dimension, or `page`), from the one table of filters. */
 const BREAKDOWNS = Object.entries(FILTERS).map(([metric, key]) => [key, metric] as const) as ReadonlyArray<
   readonly [(typeof FILTERS)[keyof typeof FILTERS], FilterDimension]

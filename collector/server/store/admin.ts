@@ -63,6 +63,9 @@ export interface ApiTokenRow {
   revokedAt: number | null;
 }
 
+/** How long a revoked stats API token stays in the list (then retention deletes it). */
+export const REVOKED_TOKENS_MS = 30 * 24 * 60 * 60 * 1000;
+
 /** How long sessions and devices live, and the limiter's window (admin/auth.ts decides them). */
 export interface AdminLifetimes {
   sessionAbsoluteMs: number;
@@ -168,7 +171,7 @@ export function adminStore(sql: Sql, life: AdminLifetimes) {
       await sql.run('UPDATE api_tokens SET last_used_at = ? WHERE id = ?', [now, row.id]);
       return Number(row.id);
     },
-    /** Retention: ended sessions, devices past their 90 days, attempts past their minute. */
+    /** Retention: ended sessions, devices past their 90 days, attempts past their minute, tokens revoked a month ago. */
     retention: (now: number): RetentionStep[] => [
       {
         name: 'adminSessions',
@@ -178,6 +181,8 @@ export function adminStore(sql: Sql, life: AdminLifetimes) {
       },
       { name: 'adminDevices', table: 'admin_devices', where: 'created_at < ?', params: [now - life.deviceMs] },
       { name: 'signInAttempts', table: 'admin_attempts', where: 'at <= ?', params: [now - life.attemptWindowMs] },
+      // a live token is a credential kept until revoked; a revoked one is listed for a month, then goes
+      { name: 'apiTokens', table: 'api_tokens', where: 'revoked_at < ?', params: [now - REVOKED_TOKENS_MS] },
     ],
   };
 }

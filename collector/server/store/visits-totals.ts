@@ -40,7 +40,6 @@ export type VisitDimension = keyof typeof VISIT_DIMENSIONS;
  * entry per dimension: a new column of VISIT_DIMENSIONS is a filter too.
  */
 export type FilterDimension = 'page' | VisitDimension;
-export const FILTER_DIMENSIONS: readonly FilterDimension[] = ['page', ...(Object.keys(VISIT_DIMENSIONS) as VisitDimension[])];
 /** Filters, all of which a row must match (values are bound parameters, never SQL text). */
 export type VisitFilter = ReadonlyArray<readonly [FilterDimension, string]>;
 
