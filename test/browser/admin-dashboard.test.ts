@@ -331,8 +331,9 @@ describe('the admin dashboard shows the scenario for the chosen period and the p
     expect((await stats()).status()).toBe(200);
     await page.getByRole('button', { name: 'Token erstellen' }).click(); // the name is required: nothing made
     await checkWidths('settings');
-    page.once('dialog', (dialog) => void dialog.accept());
+    const accepted = page.waitForEvent('dialog').then((dialog) => dialog.accept());
     await page.getByRole('button', { name: 'Widerrufen (Grafana)' }).click();
+    await accepted;
     await expect.poll(async () => (await rows('tokens'))[0]![4]).toMatch(/^widerrufen /);
     expect((await stats()).status()).toBe(401);
     await page.getByRole('button', { name: 'Switch to English' }).click();
