@@ -78,15 +78,19 @@ export function visitTotals(reads: Reads) {
     if (days.length === 0) return [];
     const d = dayTable(days);
     const f = filterSql(filter);
+    const filtered = filter.length > 0;
     const pages = `d JOIN page_views p ON p.at >= d.s AND p.at < d.e${f.join} WHERE ${d.within('p.at')}${f.pages.sql}`;
-    const visits = `d JOIN visits v ON v.started_at >= d.s AND v.started_at < d.e WHERE ${d.within('v.started_at')}${f.visits.sql}`;
+    const range = `d JOIN visits v ON v.started_at >= d.s AND v.started_at < d.e WHERE ${d.within('v.started_at')}`;
+    // filtered: the matching visits once (a table of their own), not once per dimension
+    const visits = filtered ? 'fv v JOIN d ON d.i = v.i WHERE 1 = 1' : range;
+    const withVisits = filtered ? `, fv AS MATERIALIZED (SELECT d.i AS i, v.* FROM ${range}${f.visits.sql})` : '';
     const dimensions = Object.entries(VISIT_DIMENSIONS).map(
       ([metric, label]) =>
         `SELECT d.i AS i, '${metric}' AS metric, ${label} AS label, COUNT(*) AS n, 0 AS total
          FROM ${visits} AND ${label} IS NOT NULL GROUP BY d.i, ${label}`,
     );
     return reads.all(
-      `WITH ${d.sql}
+      `WITH ${d.sql}${withVisits}
        SELECT d.i AS i, 'page' AS metric, p.page AS label, COUNT(*) AS n, SUM(p.last_at - p.at) AS total
        FROM ${pages} GROUP BY d.i, p.page
        UNION ALL
@@ -96,11 +100,9 @@ export function visitTotals(reads: Reads) {
        FROM ${visits} GROUP BY d.i
        UNION ALL ${dimensions.join(' UNION ALL ')}`,
       // the span's bounds and the filter's values once per subquery: two on page views, then one per subquery on visits
-      [
-        ...d.params,
-        ...[d.span, f.pages.params, d.span, f.pages.params].flat(),
-        ...Array.from({ length: 1 + dimensions.length }, () => [...d.span, ...f.visits.params]).flat(),
-      ],
+      filtered
+        ? [...d.params, ...d.span, ...f.visits.params, ...[d.span, f.pages.params, d.span, f.pages.params].flat()]
+        : [...d.params, ...Array.from({ length: 3 + dimensions.length }, () => d.span).flat()],
     );
   }
 
