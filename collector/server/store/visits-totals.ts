@@ -106,6 +106,21 @@ export function visitTotals(reads: Reads) {
     );
   }
 
+  /**
+   * A filtered count of `days` shared by the reads asking for it at the same time (the overview's
+   * totals and its chart ask for the same days and filter at once): counted once, not twice.
+   */
+  const inFlight = new Map<string, ReturnType<typeof countDays>>();
+  function countShared(days: readonly Range[], filter: VisitFilter): ReturnType<typeof countDays> {
+    const key = JSON.stringify([days.map((d) => [d.start, d.end]), filter]);
+    let counting = inFlight.get(key);
+    if (!counting) {
+      counting = countDays(days, filter).finally(() => inFlight.delete(key));
+      inFlight.set(key, counting);
+    }
+    return counting;
+  }
+
   /** Page views and visitors per hour of a day, counted from the stored rows. */
   async function countHours(
     hours: readonly Range[],
@@ -152,7 +167,7 @@ export function visitTotals(reads: Reads) {
         );
         for (const r of rows) add(r.metric, r.label, r.n, r.total);
       }
-      for (const r of await countDays(raw, filter)) add(r.metric, r.label, r.n, r.total);
+      for (const r of await (filter.length > 0 ? countShared(raw, filter) : countDays(raw))) add(r.metric, r.label, r.n, r.total);
       return out;
     },
     /**
@@ -187,7 +202,7 @@ export function visitTotals(reads: Reads) {
           if (entry) entry[r.metric === 'page' ? 'views' : 'visitors'] = Number(r.n);
         }
       }
-      for (const r of await countDays(raw, filter)) {
+      for (const r of await (filter.length > 0 ? countShared(raw, filter) : countDays(raw))) {
         const entry = out.get(raw[r.i]!.day)!;
         if (r.metric === 'page') entry.views += Number(r.n);
         if (r.metric === 'visitors') entry.visitors = Number(r.n);
