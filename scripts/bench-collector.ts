@@ -12,7 +12,8 @@
 //   dashboard, the overlay and the CSV export read back to back, one request of each at a time
 //   (scripts/bench/collector-readers.ts).
 //
-// BENCH_PARTS=throughput,readers (both by default); BENCH_VIEWS (1000000) the large data set.
+// BENCH_PARTS=throughput,readers (both by default); BENCH_VIEWS (1000000) the large data set;
+// BENCH_ENGINES=SQLite,PostgreSQL (both by default) for the readers.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +26,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const RATE = Number(process.env.BENCH_RATE ?? 500);
 const VIEWS = Number(process.env.BENCH_VIEWS ?? 1_000_000);
 const PARTS = (process.env.BENCH_PARTS ?? 'throughput,readers').split(',');
+const ENGINES = (process.env.BENCH_ENGINES ?? 'SQLite,PostgreSQL').split(',');
 const WARMUP_SECONDS = 3;
 
 if (!existsSync(MAIN)) {
@@ -81,6 +83,7 @@ try {
       ['SQLite', 10_000, false],
       ['PostgreSQL', 10_000, false],
     ] as const) {
+      if (!ENGINES.includes(engine)) continue;
       const file = join(dir, `readers-${views}.sqlite`);
       const databaseUrl = engine === 'PostgreSQL' ? await createDatabase(cluster.url) : null;
       const target = databaseUrl ? { postgres: databaseUrl } : { sqlite: file };

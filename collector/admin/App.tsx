@@ -1,4 +1,6 @@
 import { useEffect, useState } from 'react';
+import { readAddress, writeAddress } from './address';
+import type { Filters } from './api';
 import { PeriodPicker } from './components/PeriodPicker';
 import { MESSAGES, storeLang, storedLang, type Lang, type Messages } from './i18n';
 import { storePeriod, storedPeriod, type PeriodChoice } from './period';
@@ -21,17 +23,34 @@ function viewOfHash(): View {
 export function App() {
   const [lang, setLang] = useState<Lang>(storedLang);
   const [view, setView] = useState<View>(viewOfHash);
-  const [period, setPeriod] = useState<PeriodChoice>(storedPeriod);
+  // the address first (a bookmark, a reload), else the period chosen before in this browser
+  const [period, setPeriod] = useState<PeriodChoice>(() => readAddress().period ?? storedPeriod());
+  const [filters, setFilters] = useState<Filters>(() => readAddress().filters);
   const t = MESSAGES[lang];
   const choose = (next: PeriodChoice) => {
     storePeriod(next);
     setPeriod(next);
+    writeAddress(next, filters);
+  };
+  const filter = (next: Filters) => {
+    setFilters(next);
+    writeAddress(period, next);
   };
 
   useEffect(() => {
     const follow = () => setView(viewOfHash());
+    // Back and Forward: the period and filters of that entry
+    const restore = () => {
+      const state = readAddress();
+      setPeriod(state.period ?? storedPeriod());
+      setFilters(state.filters);
+    };
     window.addEventListener('hashchange', follow);
-    return () => window.removeEventListener('hashchange', follow);
+    window.addEventListener('popstate', restore);
+    return () => {
+      window.removeEventListener('hashchange', follow);
+      window.removeEventListener('popstate', restore);
+    };
   }, []);
   useEffect(() => {
     document.documentElement.lang = lang;
@@ -55,6 +74,7 @@ export function App() {
           <ul>
             {VIEWS.map((name) => (
               <li key={name}>
+                {/* the query (period, filters) stays: only the view changes */}
                 <a href={`#${name}`} aria-current={name === view ? 'page' : undefined}>
                   {t.views[name]}
                 </a>
@@ -84,7 +104,7 @@ export function App() {
         <h1>{t.views[view]}</h1>
         {view !== 'settings' && (
           <div className="period-bar">
-            <PeriodPicker t={t} value={period} onChange={choose} />
+            <PeriodPicker key={`${period.name} ${period.from} ${period.to}`} t={t} value={period} onChange={choose} />
             {(view === 'overview' || view === 'clicks') && (
               <p className="counted" data-testid="counted">
                 {t.counted}
@@ -92,16 +112,30 @@ export function App() {
             )}
           </div>
         )}
-        <ViewOf view={view} t={t} lang={lang} period={period} />
+        <ViewOf view={view} t={t} lang={lang} period={period} filters={filters} onFilters={filter} />
       </main>
     </>
   );
 }
 
-function ViewOf({ view, t, lang, period }: { view: View; t: Messages; lang: Lang; period: PeriodChoice }) {
+function ViewOf({
+  view,
+  t,
+  lang,
+  period,
+  filters,
+  onFilters,
+}: {
+  view: View;
+  t: Messages;
+  lang: Lang;
+  period: PeriodChoice;
+  filters: Filters;
+  onFilters: (filters: Filters) => void;
+}) {
   switch (view) {
     case 'overview':
-      return <Overview t={t} lang={lang} period={period} />;
+      return <Overview t={t} lang={lang} period={period} filters={filters} onFilters={onFilters} />;
     case 'clicks':
       return <Clicks t={t} lang={lang} period={period} />;
     case 'consentStats':
@@ -109,6 +143,6 @@ function ViewOf({ view, t, lang, period }: { view: View; t: Messages; lang: Lang
     case 'log':
       return <ConsentLog t={t} lang={lang} period={period} />;
     case 'settings':
-      return <Retention t={t} />;
+      return <Retention t={t} lang={lang} />;
   }
 }

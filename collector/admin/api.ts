@@ -22,8 +22,12 @@ async function answer<T>(res: Response): Promise<T> {
 }
 
 /** GET a JSON read of /admin/api. */
-export async function getJson<T>(path: string, params: Record<string, string> = {}): Promise<T> {
-  const query = new URLSearchParams(Object.entries(params).filter(([, v]) => v !== '')).toString();
+export async function getJson<T>(path: string, params: Record<string, string | string[]> = {}): Promise<T> {
+  const query = new URLSearchParams(
+    Object.entries(params)
+      .flatMap(([k, v]) => (Array.isArray(v) ? v.map((one) => [k, one]) : [[k, v]]))
+      .filter(([, v]) => v !== ''),
+  ).toString();
   return answer<T>(await fetch(`/admin/api/${path}${query ? `?${query}` : ''}`, { credentials: 'same-origin' }));
 }
 
@@ -37,12 +41,17 @@ export async function postForm<T>(path: string, fields: Record<string, string>):
 /** The JSON shapes of /admin/api: one file for the server's routes and this app (collector/shared/admin-api.ts). */
 export type {
   AdminSettings,
+  ApiToken,
+  ApiTokens,
+  NewApiToken,
   ClickPages,
   Compared,
   ConsentEntry,
   ConsentLog,
   ConsentStats,
   Erased,
+  FilterName,
+  Filters,
   Online,
   PeriodInfo,
   PeriodName,

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEVICE_MS, FAILURE_WINDOW_MS, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, createAdmin } from './admin';
+import { DEVICE_MS, FAILURE_WINDOW_MS, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, STATS_PATH, createAdmin } from './admin';
 import { dayAt, startOfDay } from './calendar';
 import { NO_COUNTRIES, countryLookup, defaultCountryDatabase } from './edge/country';
 import { HttpError, sendJson } from './edge/http';
@@ -169,7 +169,7 @@ export function createCollector(options: CollectorOptions = {}): Collector {
     // prefixed, so that a path like `//host/x` stays a path instead of becoming a host
     const url = new URL(`http://collector.invalid${req.url?.startsWith('/') ? req.url : '/'}`);
     res.setHeader('x-content-type-options', 'nosniff');
-    if (url.pathname === '/admin' || url.pathname.startsWith('/admin/')) {
+    if (url.pathname === '/admin' || url.pathname.startsWith('/admin/') || url.pathname === STATS_PATH) {
       await admin.handle(req, res, url);
       return;
     }

@@ -72,6 +72,19 @@ function offsetAt(timeZone: string, ms: number): number {
   return Date.UTC(p.y, p.m - 1, p.d, p.h, p.min, p.s) - Math.floor(ms / 1000) * 1000;
 }
 
+/**
+ * `ms` as ISO 8601 on the zone's clock with its offset (`2025-05-18T10:00:05+02:00`): the time the
+ * admin area shows, and still one instant for any program that reads it.
+ */
+export function isoInZone(timeZone: string, ms: number): string {
+  const p = partsIn(timeZone, ms);
+  const offset = Math.round(offsetAt(timeZone, ms) / 60_000);
+  const two = (n: number) => String(n).padStart(2, '0');
+  const sign = offset < 0 ? '-' : '+';
+  const abs = Math.abs(offset);
+  return `${p.y}-${two(p.m)}-${two(p.d)}T${two(p.h)}:${two(p.min)}:${two(p.s)}${sign}${two(Math.floor(abs / 60))}:${two(abs % 60)}`;
+}
+
 /** The instant the zone's clock shows midnight starting `day` (month and day may overflow: Date.UTC carries). */
 export function startOfDay(timeZone: string, day: CalendarDay): number {
   const wall = Date.UTC(day.y, day.m - 1, day.d);

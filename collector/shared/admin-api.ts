@@ -33,9 +33,37 @@ export interface Online {
   at: string;
 }
 
+/**
+ * What the overview can be filtered by (`filter=<name>:<value>`, repeatable, all must match) and
+ * the breakdown of `Traffic` each filter's values come from (its rows are what the admin clicks).
+ * One entry per dimension: the server's conditions are in collector/server/store/visits-totals.ts.
+ */
+export const FILTERS = {
+  page: 'pages',
+  entry: 'entryPages',
+  exit: 'exitPages',
+  source: 'sources',
+  referrer: 'referrers',
+  utm_source: 'utmSource',
+  utm_medium: 'utmMedium',
+  utm_campaign: 'utmCampaign',
+  utm_term: 'utmTerm',
+  utm_content: 'utmContent',
+  device: 'devices',
+  browser: 'browsers',
+  os: 'operatingSystems',
+  country: 'countries',
+  screen: 'screens',
+} as const satisfies Record<string, Exclude<keyof Traffic, 'period' | 'summary' | 'series' | 'filters'>>;
+/** One filter's name. */
+export type FilterName = keyof typeof FILTERS;
+/** The filters an answer was counted with, in the order given. */
+export type Filters = Array<{ name: FilterName; value: string }>;
+
 /** `GET /admin/api/traffic`. */
 export interface Traffic {
   period: PeriodInfo;
+  filters: Filters;
   summary: Record<'views' | 'visitors' | 'visits' | 'bounceRate' | 'timeOnPage', Compared>;
   series: Array<{ label: string; views: number; visitors: number; previousLabel: string | null; previousViews: number }>;
   pages: Array<Row & { timeOnPage: number }>;
@@ -133,4 +161,27 @@ export interface SavedSettings extends AdminSettings {
 export interface Erased {
   sessions: number;
   records: number;
+}
+
+/** One read-only stats API token as listed (its first characters only: the token is shown once). */
+export interface ApiToken {
+  id: number;
+  name: string;
+  prefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+/** `GET /admin/api/tokens`. */
+export interface ApiTokens {
+  tokens: ApiToken[];
+}
+
+/** `POST /admin/api/tokens` (`name`): the token itself, this once. */
+export interface NewApiToken {
+  id: number;
+  name: string;
+  prefix: string;
+  token: string;
 }

@@ -57,6 +57,14 @@ function dashboardReads(url: string): Array<[string, string]> {
   for (const period of ['30d', '12m'])
     for (const path of ['traffic', 'clicks', 'consent-stats', 'consents'])
       reads.push([`${path} ${period}`, `${url}/admin/api/${path}?period=${period}`]);
+  // filtered: counted from the page views of the period (the day totals hold no combinations)
+  for (const period of ['30d', '12m']) {
+    reads.push([`traffic ${period}, filter browser`, `${url}/admin/api/traffic?period=${period}&filter=browser%3AFirefox`]);
+    reads.push([
+      `traffic ${period}, filter page`,
+      `${url}/admin/api/traffic?period=${period}&filter=${encodeURIComponent(`page:${HOME}`)}`,
+    ]);
+  }
   reads.push(['overlay (/api/clicks)', `${url}/api/clicks?page=${encodeURIComponent(HOME)}`]);
   return reads;
 }

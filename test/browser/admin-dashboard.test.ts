@@ -23,6 +23,8 @@ let h: Harness;
 let page: Page;
 let pageErrors: string[] = [];
 const cspViolations: string[] = [];
+/** Addresses the admin pages asked for that do not exist (a missing favicon was one on every page). */
+const failed: string[] = [];
 
 beforeAll(async () => {
   browser = await launch();
@@ -35,6 +37,7 @@ beforeAll(async () => {
   page = await context.newPage();
   pageErrors = collectPageErrors(page);
   page.on('console', (m) => m.text().includes('Content Security Policy') && cspViolations.push(m.text()));
+  page.on('response', (r) => r.status() === 404 && failed.push(`${r.status()} ${r.url()}`));
   await page.goto(`${h.url}/admin/login`);
   await page.fill('#password', ADMIN_PASSWORD);
   await Promise.all([page.waitForURL(`${h.url}/admin/`), page.getByRole('button', { name: /Anmelden/ }).click()]);
@@ -115,16 +118,25 @@ describe('the admin dashboard shows the scenario for the chosen period and the p
       .locator('div')
       .evaluateAll((divs) => divs.map((d) => d.textContent!.replace(/\s+/g, ' ').trim()));
     // 130 s over 6 page views = 21.7 s, shown as 22 s; 70 s over 3 = 23.3 s
+    // the change beside each figure: arrow (not read), words for screen readers, sign and per cent;
+    // the bounce rate in percentage points
     expect(figures).toEqual([
-      'Seitenaufrufe6vorher 3',
-      'Besucher4vorher 2',
-      'Besuche4vorher 2',
-      'Absprungrate50 %vorher 50 %',
-      'Ø Verweildauer22 svorher 23 s',
+      'Seitenaufrufe6▲ gestiegen um +100 %vorher 3',
+      'Besucher4▲ gestiegen um +100 %vorher 2',
+      'Besuche4▲ gestiegen um +100 %vorher 2',
+      'Absprungrate50 %= unverändert vorher 50 %',
+      'Ø Verweildauer22 s▼ gesunken um -7 %vorher 23 s',
+    ]);
+    expect(await page.getByTestId('figures').locator('[aria-hidden="true"]').allTextContents()).toEqual([
+      '▲ ',
+      '▲ ',
+      '▲ ',
+      '= ',
+      '▼ ',
     ]);
   });
 
-  it('overview: the chart has 7 bars and its values in a table that is closed until opened', async () => {
+  it('overview: the chart has 7 bars and its values in a table that is closed until opened; open at 390 px it fits', async () => {
     expect(await page.locator('.chart rect.bar').count()).toBe(7);
     const details = page.locator('details', { has: page.getByTestId('series-table') });
     expect(await details.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
@@ -138,23 +150,35 @@ describe('the admin dashboard shows the scenario for the chosen period and the p
       ['2025-05-19', '1', '1', '2025-05-12', '0'],
       ['2025-05-20', '2', '1', '2025-05-13', '1'],
     ]);
+    // at 390 px: no sideways scrolling, and a date on one line (a card of labelled cells per row)
+    await page.setViewportSize(WIDTHS.mobile);
+    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    const date = page.getByTestId('series-table').locator('tbody td').first();
+    const { height, lineHeight } = await date.evaluate((td) => ({
+      height: td.getBoundingClientRect().height,
+      lineHeight: parseFloat(getComputedStyle(td).lineHeight),
+    }));
+    expect(height).toBeLessThan(lineHeight * 1.5 + 8);
+    await page.setViewportSize(WIDTHS.desktop);
     await details.locator('summary').click();
   });
 
   it('overview: pages with time on page, entry and exit pages, sources and referring pages, campaigns, devices, browsers, systems, countries, widths', async () => {
+    // pages by their path; the whole address on hover
     expect(await rows('top-pages')).toEqual([
-      [`${SITE}/`, '2', '2', '40 s'],
-      [`${SITE}/galerie.html`, '2', '1', '20 s'],
-      [`${SITE}/kontakt.html`, '2', '0', '5 s'],
+      ['/', '2', '2', '40 s'],
+      ['/galerie.html', '2', '1', '20 s'],
+      ['/kontakt.html', '2', '0', '5 s'],
     ]);
+    expect(await page.getByTestId('top-pages').locator('tbody td.url').first().getAttribute('title')).toBe(`${SITE}/`);
     expect(await rows('entry-pages')).toEqual([
-      [`${SITE}/`, '2', '1'],
-      [`${SITE}/galerie.html`, '1', '1'],
-      [`${SITE}/kontakt.html`, '1', '0'],
+      ['/', '2', '1'],
+      ['/galerie.html', '1', '1'],
+      ['/kontakt.html', '1', '0'],
     ]);
     expect(await rows('exit-pages')).toEqual([
-      [`${SITE}/galerie.html`, '2', '0'],
-      [`${SITE}/kontakt.html`, '2', '0'],
+      ['/galerie.html', '2', '0'],
+      ['/kontakt.html', '2', '0'],
     ]);
     expect(await rows('sources')).toEqual([
       ['Google', '1', '0', '50 %'],
@@ -200,13 +224,69 @@ describe('the admin dashboard shows the scenario for the chosen period and the p
     await checkWidths('overview-7d');
   });
 
+  it('filters: a click on a row filters every card, shown as a chip, kept in the address through a reload and Back', async () => {
+    const first = async () => (await page.getByTestId('figures').locator('div').first().textContent())!.replace(/\s+/g, ' ');
+    const chips = () => page.getByTestId('filter-chips').locator('button.chip').allTextContents();
+    await page.getByTestId('browsers').getByRole('button', { name: 'Safari' }).click();
+    await expect.poll(chips).toEqual(['Browser: Safari✕']);
+    // Safari: D (/kontakt.html, 6 s) and A (/ 60 s, /galerie.html 30 s); nobody before
+    await expect.poll(first).toBe('Seitenaufrufe3neuvorher 0');
+    expect(new URL(page.url()).search).toBe('?period=7d&filter=browser%3ASafari');
+    expect(await rows('top-pages')).toEqual([
+      ['/', '1', '0', '1 min'],
+      ['/galerie.html', '1', '0', '30 s'],
+      ['/kontakt.html', '1', '0', '6 s'],
+    ]);
+    expect(await rows('devices')).toEqual([
+      ['Smartphone', '1', '0', '50 %'],
+      ['Tablet', '1', '0', '50 %'],
+    ]);
+    expect(await rows('referrers')).toEqual([['mail.example.net', '1', '0']]);
+    // each card's CSV carries the period and the filters
+    const csv = page.getByTestId('csv-browsers');
+    expect(await csv.getAttribute('href')).toBe('/admin/traffic.csv?period=7d&filter=browser%3ASafari&table=browsers');
+    expect(await csv.textContent()).toBe('CSV (Browser)');
+    const file = await page.request.get(`${h.url}${await csv.getAttribute('href')}`);
+    expect(await file.text()).toBe('\ufeffbrowser,current,previous\r\nSafari,2,0\r\n');
+    // a second filter: both must match (A's view of the gallery)
+    await page.getByTestId('top-pages').getByRole('button', { name: '/galerie.html' }).click();
+    await expect.poll(chips).toEqual(['Browser: Safari✕', 'Seite: /galerie.html✕']);
+    await expect.poll(first).toBe('Seitenaufrufe1neuvorher 0');
+    // a bookmark: the same view after a reload
+    await page.reload();
+    await expect.poll(chips).toEqual(['Browser: Safari✕', 'Seite: /galerie.html✕']);
+    await expect.poll(first).toBe('Seitenaufrufe1neuvorher 0');
+    expect(await page.getByTestId('period').inputValue()).toBe('7d');
+    // a chip removes its filter: the gallery's views by everyone, A's and B's now, F's before
+    await page.getByRole('button', { name: 'Filter Browser: Safari entfernen' }).click();
+    await expect.poll(chips).toEqual(['Seite: /galerie.html✕']);
+    await expect.poll(first).toBe('Seitenaufrufe2▲ gestiegen um +100 %vorher 1');
+    expect(await rows('browsers')).toEqual([
+      ['Chrome', '1', '1', '50 %'],
+      ['Safari', '1', '0', '50 %'],
+    ]);
+    await page.locator('details summary').first().click();
+    await checkWidths('overview-filtered');
+    await page.locator('details summary').first().click();
+    // Back: the two filters again
+    await page.goBack();
+    await expect.poll(chips).toEqual(['Browser: Safari✕', 'Seite: /galerie.html✕']);
+    await expect.poll(first).toBe('Seitenaufrufe1neuvorher 0');
+    await page.getByRole('button', { name: 'Alle Filter entfernen' }).click();
+    await expect.poll(() => page.getByTestId('filter-chips').count()).toBe(0);
+    await expect.poll(first).toBe('Seitenaufrufe6▲ gestiegen um +100 %vorher 3');
+    expect(new URL(page.url()).search).toBe('?period=7d');
+  });
+
   it('overview, 12 months and today: the figures follow the picker', async () => {
     await choose('12m');
-    await expect.poll(() => page.getByTestId('figures').locator('div').first().textContent()).toBe('Seitenaufrufe10vorher 0');
+    await expect.poll(() => page.getByTestId('figures').locator('div').first().textContent()).toBe('Seitenaufrufe10neuvorher 0');
     expect(await page.locator('.chart rect.bar').count()).toBe(12);
     await choose('today');
     // C this morning (08:00 in Berlin), B yesterday
-    await expect.poll(() => page.getByTestId('figures').locator('div').first().textContent()).toBe('Seitenaufrufe2vorher 1');
+    await expect
+      .poll(async () => (await page.getByTestId('figures').locator('div').first().textContent())!.replace(/\s+/g, ' '))
+      .toBe('Seitenaufrufe2▲ gestiegen um +100 %vorher 1');
     expect(await page.locator('.chart rect.bar').count()).toBe(24);
     await checkWidths('overview-today');
     await choose('7d');
@@ -256,7 +336,23 @@ describe('the admin dashboard shows the scenario for the chosen period and the p
     await zone.fill('Europe/Berlin');
     await page.getByRole('button', { name: 'Speichern' }).first().click();
     await expect.poll(() => page.getByTestId('zone-status').textContent()).toBe('Gespeichert.');
+    // a stats API token: shown once, listed by its first characters, it reads the API; revoked, it does not
+    await page.getByLabel('Name (wofür)').fill('Grafana');
+    await page.getByRole('button', { name: 'Token erstellen' }).click();
+    const token = (await page.getByTestId('new-token').locator('code').textContent({ timeout: 10_000 }))!;
+    expect(token).toMatch(/^pp_/);
+    await expect
+      .poll(() => rows('tokens'))
+      .toEqual([['Grafana', `${token.slice(0, 10)}…`, expect.any(String), '–', 'Widerrufen (Grafana)']]);
+    const stats = () => page.request.get(`${h.url}/api/v1/stats?period=7d`, { headers: { authorization: `Bearer ${token}` } });
+    expect((await stats()).status()).toBe(200);
+    await page.getByRole('button', { name: 'Token erstellen' }).click(); // the name is required: nothing made
     await checkWidths('settings');
+    const accepted = page.waitForEvent('dialog').then((dialog) => dialog.accept());
+    await page.getByRole('button', { name: 'Widerrufen (Grafana)' }).click();
+    await accepted;
+    await expect.poll(async () => (await rows('tokens'))[0]![4]).toMatch(/^widerrufen /);
+    expect((await stats()).status()).toBe(401);
     await page.getByRole('button', { name: 'Switch to English' }).click();
     await page.goto(`${h.url}/admin/#overview`);
     await expect.poll(() => page.locator('h1').textContent()).toBe('Overview');
@@ -268,6 +364,7 @@ describe('the admin dashboard shows the scenario for the chosen period and the p
     await page.getByRole('button', { name: 'Deutsch' }).click();
     expect(cspViolations).toEqual([]);
     expect(pageErrors).toEqual([]);
+    expect(failed).toEqual([]);
   });
 });
 

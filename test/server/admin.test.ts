@@ -135,7 +135,7 @@ describe('private by default (PAGEPULSE_ADMIN_PASSWORD set)', () => {
 
   it('every admin endpoint without a session: 401 (the app page: a redirect to the sign-in), no data, no CORS', async () => {
     await storeErika();
-    const endpoints = h.routes.filter((r) => r.startsWith('/admin/api/') || r === '/admin/consents.csv');
+    const endpoints = h.routes.filter((r) => r.startsWith('/admin/api/') || r.endsWith('.csv'));
     expect(endpoints).toEqual(
       expect.arrayContaining(['/admin/api/consents', '/admin/api/erase', '/admin/api/settings', '/admin/consents.csv']),
     );
@@ -175,7 +175,21 @@ describe('sign-in', () => {
     const wrong = await login('Lichtwerk-Admin-Test-2024');
     expect(wrong.status).toBe(401);
     expect(wrong.headers.get('set-cookie')).toBeNull();
-    expect(await wrong.text()).toContain('Das Passwort ist falsch.');
+    const page = await wrong.text();
+    // one language: German unless the browser prefers English
+    expect(page).toContain('Das Passwort ist falsch.');
+    expect(page).not.toContain('Wrong password');
+    const english = await (await login('Lichtwerk-Admin-Test-2024', { 'accept-language': 'en-GB,en;q=0.9,de;q=0.8' })).text();
+    expect(english).toContain('<html lang="en">');
+    expect(english).toContain('Wrong password.');
+    expect(english).not.toContain('Passwort');
+    const french = await (await login('x', { 'accept-language': 'fr-FR, de;q=0.5, en;q=0.7' })).text();
+    expect(french).toContain('Wrong password.');
+    // the page's icon is ours (the admin CSP allows images from 'self' only): no missing favicon
+    expect(page).toContain('<link rel="icon" href="/admin/favicon.svg" type="image/svg+xml">');
+    const icon = await fetch(`${h.url}/admin/favicon.svg`);
+    expect([icon.status, icon.headers.get('content-type')]).toEqual([200, 'image/svg+xml']);
+    expect(await icon.text()).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
     expect((await login('')).status).toBe(401);
 
     const right = await login(ADMIN_PASSWORD);
@@ -380,6 +394,8 @@ describe('admin data', () => {
     h.clock.now += 1000;
     await post(`${GDPR}&task=user.storeConsent&format=raw`, tricky.toString());
     const admin = await signIn(h.url);
+    // times on the site's clock, with its offset (as the views show them)
+    expect((await admin.post('/admin/api/settings', { timeZone: 'Europe/Berlin' })).status).toBe(200);
     const res = await admin.get('/admin/consents.csv');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
@@ -389,13 +405,13 @@ describe('admin data', () => {
     const lines = (await res.text()).split('\r\n');
     expect(lines[0]).toBe('time,pseudonym,consent_id,kind,category,choice,user_agent,url,form,fields,deleted_at');
     expect(lines[1]).toBe(
-      `2025-05-01T10:00:01.000Z,${pseudonym},,form,,given,${AGENT},${PAGE},"'=HYPERLINK(""http://evil"")","Nachricht: Hallo, ""Team""\nZeile 2; Formel: =1+1",`,
+      `2025-05-01T12:00:01+02:00,${pseudonym},,form,,given,${AGENT},${PAGE},"'=HYPERLINK(""http://evil"")","Nachricht: Hallo, ""Team""\nZeile 2; Formel: =1+1",`,
     );
     // the same time: by id per table, then by kind, so the order is stable
     expect(lines.slice(2)).toEqual([
-      `2025-05-01T10:00:00.000Z,${pseudonym},,category,3,allow,${AGENT},,,,`,
-      `2025-05-01T10:00:00.000Z,${pseudonym},,generic,,allow,${AGENT},,,,`,
-      `2025-05-01T10:00:00.000Z,${pseudonym},,form,,given,${AGENT},${PAGE},kontaktformular,Name: ${NAME}; E-Mail: ${EMAIL},`,
+      `2025-05-01T12:00:00+02:00,${pseudonym},,category,3,allow,${AGENT},,,,`,
+      `2025-05-01T12:00:00+02:00,${pseudonym},,generic,,allow,${AGENT},,,,`,
+      `2025-05-01T12:00:00+02:00,${pseudonym},,form,,given,${AGENT},${PAGE},kontaktformular,Name: ${NAME}; E-Mail: ${EMAIL},`,
       '',
     ]);
     // filtered by pseudonym and date range

@@ -81,7 +81,14 @@ describe('retention', () => {
         body: new URLSearchParams({ password }).toString(),
       });
     expect((await login('falsch')).status).toBe(401);
-    expect((await login(ADMIN_PASSWORD)).status).toBe(303);
+    const signedIn = await login(ADMIN_PASSWORD);
+    expect(signedIn.status).toBe(303);
+    // a stats API token, revoked (a live one is a credential, kept until revoked)
+    const admin = { cookie: signedIn.headers.get('set-cookie')!.split(';')[0]!, origin: h.url, 'content-type': FORM_TYPE };
+    const made = await fetch(`${h.url}/admin/api/tokens`, { method: 'POST', headers: admin, body: 'name=Grafana' });
+    const { id } = (await made.json()) as { id: number };
+    const revoked = await fetch(`${h.url}/admin/api/tokens/revoke`, { method: 'POST', headers: admin, body: `id=${id}` });
+    expect(await revoked.json()).toEqual({ revoked: true });
 
     const personal = (await tables()).filter((name) => !NOT_PERSONAL.test(name));
     const counts = async () =>

@@ -33,6 +33,8 @@ export function Breakdown({
   share = false,
   extra,
   testId,
+  titleOf,
+  onPick,
 }: {
   t: Messages;
   lang: Lang;
@@ -45,6 +47,10 @@ export function Breakdown({
   /** One more column after the figures: its header and its cell per row. */
   extra?: { header: string; cell: (row: Row) => string };
   testId?: string;
+  /** The whole label where the row shows a short one (a page's address beside its path). */
+  titleOf?: (row: Row) => string;
+  /** A click on a row's label: filter every card by it. */
+  onPick?: (row: Row) => void;
 }) {
   if (rows.length === 0) return <p>{t.none}</p>;
   const total = rows.reduce((sum, row) => sum + row.current, 0);
@@ -71,8 +77,19 @@ export function Breakdown({
       <tbody>
         {rows.map((row) => (
           <tr key={row.label}>
-            <td className="url" data-label={labelHeader}>
-              {breakable(labelOf(row))}
+            <td className="url" data-label={labelHeader} title={titleOf?.(row)}>
+              {onPick ? (
+                <button
+                  type="button"
+                  className="link"
+                  onClick={() => onPick(row)}
+                  title={titleOf?.(row) ?? t.filterBy(labelOf(row))}
+                >
+                  {breakable(labelOf(row))}
+                </button>
+              ) : (
+                breakable(labelOf(row))
+              )}
             </td>
             <td className="num" data-label={countHeader}>
               {format(row.current)}

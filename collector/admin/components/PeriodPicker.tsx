@@ -9,6 +9,9 @@ import { PERIOD_NAMES, type PeriodChoice } from '../period';
  */
 export function PeriodPicker({ t, value, onChange }: { t: Messages; value: PeriodChoice; onChange: (c: PeriodChoice) => void }) {
   const [draft, setDraft] = useState(value);
+  // no day after today (the browser's; the collector refuses a range past the site's today with a message)
+  const now = new Date();
+  const today = `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
   const apply = (event: FormEvent) => {
     event.preventDefault();
     onChange(draft);
@@ -37,7 +40,13 @@ export function PeriodPicker({ t, value, onChange }: { t: Messages; value: Perio
         <>
           <label>
             {t.from}
-            <input type="date" required value={draft.from} onChange={(e) => setDraft({ ...draft, from: e.target.value })} />
+            <input
+              type="date"
+              required
+              value={draft.from}
+              max={today}
+              onChange={(e) => setDraft({ ...draft, from: e.target.value })}
+            />
           </label>
           <label>
             {t.to}
@@ -46,6 +55,7 @@ export function PeriodPicker({ t, value, onChange }: { t: Messages; value: Perio
               required
               value={draft.to}
               min={draft.from}
+              max={today}
               onChange={(e) => setDraft({ ...draft, to: e.target.value })}
             />
           </label>

@@ -13,16 +13,19 @@ export function Table<T>({
   rowKey,
   cells,
   testId,
+  stack = false,
 }: {
   columns: readonly Column[];
   items: readonly T[];
   rowKey: (item: T) => string;
   cells: (item: T) => React.ReactNode[];
   testId?: string;
+  /** On a phone each row a card of labelled cells (as the breakdowns): no table wider than the screen. */
+  stack?: boolean;
 }) {
   const cellClass = (c: Column) => (c.num ? 'num' : c.className);
   return (
-    <table data-testid={testId}>
+    <table data-testid={testId} className={stack ? 'stack' : undefined}>
       <thead>
         <tr>
           {columns.map((c) => (
@@ -36,7 +39,7 @@ export function Table<T>({
         {items.map((item) => (
           <tr key={rowKey(item)}>
             {cells(item).map((cell, i) => (
-              <td key={columns[i]!.label} className={cellClass(columns[i]!)}>
+              <td key={columns[i]!.label} className={cellClass(columns[i]!)} data-label={stack ? columns[i]!.label : undefined}>
                 {cell}
               </td>
             ))}

@@ -185,6 +185,8 @@ function Erase({ t, onErased }: { t: Messages; onErased: () => void }) {
     if (!window.confirm(t.eraseConfirm(key))) return;
     postForm<Erased>('erase', { [by]: key }).then(
       (result) => {
+        // an unknown pseudonym or ID: said plainly (a typo is likelier than an erased visitor), the field kept to correct it
+        if (result.sessions === 0 && result.records === 0) return setMessage({ ok: false, text: t.nothingErased });
         setMessage({ ok: true, text: t.erased(result.records) });
         setValue('');
         onErased();

@@ -1,6 +1,9 @@
-import { getJson, type Compared, type Online, type Row, type Traffic } from '../api';
+import { FILTERS } from '../../shared/admin-api';
+import { filterFields } from '../address';
+import { getJson, type Compared, type FilterName, type Filters, type Online, type Row, type Traffic } from '../api';
 import { BarChart } from '../components/BarChart';
 import { Breakdown } from '../components/Breakdown';
+import { Change } from '../components/Change';
 import { PeriodNote } from '../components/PeriodPicker';
 import { Status } from '../components/Status';
 import { Table } from '../components/Table';
@@ -16,6 +19,85 @@ const UTM = ['utmSource', 'utmMedium', 'utmCampaign', 'utmTerm', 'utmContent'] a
 /** Window width classes from narrow to wide (the collector's SCREEN_CLASSES), unknown last: read as a scale. */
 const SCREEN_ORDER = ['< 600', '600–1023', '1024–1439', '≥ 1440', 'unknown'];
 const bySize = (rows: readonly Row[]) => [...rows].sort((a, b) => SCREEN_ORDER.indexOf(a.label) - SCREEN_ORDER.indexOf(b.label));
+/** Each breakdown's filter (the shared table read the other way round). */
+const FILTER_OF = Object.fromEntries(Object.entries(FILTERS).map(([name, key]) => [key, name as FilterName])) as Record<
+  string,
+  FilterName
+>;
+/** The filters that name a page address. */
+const PAGE_FILTERS: readonly FilterName[] = ['page', 'entry', 'exit'];
+
+/**
+ * A page address as its path (and query): the rows are the site's pages, the whole address wraps
+ * over lines. `withHost` where the rows are of more than one site.
+ */
+export function pathOf(address: string, withHost = false): string {
+  try {
+    const url = new URL(address);
+    return `${withHost ? url.host : ''}${url.pathname}${url.search}`;
+  } catch {
+    return address;
+  }
+}
+
+/** A country's name in `lang` from its ISO code (the code itself where the runtime knows none). */
+function countryName(t: Messages, lang: Lang, code: string): string {
+  if (code === 'unknown') return t.unknown;
+  try {
+    return new Intl.DisplayNames(lang, { type: 'region', fallback: 'code' }).of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
+
+/** How a filter's value reads (a chip): a page as its path, a device class in words, a country by name. */
+function shownValue(t: Messages, lang: Lang, name: FilterName, value: string): string {
+  if (PAGE_FILTERS.includes(name)) return pathOf(value);
+  if (name === 'device') return t.deviceNames[value] ?? value;
+  if (name === 'country') return countryName(t, lang, value);
+  if (value === 'unknown') return t.unknown;
+  return name === 'screen' ? `${value} px` : value;
+}
+
+/** The active filters, each a chip that removes it; and one to remove them all. */
+export function FilterChips({
+  t,
+  lang,
+  filters,
+  onChange,
+}: {
+  t: Messages;
+  lang: Lang;
+  filters: Filters;
+  onChange: (filters: Filters) => void;
+}) {
+  if (filters.length === 0) return null;
+  return (
+    <div className="chips" role="group" aria-label={t.filtersLabel} data-testid="filter-chips">
+      {filters.map((f, i) => {
+        const what = `${t.filterNames[f.name] ?? f.name}: ${shownValue(t, lang, f.name, f.value)}`;
+        return (
+          <button
+            key={`${f.name}:${f.value}`}
+            type="button"
+            className="chip"
+            title={PAGE_FILTERS.includes(f.name) ? f.value : undefined}
+            aria-label={t.removeFilter(what)}
+            onClick={() => onChange(filters.filter((_, j) => j !== i))}
+          >
+            <span>{what}</span>
+            <span aria-hidden="true">✕</span>
+          </button>
+        );
+      })}
+      {filters.length > 1 && (
+        <button type="button" className="link" onClick={() => onChange([])}>
+          {t.clearFilters}
+        </button>
+      )}
+    </div>
+  );
+}
 
 /**
  * Visitors online now (refreshing), then the chosen period beside the previous one: key figures,
@@ -23,21 +105,30 @@ const bySize = (rows: readonly Row[]) => [...rows].sort((a, b) => SCREEN_ORDER.i
  * entry and exit pages, sources (by name, and the referring pages), campaigns, devices, browsers,
  * operating systems, countries and window widths.
  */
-export function Overview({ t, lang, period }: { t: Messages; lang: Lang; period: PeriodChoice }) {
+export function Overview({
+  t,
+  lang,
+  period,
+  filters,
+  onFilters,
+}: {
+  t: Messages;
+  lang: Lang;
+  period: PeriodChoice;
+  filters: Filters;
+  onFilters: (filters: Filters) => void;
+}) {
   const [online] = useData(() => getJson<Online>('online'), [], ONLINE_REFRESH_MS);
-  const [traffic] = useData(() => getJson<Traffic>('traffic', periodParams(period)), [period]);
+  const fields = filterFields(filters);
+  const [traffic] = useData(
+    () => getJson<Traffic>('traffic', { ...periodParams(period), filter: fields }),
+    [period, fields.join('\n')],
+  );
+  /** A click on a row: filter by it (replacing a filter of the same dimension). */
+  const pick = (name: FilterName) => (row: Row) =>
+    onFilters([...filters.filter((f) => f.name !== name), { name, value: row.label }]);
   const number = new Intl.NumberFormat(lang);
   const count = (n: number) => number.format(n);
-  const regions = new Intl.DisplayNames(lang, { type: 'region', fallback: 'code' });
-  /** A country's name in the admin's language from its ISO code (the code itself where the runtime knows none). */
-  const countryName = (code: string) => {
-    if (code === 'unknown') return t.unknown;
-    try {
-      return regions.of(code) ?? code;
-    } catch {
-      return code;
-    }
-  };
   // not bound to the period: between the period's key figures and its details
   const onlineCard = (
     <section aria-labelledby="online-title" className="card">
@@ -57,7 +148,12 @@ export function Overview({ t, lang, period }: { t: Messages; lang: Lang; period:
                 ]}
                 items={data.pages}
                 rowKey={(p) => p.page}
-                cells={(p) => [p.page, number.format(p.visitors)]}
+                cells={(p) => [
+                  <span key="page" title={p.page}>
+                    {pathOf(p.page)}
+                  </span>,
+                  number.format(p.visitors),
+                ]}
               />
             )}
           </>
@@ -69,18 +165,61 @@ export function Overview({ t, lang, period }: { t: Messages; lang: Lang; period:
     <>
       <Status loaded={traffic} t={t}>
         {(data) => {
-          const figures: Array<[string, Compared, (n: number) => string]> = [
+          const before = data.summary.visits.previous === 0;
+          const figures: Array<[string, Compared, (n: number) => string, boolean?]> = [
             [t.pageViews, data.summary.views, count],
             [t.visitors, data.summary.visitors, count],
             [t.visits, data.summary.visits, count],
-            [t.bounceRate, data.summary.bounceRate, (n) => percent(n, lang)],
+            [t.bounceRate, data.summary.bounceRate, (n) => percent(n, lang), true],
             [t.timeOnPage, data.summary.timeOnPage, (n) => duration(n, lang)],
           ];
+          // pages of more than one site: the host stays in the label
+          const hosts = new Set(data.pages.map((p) => pathOf(p.label, true).split('/')[0]));
+          const pageLabel = (row: Row) => pathOf(row.label, hosts.size > 1);
+          const pageTitle = (row: Row) => row.label;
           const chartTitle = t.viewsPer[data.period.unit]!;
           const short = (label: string) => (data.period.unit === 'day' ? label.slice(5) : label);
+          const campaigns = UTM.filter((key) => data[key].length > 0);
+          // each card's tables as CSV, with the view's period and filters (the collector's /admin/traffic.csv)
+          const csvHref = (table: string) =>
+            `/admin/traffic.csv?${new URLSearchParams([
+              ...Object.entries(periodParams(period)),
+              ...fields.map((f) => ['filter', f]),
+              ['table', table],
+            ]).toString()}`;
+          const CARD_TABLES: Record<string, string[]> = {
+            'pages-title': ['pages'],
+            'entry-title': ['entryPages'],
+            'exit-title': ['exitPages'],
+            'sources-title': ['sources', 'referrers'],
+            'campaigns-title': [...campaigns],
+            'devices-title': ['devices'],
+            'browsers-title': ['browsers'],
+            'systems-title': ['operatingSystems'],
+            'countries-title': ['countries'],
+            'screens-title': ['screens'],
+          };
+          const csvLinks = (title: string, tables: readonly string[]) =>
+            tables.length > 0 && (
+              <span className="csv-links">
+                {tables.map((table) => {
+                  const what = tables.length > 1 ? `${title}: ${t.utm[table] ?? table}` : title;
+                  // the visible text first in the link's name, the card's title for a screen reader after it
+                  return (
+                    <a key={table} href={csvHref(table)} download data-testid={`csv-${table}`}>
+                      {tables.length > 1 ? `${t.csv} ${FILTER_OF[table] ?? table}` : t.csv}
+                      <span className="sr-only"> ({what})</span>
+                    </a>
+                  );
+                })}
+              </span>
+            );
           const card = (id: string, title: string, body: React.ReactNode, hint?: string) => (
             <section aria-labelledby={id} className="card">
-              <h2 id={id}>{title}</h2>
+              <div className="card-head">
+                <h2 id={id}>{title}</h2>
+                {csvLinks(title, CARD_TABLES[id] ?? [])}
+              </div>
               {hint && <p className="hint">{hint}</p>}
               {body}
             </section>
@@ -91,7 +230,8 @@ export function Overview({ t, lang, period }: { t: Messages; lang: Lang; period:
             rows: Row[],
             labelHeader: string,
             countHeader: string,
-            more: Pick<React.ComponentProps<typeof Breakdown>, 'labelOf' | 'share' | 'extra'> = {},
+            more: Pick<React.ComponentProps<typeof Breakdown>, 'labelOf' | 'share' | 'extra' | 'titleOf'> = {},
+            key: string = testId,
           ) => (
             <Breakdown
               key={testId}
@@ -102,23 +242,37 @@ export function Overview({ t, lang, period }: { t: Messages; lang: Lang; period:
               countHeader={countHeader}
               format={count}
               testId={testId}
+              onPick={FILTER_OF[key] ? pick(FILTER_OF[key]) : undefined}
               {...more}
             />
           );
-          const campaigns = UTM.filter((key) => data[key].length > 0);
           return (
             <>
               <PeriodNote t={t} lang={lang} period={data.period} />
+              <FilterChips t={t} lang={lang} filters={filters} onChange={onFilters} />
               <section aria-labelledby="figures-title" className="card">
-                <h2 id="figures-title">{t.keyFigures}</h2>
+                <div className="card-head">
+                  <h2 id="figures-title">{t.keyFigures}</h2>
+                  {csvLinks(t.keyFigures, ['summary'])}
+                </div>
                 <dl className="figures" data-testid="figures">
-                  {figures.map(([label, value, format]) => (
+                  {figures.map(([label, value, format, rate = false]) => (
                     <div key={label}>
                       <dt>{label}</dt>
                       <dd>
                         <span className="value">{format(value.current)}</span>
-                        <span className="prev">
-                          {t.previous} {format(value.previous)}
+                        <span className="line">
+                          <Change
+                            t={t}
+                            lang={lang}
+                            current={value.current}
+                            previous={value.previous}
+                            points={rate}
+                            wasNone={rate ? before : value.previous === 0}
+                          />
+                          <span className="prev">
+                            {t.previous} {format(value.previous)}
+                          </span>
                         </span>
                       </dd>
                     </div>
@@ -128,7 +282,10 @@ export function Overview({ t, lang, period }: { t: Messages; lang: Lang; period:
               </section>
               {onlineCard}
               <section aria-labelledby="views-title" className="card">
-                <h2 id="views-title">{chartTitle}</h2>
+                <div className="card-head">
+                  <h2 id="views-title">{chartTitle}</h2>
+                  {csvLinks(chartTitle, ['series'])}
+                </div>
                 <BarChart
                   values={data.series.map((d) => d.views)}
                   labels={data.series.map((d) => d.label)}
@@ -141,6 +298,7 @@ export function Overview({ t, lang, period }: { t: Messages; lang: Lang; period:
                   <summary>{t.chartTable}</summary>
                   <Table
                     testId="series-table"
+                    stack
                     columns={[
                       { label: t.bucket[data.period.unit]! },
                       { label: t.pageViews, num: true },
@@ -158,15 +316,47 @@ export function Overview({ t, lang, period }: { t: Messages; lang: Lang; period:
                 {card(
                   'pages-title',
                   t.topPages,
-                  breakdown('top-pages', data.pages, t.page, t.pageViews, {
-                    extra: {
-                      header: t.timeOnPage,
-                      cell: (row) => duration(data.pages.find((p) => p.label === row.label)!.timeOnPage, lang),
+                  breakdown(
+                    'top-pages',
+                    data.pages,
+                    t.page,
+                    t.pageViews,
+                    {
+                      labelOf: pageLabel,
+                      titleOf: pageTitle,
+                      extra: {
+                        header: t.timeOnPage,
+                        cell: (row) => duration(data.pages.find((p) => p.label === row.label)!.timeOnPage, lang),
+                      },
                     },
-                  }),
+                    'pages',
+                  ),
+                  t.filterHint,
                 )}
-                {card('entry-title', t.entryPages, breakdown('entry-pages', data.entryPages, t.page, t.entries))}
-                {card('exit-title', t.exitPages, breakdown('exit-pages', data.exitPages, t.page, t.exits))}
+                {card(
+                  'entry-title',
+                  t.entryPages,
+                  breakdown(
+                    'entry-pages',
+                    data.entryPages,
+                    t.page,
+                    t.entries,
+                    { labelOf: pageLabel, titleOf: pageTitle },
+                    'entryPages',
+                  ),
+                )}
+                {card(
+                  'exit-title',
+                  t.exitPages,
+                  breakdown(
+                    'exit-pages',
+                    data.exitPages,
+                    t.page,
+                    t.exits,
+                    { labelOf: pageLabel, titleOf: pageTitle },
+                    'exitPages',
+                  ),
+                )}
                 {card(
                   'sources-title',
                   t.sources,
@@ -193,33 +383,45 @@ export function Overview({ t, lang, period }: { t: Messages; lang: Lang; period:
                 {card(
                   'devices-title',
                   t.devices,
-                  breakdown('devices', data.devices, t.device, t.visits, {
-                    labelOf: (row) => t.deviceNames[row.label] ?? row.label,
-                    share: true,
-                  }),
+                  breakdown(
+                    'devices',
+                    data.devices,
+                    t.device,
+                    t.visits,
+                    { labelOf: (row) => t.deviceNames[row.label] ?? row.label, share: true },
+                    'devices',
+                  ),
                 )}
                 {card(
                   'browsers-title',
                   t.browsers,
-                  breakdown('browsers', data.browsers, t.browser, t.visits, {
-                    labelOf: (row) => (row.label === 'unknown' ? t.unknown : row.label),
-                    share: true,
-                  }),
+                  breakdown(
+                    'browsers',
+                    data.browsers,
+                    t.browser,
+                    t.visits,
+                    { labelOf: (row) => (row.label === 'unknown' ? t.unknown : row.label), share: true },
+                    'browsers',
+                  ),
                 )}
                 {card(
                   'systems-title',
                   t.operatingSystems,
-                  breakdown('operating-systems', data.operatingSystems, t.os, t.visits, {
-                    labelOf: (row) => (row.label === 'unknown' ? t.unknown : row.label),
-                    share: true,
-                  }),
+                  breakdown(
+                    'operating-systems',
+                    data.operatingSystems,
+                    t.os,
+                    t.visits,
+                    { labelOf: (row) => (row.label === 'unknown' ? t.unknown : row.label), share: true },
+                    'operatingSystems',
+                  ),
                 )}
                 {card(
                   'countries-title',
                   t.countries,
                   <>
                     {breakdown('countries', data.countries, t.country, t.visits, {
-                      labelOf: (row) => countryName(row.label),
+                      labelOf: (row) => countryName(t, lang, row.label),
                       share: true,
                     })}
                     {/* DB-IP's licence (CC BY 4.0) asks for this link where its results are shown */}
@@ -232,10 +434,14 @@ export function Overview({ t, lang, period }: { t: Messages; lang: Lang; period:
                 {card(
                   'screens-title',
                   t.screens,
-                  breakdown('screens', bySize(data.screens), t.screen, t.visits, {
-                    labelOf: (row) => (row.label === 'unknown' ? t.unknown : `${row.label} px`),
-                    share: true,
-                  }),
+                  breakdown(
+                    'screens',
+                    bySize(data.screens),
+                    t.screen,
+                    t.visits,
+                    { labelOf: (row) => (row.label === 'unknown' ? t.unknown : `${row.label} px`), share: true },
+                    'screens',
+                  ),
                 )}
               </div>
             </>

@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { getJson, postForm, type RetentionDays, type SavedSettings } from '../api';
-import type { Messages } from '../i18n';
+import type { Lang, Messages } from '../i18n';
+import { Tokens } from './Tokens';
 
 /** The retention settings, each 1 to 3650 days (nothing is kept forever). */
 const FIELDS = [
@@ -11,7 +12,7 @@ const FIELDS = [
 ] as const satisfies ReadonlyArray<keyof RetentionDays>;
 
 /** The settings: the site's time zone, and retention: page views and visits, clicks, form consents, cookie consents, each after N days. */
-export function Retention({ t }: { t: Messages }) {
+export function Retention({ t, lang }: { t: Messages; lang: Lang }) {
   const [days, setDays] = useState<Record<(typeof FIELDS)[number], string>>({
     visitRetentionDays: '',
     clickRetentionDays: '',
@@ -38,6 +39,7 @@ export function Retention({ t }: { t: Messages }) {
   return (
     <>
       <TimeZone t={t} />
+      <Tokens t={t} lang={lang} />
       <section className="card" aria-labelledby="retention-title">
         <h2 id="retention-title">{t.retentionTitle}</h2>
         <p className="hint">{t.retentionHint}</p>

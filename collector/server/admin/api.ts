@@ -1,11 +1,26 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AdminSettings, ConsentLog, Erased, Online, RetentionDays, SavedSettings } from '../../shared/admin-api';
+import {
+  FILTERS,
+  type AdminSettings,
+  type ApiTokens,
+  type NewApiToken,
+  type ConsentLog,
+  type Erased,
+  type FilterName,
+  type Filters,
+  type Online,
+  type RetentionDays,
+  type SavedSettings,
+  type Traffic,
+} from '../../shared/admin-api';
 import { startOfDay, validTimeZone } from '../calendar';
 import { originOf, ownOrigin } from '../edge/client';
 import { HttpError } from '../edge/http';
-import type { ConsentEntry, ConsentFilter, Store } from '../store';
+import type { ConsentEntry, ConsentFilter, Store, VisitFilter } from '../store';
 import { CSV_HEADER, csvLine } from './csv';
 import { createDashboard } from './dashboard';
+import { newToken, tokenHash } from './auth';
+import { trafficCsv } from './tables-csv';
 import { parseDay, periodOf, type Period } from './period';
 import { MAX_RETENTION_DAYS, RETENTION, retentionDays } from './retention';
 
@@ -24,6 +39,39 @@ const MAX_LOG_ROWS = 2000;
 const PSEUDONYM = /^[0-9a-f]{12}$/;
 /** A consent ID as the visitor tasks store it (visitor/tasks.ts). */
 const CONSENT_ID = /^[A-Za-z0-9_-]{16,64}$/;
+
+/** At most this many filters per read, each value at most this long (a stored page address is at most 2,048). */
+const MAX_FILTERS = 10;
+const MAX_FILTER_VALUE = 2048;
+
+/**
+ * The filters of a read: `filter=<name>:<value>`, repeatable (all must match); the value is what
+ * a breakdown's row shows (its label). Throws 400 for an unknown name or an empty value.
+ */
+export function filtersOf(params: URLSearchParams, headers?: Record<string, string>): Filters {
+  const given = params.getAll('filter');
+  if (given.length > MAX_FILTERS) throw new HttpError(400, `at most ${MAX_FILTERS} filters`, headers);
+  const filters: Filters = [];
+  for (const text of given) {
+    const colon = text.indexOf(':');
+    const name = text.slice(0, colon);
+    const value = text.slice(colon + 1);
+    if (colon < 1 || !Object.hasOwn(FILTERS, name))
+      throw new HttpError(400, `filter must be <name>:<value>, name one of ${Object.keys(FILTERS).join(', ')}`, headers);
+    if (value === '' || value.length > MAX_FILTER_VALUE)
+      throw new HttpError(400, `a filter's value must be 1 to ${MAX_FILTER_VALUE} characters`, headers);
+    if (!filters.some((f) => f.name === name && f.value === value)) filters.push({ name: name as FilterName, value });
+  }
+  return filters;
+}
+
+/** The store's filter of the API's. */
+export const storeFilter = (filters: Filters): VisitFilter => filters.map((f) => [f.name, f.value] as const);
+
+/** Stats API requests per token and minute (per process), and the tokens' names. */
+export const STATS_PER_MINUTE = 60;
+/** A token's name: 1 to 100 characters, none of them a control character. */
+const validName = (name: string) => name.length >= 1 && name.length <= 100 && ![...name].some((c) => c < ' ' || c === '\u007f');
 
 /** The pseudonym of a stored session: its first 12 hex characters. */
 const pseudonymOf = (session: string) => session.slice(0, 12);
@@ -133,12 +181,63 @@ export function createApi({
     const write = async (text: string) => {
       if (!res.write(text)) await Promise.race([new Promise((resolve) => res.once('drain', resolve)), closed]);
     };
+    const zone = await timeZone();
     await write(CSV_HEADER);
     for await (const page of store.consents.log(filter)) {
       if (res.destroyed) return;
-      await write(page.map((row) => csvLine(row, pseudonymOf(row.session))).join(''));
+      await write(page.map((row) => csvLine(row, pseudonymOf(row.session), zone)).join(''));
     }
     res.end();
+  }
+
+  /** The overview's figures for the period and filters of `params`. */
+  async function traffic(params: URLSearchParams): Promise<Traffic> {
+    const p = await period(params);
+    const filters = filtersOf(params, ADMIN_HEADERS);
+    return { period: described(p), filters, ...(await dashboard.traffic(p, storeFilter(filters))) };
+  }
+
+  /** One table of the overview as CSV (tables-csv.ts), for the period and filters of `params`. */
+  async function exportTable(req: IncomingMessage, res: ServerResponse, params: URLSearchParams): Promise<void> {
+    const table = params.get('table') ?? '';
+    const data = await traffic(params);
+    const body = trafficCsv(data, table, ADMIN_HEADERS);
+    const [from, to] = data.period.days.current;
+    res.writeHead(200, {
+      ...ADMIN_HEADERS,
+      'content-type': 'text/csv; charset=utf-8',
+      'content-disposition': `attachment; filename="pagepulse-${table}-${from}_${to}${data.filters.length ? '-filtered' : ''}.csv"`,
+    });
+    res.end(req.method === 'HEAD' ? undefined : body);
+  }
+
+  /** Requests per token in the current minute (this process). */
+  const used = new Map<number, { minute: number; n: number }>();
+
+  /**
+   * `GET /api/v1/stats` with `Authorization: Bearer <token>`: the overview's figures for `period`
+   * (and `from`/`to`) and `filter`, as `/admin/api/traffic` answers them. 401 without a live token,
+   * 429 past STATS_PER_MINUTE requests a minute.
+   */
+  async function stats(req: IncomingMessage, res: ServerResponse, params: URLSearchParams): Promise<void> {
+    const challenge = { ...ADMIN_HEADERS, 'www-authenticate': 'Bearer realm="pagepulse"' };
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      throw new HttpError(405, 'method not allowed', { allow: 'GET', ...ADMIN_HEADERS });
+    const token = /^Bearer ([A-Za-z0-9_-]{20,100})$/.exec(req.headers.authorization ?? '')?.[1];
+    const id = token === undefined ? null : await store.admin.useToken(tokenHash(token), now());
+    if (id === null) throw new HttpError(401, 'a valid token is required: Authorization: Bearer <token>', challenge);
+    const minute = Math.floor(now() / 60_000);
+    const count = used.get(id);
+    const n = count?.minute === minute ? count.n + 1 : 1;
+    used.set(id, { minute, n });
+    if (n > STATS_PER_MINUTE)
+      throw new HttpError(429, `at most ${STATS_PER_MINUTE} requests a minute per token`, {
+        ...ADMIN_HEADERS,
+        'retry-after': String(60 - Math.floor((now() / 1000) % 60)),
+      });
+    const body = JSON.stringify(await traffic(params));
+    res.writeHead(200, { ...ADMIN_HEADERS, 'content-type': 'application/json; charset=utf-8' });
+    res.end(req.method === 'HEAD' ? undefined : body);
   }
 
   /** JSON reads of the signed-in app, by path. */
@@ -147,10 +246,7 @@ export function createApi({
       ...(await store.visits.online(now() - presenceWindowMs)),
       at: new Date(now()).toISOString(),
     }),
-    '/admin/api/traffic': async (params) => {
-      const p = await period(params);
-      return { period: described(p), ...(await dashboard.traffic(p)) };
-    },
+    '/admin/api/traffic': (params) => traffic(params),
     '/admin/api/clicks': async (params, req) => {
       const p = await period(params);
       const own = ownOrigin(req, trustProxy);
@@ -181,10 +277,34 @@ export function createApi({
       };
     },
     '/admin/api/settings': () => settingsNow(),
+    '/admin/api/tokens': async (): Promise<ApiTokens> => ({
+      tokens: (await store.admin.tokens()).map((t) => ({
+        id: t.id,
+        name: t.name,
+        prefix: t.prefix,
+        createdAt: new Date(t.createdAt).toISOString(),
+        lastUsedAt: t.lastUsedAt === null ? null : new Date(t.lastUsedAt).toISOString(),
+        revokedAt: t.revokedAt === null ? null : new Date(t.revokedAt).toISOString(),
+      })),
+    }),
   };
 
   /** State-changing calls of the signed-in app (form-encoded POST), by path. */
   const WRITES: Record<string, (params: URLSearchParams) => Promise<unknown>> = {
+    /** A new stats API token: answered once, stored as its SHA-256 only. */
+    '/admin/api/tokens': async (params): Promise<NewApiToken> => {
+      const name = params.get('name')?.trim() ?? '';
+      if (!validName(name)) throw new HttpError(400, 'name must be 1 to 100 characters', ADMIN_HEADERS);
+      const token = `pp_${newToken()}`;
+      const prefix = token.slice(0, 10);
+      const id = await store.admin.addToken(name, tokenHash(token), prefix, now());
+      return { id, name, prefix, token };
+    },
+    '/admin/api/tokens/revoke': async (params): Promise<{ revoked: boolean }> => {
+      const id = Number(params.get('id'));
+      if (!Number.isSafeInteger(id) || id < 1) throw new HttpError(400, 'id must be a token id', ADMIN_HEADERS);
+      return { revoked: await store.admin.revokeToken(id, now()) };
+    },
     '/admin/api/erase': async (params): Promise<Erased> => {
       const consent = params.get('consent')?.trim();
       if (consent) {
@@ -218,5 +338,5 @@ export function createApi({
     },
   };
 
-  return { READS, WRITES, exportCsv };
+  return { READS, WRITES, exportCsv, exportTable, stats };
 }

@@ -1,3 +1,4 @@
+import { isoInZone } from '../calendar';
 import type { ConsentEntry } from '../store';
 
 /** CSV columns of the consent log export, in order. */
@@ -25,8 +26,11 @@ export function csvCell(value: string): string {
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
-/** One record as a CSV line (CRLF at the end, as Excel expects); `pseudonym` is what the log shows of its session. */
-export function csvLine(row: ConsentEntry, pseudonym: string): string {
+/**
+ * One record as a CSV line (CRLF at the end, as Excel expects); `pseudonym` is what the log shows of
+ * its session; times on the site's clock (`timeZone`) with their offset, as the views show them.
+ */
+export function csvLine(row: ConsentEntry, pseudonym: string, timeZone: string): string {
   const choice = row.kind === 'form' ? 'given' : row.granted ? 'allow' : 'deny';
   const fields = row.fields
     ? Object.entries(row.fields)
@@ -34,7 +38,7 @@ export function csvLine(row: ConsentEntry, pseudonym: string): string {
         .join('; ')
     : '';
   const cells = [
-    new Date(row.at).toISOString(),
+    isoInZone(timeZone, row.at),
     pseudonym,
     row.consentId ?? '',
     row.kind,
@@ -44,7 +48,7 @@ export function csvLine(row: ConsentEntry, pseudonym: string): string {
     row.url ?? '',
     row.kind === 'form' ? row.formId || row.formName || '' : '',
     fields,
-    row.deletedAt === null ? '' : new Date(row.deletedAt).toISOString(),
+    row.deletedAt === null ? '' : isoInZone(timeZone, row.deletedAt),
   ];
   return `${cells.map(csvCell).join(',')}\r\n`;
 }

@@ -1,5 +1,13 @@
-import type { ClickPages, Compared, ConsentStats, Row, Shares, Traffic } from '../../shared/admin-api';
-import type { ClicksStore, ConsentsStore, Decisions, VisitDimension, VisitsStore } from '../store';
+import {
+  FILTERS,
+  type ClickPages,
+  type Compared,
+  type ConsentStats,
+  type Row,
+  type Shares,
+  type Traffic,
+} from '../../shared/admin-api';
+import type { ClicksStore, ConsentsStore, Decisions, FilterDimension, VisitFilter, VisitsStore } from '../store';
 import type { Bucket, Period } from './period';
 
 /**
@@ -13,24 +21,15 @@ import type { Bucket, Period } from './period';
 /** Rows of each breakdown: a dashboard, not a report. */
 const TOP = 20;
 
-/** The breakdowns of the overview: answer key and the visits' dimension, or the page views' pages. */
-const BREAKDOWNS: ReadonlyArray<readonly [Exclude<keyof Traffic, 'period' | 'summary' | 'series'>, VisitDimension | 'page']> = [
-  ['pages', 'page'],
-  ['entryPages', 'entry'],
-  ['exitPages', 'exit'],
-  ['sources', 'source'],
-  ['referrers', 'referrer'],
-  ['utmSource', 'utm_source'],
-  ['utmMedium', 'utm_medium'],
-  ['utmCampaign', 'utm_campaign'],
-  ['utmTerm', 'utm_term'],
-  ['utmContent', 'utm_content'],
-  ['devices', 'device'],
-  ['browsers', 'browser'],
-  ['operatingSystems', 'os'],
-  ['countries', 'country'],
-  ['screens', 'screen'],
-];
+// the shared table of filters and the store's dimensions name the same ones (tsc fails otherwise)
+const EVERY_DIMENSION: Record<FilterDimension, string> = FILTERS;
+const NO_OTHER: [Exclude<keyof typeof FILTERS, FilterDimension>] extends [never] ? true : false = true;
+void [EVERY_DIMENSION, NO_OTHER];
+
+/** The breakdowns of the overview: answer key and the store's metric (a visit dimension, or `page`), from the one table of filters. */
+const BREAKDOWNS = Object.entries(FILTERS).map(([metric, key]) => [key, metric] as const) as ReadonlyArray<
+  readonly [(typeof FILTERS)[keyof typeof FILTERS], FilterDimension]
+>;
 
 type Totals = Awaited<ReturnType<VisitsStore['totals']>>;
 
@@ -63,9 +62,9 @@ function perBucket<T>(buckets: readonly Bucket[], byDay: Map<string, T>, sum: (a
 /** The dashboard's reads on the stores. */
 export function createDashboard(visits: VisitsStore, clicks: ClicksStore, consents: ConsentsStore) {
   /** Page views and visitors per bucket (hours of one day, days, or months). */
-  async function series(period: Period, buckets: readonly Bucket[], days: Period['current']['days']) {
-    if (period.unit === 'hour') return buckets.length === 0 ? [] : visits.perHour(buckets[0]!.days[0]!, buckets);
-    const byDay = await visits.perDay(days, period.unit === 'month');
+  async function series(period: Period, buckets: readonly Bucket[], days: Period['current']['days'], filter: VisitFilter) {
+    if (period.unit === 'hour') return buckets.length === 0 ? [] : visits.perHour(buckets[0]!.days[0]!, buckets, filter);
+    const byDay = await visits.perDay(days, period.unit === 'month', filter);
     return perBucket(buckets, byDay, (a, b) => ({ views: a.views + b.views, visitors: a.visitors + b.visitors }), {
       views: 0,
       visitors: 0,
@@ -73,13 +72,13 @@ export function createDashboard(visits: VisitsStore, clicks: ClicksStore, consen
   }
 
   return {
-    /** Everything the overview shows for `period`. */
-    async traffic(period: Period): Promise<Omit<Traffic, 'period'>> {
+    /** Everything the overview shows for `period`, counted only of what matches `filter`. */
+    async traffic(period: Period, filter: VisitFilter = []): Promise<Omit<Traffic, 'period' | 'filters'>> {
       const [now, before, current, previous] = await Promise.all([
-        visits.totals(period.current.days),
-        visits.totals(period.previous.days),
-        series(period, period.buckets, period.current.days),
-        series(period, period.previousBuckets, period.previous.days),
+        visits.totals(period.current.days, filter),
+        visits.totals(period.previous.days, filter),
+        series(period, period.buckets, period.current.days, filter),
+        series(period, period.previousBuckets, period.previous.days, filter),
       ]);
       const a = summaryOf(now);
       const b = summaryOf(before);

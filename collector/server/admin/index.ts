@@ -8,7 +8,7 @@ import { serveStatic, type Mount } from '../edge/static';
 import type { Store } from '../store';
 import { createApi } from './api';
 import { createLogin } from './login';
-import { LOGIN_CSS, loginPage, type LoginNotice } from './login-page';
+import { FAVICON_SVG, LOGIN_CSS, loginLang, loginPage, type LoginNotice } from './login-page';
 import { retentionDays, retentionPlan } from './retention';
 
 export { DEVICE_MS, FAILURE_WINDOW_MS, MIN_PASSWORD_CHARS, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from './auth';
@@ -32,6 +32,9 @@ const ADMIN_HEADERS = {
   'referrer-policy': 'same-origin',
   'cache-control': 'no-store',
 };
+
+/** The read-only stats API (docs/collector.md "Stats API"). */
+export const STATS_PATH = '/api/v1/stats';
 
 /** What the admin area needs from the collector. */
 export interface AdminDeps {
@@ -59,7 +62,7 @@ export function createAdmin({ store, now, root, trustProxy, presenceWindowMs, si
   const timeZone = async (): Promise<string> => (await store.settings.get('time_zone')) ?? serverTimeZone();
   /** The retention run now; null when another process (PostgreSQL) is running it and `wait` is false. */
   const applyRetention = async (wait: boolean) => store.retain(retentionPlan(await retentionDays(store.settings), now()), wait);
-  const { READS, WRITES, exportCsv } = createApi({
+  const { READS, WRITES, exportCsv, exportTable, stats } = createApi({
     store,
     now,
     presenceWindowMs,
@@ -91,8 +94,11 @@ export function createAdmin({ store, now, root, trustProxy, presenceWindowMs, si
       '/admin/index.html',
       '/admin/login',
       '/admin/login.css',
+      '/admin/favicon.svg',
       '/admin/logout',
       '/admin/consents.csv',
+      '/admin/traffic.csv',
+      STATS_PATH,
       '/admin/assets/',
       ...Object.keys(READS),
       ...Object.keys(WRITES),
@@ -106,6 +112,8 @@ export function createAdmin({ store, now, root, trustProxy, presenceWindowMs, si
     /** Answer a request under /admin; false when the path is not ours. */
     async handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
       const path = url.pathname;
+      // the read-only stats API: a token, not a session (no cookie, no Origin check: scripts call it)
+      if (path === STATS_PATH) return (await stats(req, res, url.searchParams), true);
       if (path !== '/admin' && !path.startsWith('/admin/')) return false;
       const method = req.method ?? 'GET';
       const reading = method === 'GET' || method === 'HEAD';
@@ -114,17 +122,18 @@ export function createAdmin({ store, now, root, trustProxy, presenceWindowMs, si
       if (path === '/admin') return (redirect(res, '/admin/'), true);
       if (path === '/admin/login.css' && reading)
         return (send(res, 200, 'text/css; charset=utf-8', LOGIN_CSS, ADMIN_HEADERS), true);
+      if (path === '/admin/favicon.svg' && reading) return (send(res, 200, 'image/svg+xml', FAVICON_SVG, ADMIN_HEADERS), true);
       if (path.startsWith('/admin/assets/') && reading) return (await serveStatic(req, res, path, '', assets), true);
       if (path === '/admin/login') {
         if (method === 'POST') {
           const result = await login.signIn(req, async () => (await form(req)).get('password') ?? '', now);
           if (result.ok) return (redirect(res, '/admin/', { 'set-cookie': result.cookies }), true);
           const retry: Record<string, string> = result.retryAfter ? { 'retry-after': String(result.retryAfter) } : {};
-          return (html(res, result.status, loginPage(result.notice), retry), true);
+          return (html(res, result.status, loginPage(result.notice, loginLang(req.headers['accept-language'])), retry), true);
         }
         if (!reading) throw new HttpError(405, 'method not allowed', { allow: 'GET, POST', ...ADMIN_HEADERS });
         const notice: LoginNotice = url.searchParams.get('signed-out') === '1' ? 'signed-out' : null;
-        return (html(res, 200, loginPage(notice)), true);
+        return (html(res, 200, loginPage(notice, loginLang(req.headers['accept-language']))), true);
       }
       if (path === '/admin/logout') {
         if (method !== 'POST') throw new HttpError(405, 'method not allowed', { allow: 'POST', ...ADMIN_HEADERS });
@@ -148,6 +157,10 @@ export function createAdmin({ store, now, root, trustProxy, presenceWindowMs, si
       if (path === '/admin/consents.csv') {
         if (!reading) throw new HttpError(405, 'method not allowed', { allow: 'GET', ...ADMIN_HEADERS });
         return (await exportCsv(req, res, url.searchParams), true);
+      }
+      if (path === '/admin/traffic.csv') {
+        if (!reading) throw new HttpError(405, 'method not allowed', { allow: 'GET', ...ADMIN_HEADERS });
+        return (await exportTable(req, res, url.searchParams), true);
       }
       const read = Object.hasOwn(READS, path) ? READS[path] : undefined;
       const write = Object.hasOwn(WRITES, path) ? WRITES[path] : undefined;

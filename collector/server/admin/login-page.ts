@@ -1,6 +1,36 @@
 /** What the sign-in page says above the form, if anything. */
 export type LoginNotice = 'wrong' | 'limited' | 'signed-out' | 'origin' | null;
 
+/** The sign-in page's languages: German (the product's first), English. */
+export type LoginLang = 'de' | 'en';
+
+/**
+ * The language of the sign-in page: the first of German and English in the browser's
+ * Accept-Language (by its weights), German when it names neither. The app itself then keeps the
+ * admin's own choice (a switch in its header).
+ */
+export function loginLang(acceptLanguage: string | undefined): LoginLang {
+  const ranked = (acceptLanguage ?? '')
+    .split(',')
+    .map((part, i) => {
+      const [tag = '', ...params] = part.trim().toLowerCase().split(';');
+      const q = params.map((p) => /^\s*q=([0-9.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
+      return { lang: tag.split('-')[0]!, q: q === undefined ? 1 : Number(q), i };
+    })
+    .filter((r) => (r.lang === 'de' || r.lang === 'en') && r.q > 0)
+    .sort((a, b) => b.q - a.q || a.i - b.i);
+  return ranked[0]?.lang === 'en' ? 'en' : 'de';
+}
+
+const TEXTS = {
+  de: { title: 'PagePulse – Anmeldung', area: 'Verwaltung', password: 'Passwort', submit: 'Anmelden' },
+  en: { title: 'PagePulse – Sign in', area: 'Admin', password: 'Password', submit: 'Sign in' },
+} as const;
+
+/** The admin area's icon (served as a file: the admin CSP allows images from 'self' only, no data: URLs). */
+export const FAVICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#1d4ed8"/><path d="M4 17h6l3-8 5 15 3-7h7" fill="none" stroke="#fff" stroke-width="3" stroke-linecap="round" stroke-linejoin="round"/></svg>
+`;
+
 const NOTICES: Record<Exclude<LoginNotice, null>, [de: string, en: string]> = {
   wrong: ['Das Passwort ist falsch.', 'Wrong password.'],
   limited: ['Zu viele Fehlversuche. Bitte warten Sie eine Minute.', 'Too many failed attempts. Please wait a minute.'],
@@ -10,29 +40,31 @@ const NOTICES: Record<Exclude<LoginNotice, null>, [de: string, en: string]> = {
 
 /**
  * The sign-in page: a plain form post, no script, so it works without JavaScript and under the
- * admin CSP. German first, English beside it (the admin has not chosen a language yet).
+ * admin CSP. In one language, the browser's (loginLang): the admin has not chosen one yet.
  */
-export function loginPage(notice: LoginNotice): string {
+export function loginPage(notice: LoginNotice, lang: LoginLang = 'de'): string {
+  const text = TEXTS[lang];
   const message = notice
-    ? `<p class="notice" role="${notice === 'signed-out' ? 'status' : 'alert'}">${NOTICES[notice][0]}<br><span lang="en">${NOTICES[notice][1]}</span></p>`
+    ? `<p class="notice" role="${notice === 'signed-out' ? 'status' : 'alert'}">${NOTICES[notice][lang === 'de' ? 0 : 1]}</p>`
     : '';
   return `<!doctype html>
-<html lang="de">
+<html lang="${lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-<title>PagePulse – Anmeldung</title>
+<title>${text.title}</title>
+<link rel="icon" href="/admin/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/admin/login.css">
 </head>
 <body>
 <main class="card">
-<h1>PagePulse <span>Verwaltung · <span lang="en">Admin</span></span></h1>
+<h1>PagePulse <span>${text.area}</span></h1>
 ${message}
 <form method="post" action="/admin/login">
-<label for="password">Passwort <span lang="en">/ Password</span></label>
+<label for="password">${text.password}</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required autofocus>
-<button type="submit">Anmelden <span lang="en">/ Sign in</span></button>
+<button type="submit">${text.submit}</button>
 </form>
 </main>
 </body>

@@ -107,6 +107,9 @@ export function periodOf(params: URLSearchParams, now: number, timeZone: string,
     const length = daysBetween(first, last) + 1;
     if (length < 1 || length > MAX_CUSTOM_DAYS)
       throw new HttpError(400, `from must be a day before to, at most ${MAX_CUSTOM_DAYS} days`, headers);
+    // refused, not clamped: a range that silently became shorter would compare with the wrong days before it
+    if (daysBetween(today, last) > 0)
+      throw new HttpError(400, `to must not be after today (${isoOf(today)} in ${timeZone})`, headers);
     unit = length === 1 ? 'hour' : length <= MAX_DAY_BUCKETS ? 'day' : 'month';
   }
   // `last` may be "day 0 of next month" (12m): normalise it

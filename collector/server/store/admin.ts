@@ -36,7 +36,35 @@ export const ADMIN_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX IF NOT EXISTS admin_attempts_at ON admin_attempts (at);
     `),
   },
+  {
+    version: 7,
+    name: 'read-only stats API tokens',
+    sql: typed(`
+      CREATE TABLE api_tokens (
+        id \${ID},
+        name TEXT NOT NULL,
+        token_hash TEXT NOT NULL UNIQUE,
+        prefix TEXT NOT NULL,
+        created_at \${TIME} NOT NULL,
+        last_used_at \${TIME},
+        revoked_at \${TIME}
+      );
+    `),
+  },
 ];
+
+/** A stats API token as the admin area lists it (never the token, nor its hash). */
+export interface ApiTokenRow {
+  id: number;
+  name: string;
+  prefix: string;
+  createdAt: number;
+  lastUsedAt: number | null;
+  revokedAt: number | null;
+}
+
+/** How long a revoked stats API token stays in the list (then retention deletes it). */
+export const REVOKED_TOKENS_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** How long sessions and devices live, and the limiter's window (admin/auth.ts decides them). */
 export interface AdminLifetimes {
@@ -107,7 +135,43 @@ export function adminStore(sql: Sql, life: AdminLifetimes) {
         [key, now - life.attemptWindowMs],
       );
     },
-    /** Retention: ended sessions, devices past their 90 days, attempts past their minute. */
+    /** A new stats API token under its hash, with its name and first characters (to tell tokens apart). */
+    async addToken(name: string, hash: string, prefix: string, now: number): Promise<number> {
+      return (await sql.get<{ id: number }>(
+        'INSERT INTO api_tokens (name, token_hash, prefix, created_at) VALUES (?, ?, ?, ?) RETURNING id',
+        [name, hash, prefix, now],
+      ))!.id;
+    },
+    /** Every token, newest first, revoked ones too (the list says when). */
+    async tokens(): Promise<ApiTokenRow[]> {
+      const rows = await sql.all<{
+        id: number;
+        name: string;
+        prefix: string;
+        created_at: number;
+        last_used_at: number | null;
+        revoked_at: number | null;
+      }>('SELECT id, name, prefix, created_at, last_used_at, revoked_at FROM api_tokens ORDER BY id DESC');
+      return rows.map((r) => ({
+        id: Number(r.id),
+        name: r.name,
+        prefix: r.prefix,
+        createdAt: Number(r.created_at),
+        lastUsedAt: r.last_used_at === null ? null : Number(r.last_used_at),
+        revokedAt: r.revoked_at === null ? null : Number(r.revoked_at),
+      }));
+    },
+    /** Revoke a token; false when there is none (or it was revoked before). */
+    revokeToken: async (id: number, now: number) =>
+      (await sql.run('UPDATE api_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', [now, id])) > 0,
+    /** The live token with this hash (and note its use), or null. */
+    async useToken(hash: string, now: number): Promise<number | null> {
+      const row = await sql.get<{ id: number }>('SELECT id FROM api_tokens WHERE token_hash = ? AND revoked_at IS NULL', [hash]);
+      if (!row) return null;
+      await sql.run('UPDATE api_tokens SET last_used_at = ? WHERE id = ?', [now, row.id]);
+      return Number(row.id);
+    },
+    /** Retention: ended sessions, devices past their 90 days, attempts past their minute, tokens revoked a month ago. */
     retention: (now: number): RetentionStep[] => [
       {
         name: 'adminSessions',
@@ -117,6 +181,8 @@ export function adminStore(sql: Sql, life: AdminLifetimes) {
       },
       { name: 'adminDevices', table: 'admin_devices', where: 'created_at < ?', params: [now - life.deviceMs] },
       { name: 'signInAttempts', table: 'admin_attempts', where: 'at <= ?', params: [now - life.attemptWindowMs] },
+      // a live token is a credential kept until revoked; a revoked one is listed for a month, then goes
+      { name: 'apiTokens', table: 'api_tokens', where: 'revoked_at < ?', params: [now - REVOKED_TOKENS_MS] },
     ],
   };
 }

@@ -34,7 +34,7 @@ export type { AgentInfo, DeviceClass, FormRef, Heartbeat, LegacyParsers, Presenc
 export { UTM_FIELDS } from './types';
 export { MAX_CLICKS_PER_SESSION, MAX_SELECTORS_PER_SESSION } from './clicks';
 export { VISIT_GAP_MS, type VisitsStore } from './visits';
-export { SCREEN_CLASSES, type VisitDimension } from './visits-totals';
+export { SCREEN_CLASSES, type FilterDimension, type VisitDimension, type VisitFilter } from './visits-totals';
 
 /** Where the collector keeps its data: a SQLite file (or `:memory:`), or a PostgreSQL database. */
 export type StoreTarget = { sqlite: string } | { postgres: string };

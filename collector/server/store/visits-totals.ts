@@ -38,23 +38,63 @@ export const VISIT_DIMENSIONS = {
 } as const;
 export type VisitDimension = keyof typeof VISIT_DIMENSIONS;
 
+/**
+ * What a read can be filtered by: `page` (the page views of that page, and the visits with a page
+ * view of it) and each visit dimension (the visits with that label, and their page views). One
+ * entry per dimension: a new column of VISIT_DIMENSIONS is a filter too.
+ */
+export type FilterDimension = 'page' | VisitDimension;
+/** Filters, all of which a row must match (values are bound parameters, never SQL text). */
+export type VisitFilter = ReadonlyArray<readonly [FilterDimension, string]>;
+
+/** The conditions of `filter` on visits (`v`) and on page views (`p`, joined to their visit `v` when `join`). */
+function filterSql(filter: VisitFilter) {
+  const onVisits = filter.filter(([dimension]) => dimension !== 'page');
+  const pages = filter.filter(([dimension]) => dimension === 'page').map(([, value]) => value);
+  const visitConditions = onVisits.map(([dimension]) => `${VISIT_DIMENSIONS[dimension as VisitDimension]} = ?`);
+  const visitParams = onVisits.map(([, value]) => value);
+  return {
+    /** Page views: join their visit only when a visit dimension is filtered. */
+    join: onVisits.length > 0 ? ' JOIN visits v ON v.id = p.visit_id' : '',
+    pages: {
+      sql: [...pages.map(() => 'p.page = ?'), ...visitConditions].map((c) => ` AND ${c}`).join(''),
+      params: [...pages, ...visitParams],
+    },
+    visits: {
+      sql: [
+        ...pages.map(() => 'EXISTS (SELECT 1 FROM page_views fp WHERE fp.visit_id = v.id AND fp.page = ?)'),
+        ...visitConditions,
+      ]
+        .map((c) => ` AND ${c}`)
+        .join(''),
+      params: [...pages, ...visitParams],
+    },
+  };
+}
+
 /** The visits area's totals on an open database. */
 export function visitTotals(reads: Reads) {
   /** Raw totals of the days (page views, visitors, visits) per day index: what a built day keeps. */
   async function countDays(
     days: readonly Range[],
+    filter: VisitFilter = [],
   ): Promise<Array<{ i: number; metric: string; label: string; n: number; total: number }>> {
     if (days.length === 0) return [];
     const d = dayTable(days);
-    const pages = `d JOIN page_views p ON p.at >= d.s AND p.at < d.e WHERE ${d.within('p.at')}`;
-    const visits = `d JOIN visits v ON v.started_at >= d.s AND v.started_at < d.e WHERE ${d.within('v.started_at')}`;
+    const f = filterSql(filter);
+    const filtered = filter.length > 0;
+    const pages = `d JOIN page_views p ON p.at >= d.s AND p.at < d.e${f.join} WHERE ${d.within('p.at')}${f.pages.sql}`;
+    const range = `d JOIN visits v ON v.started_at >= d.s AND v.started_at < d.e WHERE ${d.within('v.started_at')}`;
+    // filtered: the matching visits once (a table of their own), not once per dimension
+    const visits = filtered ? 'fv v JOIN d ON d.i = v.i WHERE 1 = 1' : range;
+    const withVisits = filtered ? `, fv AS MATERIALIZED (SELECT d.i AS i, v.* FROM ${range}${f.visits.sql})` : '';
     const dimensions = Object.entries(VISIT_DIMENSIONS).map(
       ([metric, label]) =>
         `SELECT d.i AS i, '${metric}' AS metric, ${label} AS label, COUNT(*) AS n, 0 AS total
          FROM ${visits} AND ${label} IS NOT NULL GROUP BY d.i, ${label}`,
     );
     return reads.all(
-      `WITH ${d.sql}
+      `WITH ${d.sql}${withVisits}
        SELECT d.i AS i, 'page' AS metric, p.page AS label, COUNT(*) AS n, SUM(p.last_at - p.at) AS total
        FROM ${pages} GROUP BY d.i, p.page
        UNION ALL
@@ -63,19 +103,40 @@ export function visitTotals(reads: Reads) {
        SELECT d.i, 'visits', '', COUNT(*), SUM(CASE WHEN v.views = 1 THEN 1 ELSE 0 END)
        FROM ${visits} GROUP BY d.i
        UNION ALL ${dimensions.join(' UNION ALL ')}`,
-      // the span's bounds once per subquery: two on page views, then one per subquery on visits
-      [...d.params, ...Array.from({ length: 3 + dimensions.length }, () => d.span).flat()],
+      // the span's bounds and the filter's values once per subquery: two on page views, then one per subquery on visits
+      filtered
+        ? [...d.params, ...d.span, ...f.visits.params, ...[d.span, f.pages.params, d.span, f.pages.params].flat()]
+        : [...d.params, ...Array.from({ length: 3 + dimensions.length }, () => d.span).flat()],
     );
   }
 
+  /**
+   * A filtered count of `days` shared by the reads asking for it at the same time (the overview's
+   * totals and its chart ask for the same days and filter at once): counted once, not twice.
+   */
+  const inFlight = new Map<string, ReturnType<typeof countDays>>();
+  function countShared(days: readonly Range[], filter: VisitFilter): ReturnType<typeof countDays> {
+    const key = JSON.stringify([days.map((d) => [d.start, d.end]), filter]);
+    let counting = inFlight.get(key);
+    if (!counting) {
+      counting = countDays(days, filter).finally(() => inFlight.delete(key));
+      inFlight.set(key, counting);
+    }
+    return counting;
+  }
+
   /** Page views and visitors per hour of a day, counted from the stored rows. */
-  async function countHours(hours: readonly Range[]): Promise<Array<{ views: number; visitors: number }>> {
+  async function countHours(
+    hours: readonly Range[],
+    filter: VisitFilter = [],
+  ): Promise<Array<{ views: number; visitors: number }>> {
     if (hours.length === 0) return [];
     const d = dayTable(hours);
+    const f = filterSql(filter);
     const rows = await reads.all<{ i: number; views: number; visitors: number }>(
       `WITH ${d.sql} SELECT d.i AS i, COUNT(*) AS views, COUNT(DISTINCT p.session_id) AS visitors
-       FROM d JOIN page_views p ON p.at >= d.s AND p.at < d.e WHERE ${d.within('p.at')} GROUP BY d.i`,
-      [...d.params, ...d.span],
+       FROM d JOIN page_views p ON p.at >= d.s AND p.at < d.e${f.join} WHERE ${d.within('p.at')}${f.pages.sql} GROUP BY d.i`,
+      [...d.params, ...d.span, ...f.pages.params],
     );
     const byIndex = new Map(rows.map((r) => [r.i, r]));
     return hours.map((_, i) => ({ views: byIndex.get(i)?.views ?? 0, visitors: byIndex.get(i)?.visitors ?? 0 }));
@@ -87,8 +148,12 @@ export function visitTotals(reads: Reads) {
      * counted from the stored rows for the others. Per metric and label: `n` (page views, visitors,
      * visits or visits by label) and `total` (time on page in ms for page views, bounces for visits).
      */
-    async totals(days: readonly Day[]): Promise<Map<string, Map<string, { n: number; total: number }>>> {
-      const { months, days: built, raw } = await coverage(reads, days);
+    async totals(
+      days: readonly Day[],
+      filter: VisitFilter = [],
+    ): Promise<Map<string, Map<string, { n: number; total: number }>>> {
+      // filtered: the day totals hold no combinations, so the rows of the days (read by the time index)
+      const { months, days: built, raw } = filter.length > 0 ? { months: [], days: [], raw: days } : await coverage(reads, days);
       const out = new Map<string, Map<string, { n: number; total: number }>>();
       const add = (metric: string, label: string, n: number, total: number) => {
         const labels = out.get(metric) ?? new Map<string, { n: number; total: number }>();
@@ -106,7 +171,7 @@ export function visitTotals(reads: Reads) {
         );
         for (const r of rows) add(r.metric, r.label, r.n, r.total);
       }
-      for (const r of await countDays(raw)) add(r.metric, r.label, r.n, r.total);
+      for (const r of await (filter.length > 0 ? countShared(raw, filter) : countDays(raw))) add(r.metric, r.label, r.n, r.total);
       return out;
     },
     /**
@@ -114,14 +179,20 @@ export function visitTotals(reads: Reads) {
      * month totals is read from those, its figures on its first day (its bucket sums its days), so
      * that 12 months read eleven month rows per metric, not a row per page and day.
      */
-    async perDay(days: readonly Day[], months = false): Promise<Map<string, { views: number; visitors: number }>> {
+    async perDay(
+      days: readonly Day[],
+      months = false,
+      filter: VisitFilter = [],
+    ): Promise<Map<string, { views: number; visitors: number }>> {
       const {
         months: whole,
         days: built,
         raw,
-      } = months
-        ? await coverage(reads, days)
-        : await builtDays(reads, days).then((b) => ({ months: [] as string[], days: b.built, raw: b.raw }));
+      } = filter.length > 0
+        ? { months: [] as string[], days: [] as Day[], raw: days }
+        : months
+          ? await coverage(reads, days)
+          : await builtDays(reads, days).then((b) => ({ months: [] as string[], days: b.built, raw: b.raw }));
       const out = new Map<string, { views: number; visitors: number }>(days.map((d) => [d.day, { views: 0, visitors: 0 }]));
       if (whole.length + built.length > 0) {
         // the rows of the built days (and months) only: one range per run of days, not the year between
@@ -135,7 +206,7 @@ export function visitTotals(reads: Reads) {
           if (entry) entry[r.metric === 'page' ? 'views' : 'visitors'] = Number(r.n);
         }
       }
-      for (const r of await countDays(raw)) {
+      for (const r of await (filter.length > 0 ? countShared(raw, filter) : countDays(raw))) {
         const entry = out.get(raw[r.i]!.day)!;
         if (r.metric === 'page') entry.views += Number(r.n);
         if (r.metric === 'visitors') entry.visitors = Number(r.n);
@@ -143,7 +214,12 @@ export function visitTotals(reads: Reads) {
       return out;
     },
     /** Page views and visitors per hour of one day (`hours`: the day's hours, 23 to 25). */
-    async perHour(day: Day, hours: readonly Range[]): Promise<Array<{ views: number; visitors: number }>> {
+    async perHour(
+      day: Day,
+      hours: readonly Range[],
+      filter: VisitFilter = [],
+    ): Promise<Array<{ views: number; visitors: number }>> {
+      if (filter.length > 0) return countHours(hours, filter);
       const { built } = await builtDays(reads, [day]);
       if (built.length === 0) return countHours(hours);
       const rows = await reads.all<{ label: string; n: number; total: number }>(

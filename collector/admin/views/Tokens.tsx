@@ -1,0 +1,94 @@
+import { useState, type FormEvent } from 'react';
+import { getJson, postForm, type ApiTokens, type NewApiToken } from '../api';
+import { Status } from '../components/Status';
+import { Table } from '../components/Table';
+import type { Lang, Messages } from '../i18n';
+import { useData } from '../useData';
+
+/**
+ * The read-only stats API's tokens: make one with a name (the token is shown this once: only its
+ * SHA-256 is stored), list them by name and first characters, revoke one (docs/collector.md "Stats API").
+ */
+export function Tokens({ t, lang }: { t: Messages; lang: Lang }) {
+  const [list, reload] = useData(() => getJson<ApiTokens>('tokens'), []);
+  const [name, setName] = useState('');
+  const [made, setMade] = useState<NewApiToken | null>(null);
+  const [message, setMessage] = useState<string | null>(null);
+  const time = new Intl.DateTimeFormat(lang, { dateStyle: 'short', timeStyle: 'short' });
+  const when = (iso: string | null) => (iso === null ? '–' : time.format(new Date(iso)));
+  // not async: a form handler's returned promise would be dropped by React; the chain handles both ends
+  const make = (event: FormEvent): void => {
+    event.preventDefault();
+    postForm<NewApiToken>('tokens', { name: name.trim() }).then(
+      (token) => {
+        setMade(token);
+        setName('');
+        setMessage(null);
+        reload();
+      },
+      (error: Error) => setMessage(`${t.failed} ${error.message}`),
+    );
+  };
+  const revoke = (id: number, tokenName: string): void => {
+    if (!window.confirm(t.tokens.revokeConfirm(tokenName))) return;
+    postForm('tokens/revoke', { id: String(id) }).then(reload, (error: Error) => setMessage(`${t.failed} ${error.message}`));
+  };
+  return (
+    <section className="card" aria-labelledby="tokens-title">
+      <h2 id="tokens-title">{t.tokens.title}</h2>
+      <p className="hint">{t.tokens.hint}</p>
+      <form className="filters" onSubmit={make}>
+        <label>
+          {t.tokens.name}
+          <input type="text" required maxLength={100} value={name} autoComplete="off" onChange={(e) => setName(e.target.value)} />
+        </label>
+        <div className="buttons">
+          <button type="submit">{t.tokens.make}</button>
+        </div>
+      </form>
+      <div role="status">
+        {made && (
+          <p data-testid="new-token">
+            {t.tokens.shownOnce(made.name)} <code className="token">{made.token}</code>
+          </p>
+        )}
+        {message && <p className="error">{message}</p>}
+      </div>
+      <Status loaded={list} t={t}>
+        {(data) =>
+          data.tokens.length === 0 ? (
+            <p>{t.tokens.none}</p>
+          ) : (
+            <Table
+              testId="tokens"
+              stack
+              columns={[
+                { label: t.tokens.name },
+                { label: t.tokens.prefix },
+                { label: t.tokens.created },
+                { label: t.tokens.lastUsed },
+                { label: t.tokens.state },
+              ]}
+              items={data.tokens}
+              rowKey={(token) => String(token.id)}
+              cells={(token) => [
+                token.name,
+                <code key="prefix">{token.prefix}…</code>,
+                when(token.createdAt),
+                when(token.lastUsedAt),
+                token.revokedAt ? (
+                  `${t.tokens.revoked} ${when(token.revokedAt)}`
+                ) : (
+                  <button key="revoke" type="button" className="secondary" onClick={() => revoke(token.id, token.name)}>
+                    {t.tokens.revoke}
+                    <span className="sr-only"> ({token.name})</span>
+                  </button>
+                ),
+              ]}
+            />
+          )
+        }
+      </Status>
+    </section>
+  );
+}
