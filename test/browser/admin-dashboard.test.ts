@@ -241,7 +241,8 @@ describe('the admin dashboard shows the scenario for the chosen period and the p
       ['Smartphone', '1', '0', '50 %'],
       ['Tablet', '1', '0', '50 %'],
     ]);
-    expect(await rows('referrers')).toEqual([['mail.example.net', '1', '0']]);
+    expect(await rows('sources')).toEqual([['mail.example.net', '1', '0', '100 %']]);
+    expect(await rows('referrers')).toEqual([['mail.example.net/inbox', '1', '0']]);
     // each card's CSV carries the period and the filters
     const csv = page.getByTestId('csv-browsers');
     expect(await csv.getAttribute('href')).toBe('/admin/traffic.csv?period=7d&filter=browser%3ASafari&table=browsers');
@@ -276,6 +277,15 @@ describe('the admin dashboard shows the scenario for the chosen period and the p
     await expect.poll(() => page.getByTestId('filter-chips').count()).toBe(0);
     await expect.poll(first).toBe('Seitenaufrufe6▲ gestiegen um +100 %vorher 3');
     expect(new URL(page.url()).search).toBe('?period=7d');
+    // a country by its name on the chip, its code in the address: D, in Switzerland (/kontakt.html, 6 s)
+    await page.getByTestId('countries').getByRole('button', { name: 'Schweiz' }).click();
+    await expect.poll(chips).toEqual(['Land: Schweiz✕']);
+    await expect.poll(first).toBe('Seitenaufrufe1neuvorher 0');
+    expect(new URL(page.url()).search).toBe('?period=7d&filter=country%3ACH');
+    expect(await rows('operating-systems')).toEqual([['iOS', '1', '0', '100 %']]);
+    await page.getByRole('button', { name: 'Filter Land: Schweiz entfernen' }).click();
+    await expect.poll(() => page.getByTestId('filter-chips').count()).toBe(0);
+    expect(new URL(page.url()).search).toBe('?period=7d');
   });
 
   it('overview, 12 months and today: the figures follow the picker', async () => {
@@ -298,7 +308,7 @@ describe('the admin dashboard shows the scenario for the chosen period and the p
     expect(await page.locator('main table tbody tr').evaluateAll((trs) => trs.map((tr) => tr.textContent))).toEqual([
       'a.gallery31',
     ]);
-    expect(await page.getByTestId('heatmap-link').getAttribute('href')).toBe(`${SITE}/#pagepulse-heatmap`);
+    expect(await page.getByTestId('heatmap-link').getAttribute('href')).toBe(`${SITE}/#pagepulse-heatmap=de`);
     // visitor text is text: no element made from a selector
     expect(await page.locator('main table strong').textContent()).toBe('a.gallery');
     await checkWidths('clicks-7d');

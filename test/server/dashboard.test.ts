@@ -143,8 +143,15 @@ describe('dashboard figures for a period and the previous one (Europe/Berlin)', 
       { label: `${SITE}/galerie.html`, current: 1, previous: 0, timeOnPage: 30_000 },
       { label: `${SITE}/kontakt.html`, current: 1, previous: 0, timeOnPage: 6_000 },
     ]);
-    expect(traffic.referrers).toEqual([{ label: 'mail.example.net', current: 1, previous: 0 }]);
+    expect(traffic.sources).toEqual([{ label: 'mail.example.net', current: 1, previous: 0 }]);
+    expect(traffic.referrers).toEqual([{ label: 'mail.example.net/inbox', current: 1, previous: 0 }]);
     expect(traffic.browsers).toEqual([{ label: 'Safari', current: 2, previous: 0 }]);
+    // A in Germany (through the trusted proxy), D in Switzerland; both on iOS
+    expect(traffic.countries).toEqual([
+      { label: 'CH', current: 1, previous: 0 },
+      { label: 'DE', current: 1, previous: 0 },
+    ]);
+    expect(traffic.operatingSystems).toEqual([{ label: 'iOS', current: 2, previous: 0 }]);
     expect(traffic.devices).toEqual([
       { label: 'mobile', current: 1, previous: 0 },
       { label: 'tablet', current: 1, previous: 0 },
@@ -168,15 +175,28 @@ describe('dashboard figures for a period and the previous one (Europe/Berlin)', 
       { label: `${SITE}/`, current: 1, previous: 0 },
       { label: `${SITE}/galerie.html`, current: 1, previous: 1 },
     ]);
-    expect(traffic.referrers).toEqual([
+    expect(traffic.sources).toEqual([
+      { label: 'Google', current: 1, previous: 0 },
       { label: 'mail.example.net', current: 1, previous: 0 },
-      { label: 'www.google.com', current: 1, previous: 0 },
+    ]);
+    expect(traffic.referrers).toEqual([
+      { label: 'mail.example.net/inbox', current: 1, previous: 0 },
+      { label: 'www.google.com/', current: 1, previous: 0 },
     ]);
     expect(traffic.series.map((s) => s.views)).toEqual([0, 0, 0, 0, 1, 1, 0]);
     // with a second filter both must match: Chrome's view of the gallery is B's now, F's before
     const both = await get<Traffic>(`/admin/api/traffic?period=7d&filter=${page}&filter=browser%3AChrome`);
     expect(both.summary.views).toEqual({ current: 1, previous: 1 });
     expect(both.browsers).toEqual([{ label: 'Chrome', current: 1, previous: 1 }]);
+    // source, country and operating system are filters too: Google's visit is B's (United States, Windows)
+    const google = await get<Traffic>('/admin/api/traffic?period=7d&filter=source%3AGoogle');
+    expect(google.summary.views).toEqual({ current: 1, previous: 0 });
+    expect(google.countries).toEqual([{ label: 'US', current: 1, previous: 0 }]);
+    const germany = await get<Traffic>('/admin/api/traffic?period=7d&filter=country%3ADE');
+    // now A's two views; before F's two (10 May)
+    expect(germany.summary.views).toEqual({ current: 2, previous: 2 });
+    const windows = await get<Traffic>('/admin/api/traffic?period=7d&filter=os%3AWindows&filter=country%3AUS');
+    expect(windows.browsers).toEqual([{ label: 'Chrome', current: 1, previous: 0 }]);
     // the hours of today, filtered: C's views at 08:00 in Berlin are Firefox's
     const today = await get<Traffic>('/admin/api/traffic?period=today&filter=browser%3AFirefox');
     expect(today.series[8]).toMatchObject({ views: 2, visitors: 1 });
