@@ -81,3 +81,46 @@ describe('day totals', () => {
     expect(await h.query('SELECT COUNT(*) AS n FROM stats_dirty')).toEqual([{ n: 0 }]);
   });
 });
+
+describe('filtered reads', () => {
+  it('count the page views of a matching visit begun the day before (a visit that goes on past midnight)', async () => {
+    h = await startCollector();
+    const admin = await signIn(h.url);
+    expect((await admin.post('/admin/api/settings', { timeZone: 'UTC' })).status).toBe(200);
+    const visitor = h.visitor();
+    // one visit (ten minutes between the views): begun on 1 May, its second page view on 2 May
+    h.clock.now = Date.parse('2025-05-01T23:55:00Z');
+    await visitor.beat('http://lichtwerk.test/', true);
+    h.clock.now = Date.parse('2025-05-02T00:05:00Z');
+    await visitor.beat('http://lichtwerk.test/galerie.html', true);
+    expect(await h.query('SELECT COUNT(*) AS n FROM visits')).toEqual([{ n: 1 }]);
+    h.clock.now = Date.parse('2025-05-02T10:00:00Z');
+    type Read = {
+      summary: { views: { current: number }; visits: { current: number } };
+      pages: Array<{ label: string; current: number }>;
+    };
+    const read = async (filter: string) =>
+      (await (
+        await (await signIn(h.url)).get(`/admin/api/traffic?period=custom&from=2025-05-02&to=2025-05-02${filter}`)
+      ).json()) as Read;
+    const all = await read('');
+    // 2 May: the gallery's view; the visit belongs to 1 May, the day it began
+    expect(all.summary.views.current).toBe(1);
+    expect(all.summary.visits.current).toBe(0);
+    // filtered by the visit's entry page: the same page view, found through the visit begun before the day
+    const byEntry = await read(`&filter=${encodeURIComponent('entry:http://lichtwerk.test/')}`);
+    expect(byEntry.summary).toMatchObject({ views: { current: 1 }, visits: { current: 0 } });
+    expect(byEntry.pages.map((p) => [p.label, p.current])).toEqual([['http://lichtwerk.test/galerie.html', 1]]);
+    // with a page filter beside it, and a visit dimension that does not match
+    expect(
+      (
+        await read(
+          `&filter=${encodeURIComponent('entry:http://lichtwerk.test/')}&filter=${encodeURIComponent('page:http://lichtwerk.test/galerie.html')}`,
+        )
+      ).summary.views.current,
+    ).toBe(1);
+    expect((await read(`&filter=${encodeURIComponent('entry:http://lichtwerk.test/galerie.html')}`)).summary.views.current).toBe(
+      0,
+    );
+  });
+});

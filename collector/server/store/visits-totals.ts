@@ -47,6 +47,17 @@ export type FilterDimension = 'page' | VisitDimension;
 /** Filters, all of which a row must match (values are bound parameters, never SQL text). */
 export type VisitFilter = ReadonlyArray<readonly [FilterDimension, string]>;
 
+/** A quarter of an hour: the grain a filtered read places page views in days by (see countDays). */
+const SLOT_MS = 15 * 60 * 1000;
+
+/**
+ * A page view's page is the one asked for, as a condition the time index checks: written as an
+ * expression so that SQLite does not build a throwaway index of every page view's page for it (it
+ * did, without statistics: 15 s for 12 months at 1 M page views) but reads the days' range of
+ * page_views_at (at, page).
+ */
+const PAGE_IS = "(p.page || '') = ?";
+
 /** The conditions of `filter` on visits (`v`) and on page views (`p`, joined to their visit `v` when `join`). */
 function filterSql(filter: VisitFilter) {
   const onVisits = filter.filter(([dimension]) => dimension !== 'page');
@@ -57,9 +68,12 @@ function filterSql(filter: VisitFilter) {
     /** Page views: join their visit only when a visit dimension is filtered. */
     join: onVisits.length > 0 ? ' JOIN visits v ON v.id = p.visit_id' : '',
     pages: {
-      sql: [...pages.map(() => 'p.page = ?'), ...visitConditions].map((c) => ` AND ${c}`).join(''),
+      sql: [...pages.map(() => PAGE_IS), ...visitConditions].map((c) => ` AND ${c}`).join(''),
       params: [...pages, ...visitParams],
     },
+    /** The visit dimensions' conditions alone (on `v`), and the page conditions alone (on `p`). */
+    onVisits: { sql: visitConditions.map((c) => ` AND ${c}`).join(''), params: visitParams },
+    onPages: { sql: pages.map(() => ` AND ${PAGE_IS}`).join(''), params: pages },
     visits: {
       sql: [
         ...pages.map(() => 'EXISTS (SELECT 1 FROM page_views fp WHERE fp.visit_id = v.id AND fp.page = ?)'),
@@ -83,8 +97,10 @@ export function visitTotals(reads: Reads) {
     const d = dayTable(days);
     const f = filterSql(filter);
     const filtered = filter.length > 0;
-    const pages = `d JOIN page_views p ON p.at >= d.s AND p.at < d.e${f.join} WHERE ${d.within('p.at')}${f.pages.sql}`;
-    const range = `d JOIN visits v ON v.started_at >= d.s AND v.started_at < d.e WHERE ${d.within('v.started_at')}`;
+    // the days first, then each day's page views (visits) by the time index (CROSS JOIN: SQLite keeps
+    // this order; without statistics it may otherwise read the rows and test each against every day)
+    const pages = `d CROSS JOIN page_views p${f.join} WHERE p.at >= d.s AND p.at < d.e AND ${d.within('p.at')}${f.pages.sql}`;
+    const range = `d CROSS JOIN visits v WHERE v.started_at >= d.s AND v.started_at < d.e AND ${d.within('v.started_at')}`;
     // filtered: the matching visits once (a table of their own), not once per dimension
     const visits = filtered ? 'fv v JOIN d ON d.i = v.i WHERE 1 = 1' : range;
     const withVisits = filtered ? `, fv AS MATERIALIZED (SELECT d.i AS i, v.* FROM ${range}${f.visits.sql})` : '';
@@ -93,19 +109,54 @@ export function visitTotals(reads: Reads) {
         `SELECT d.i AS i, '${metric}' AS metric, ${label} AS label, COUNT(*) AS n, 0 AS total
          FROM ${visits} AND ${label} IS NOT NULL GROUP BY d.i, ${label}`,
     );
+    // filtered: the matching page views once too, for the pages and the visitors. With a visit
+    // dimension, from the matching visits (`pv`) by the page views' visit index, not a visit looked
+    // up for each page view of the days: the visits begun in the span (`fv`; with a page filter too,
+    // those with a view of the page, which hold all its views), and those begun before it that went
+    // on into it (visits_last_view; the `+` keeps SQLite off the other index). Their page
+    // views find their day by the quarter hour they fall in (`sm`: each day's quarter hours, an
+    // equality join): every time zone's midnight is on a quarter hour.
+    const byVisits = f.onVisits.params.length > 0 && days.every((r) => r.start % SLOT_MS === 0 && r.end % SLOT_MS === 0);
+    const withPages = !filtered
+      ? ''
+      : byVisits
+        ? `, pv AS MATERIALIZED (
+             SELECT id FROM fv
+             UNION ALL
+             SELECT v.id FROM visits v
+             WHERE v.last_view_at >= CAST(? AS BIGINT) AND +v.started_at < CAST(? AS BIGINT)${f.onVisits.sql}
+           ),
+           sm (i, slot, e) AS (
+             SELECT i, s / ${SLOT_MS}, e FROM d UNION ALL SELECT i, slot + 1, e FROM sm WHERE (slot + 1) * ${SLOT_MS} < e
+           ),
+           fp AS MATERIALIZED (
+             SELECT sm.i AS i, p.page AS page, p.session_id AS session_id, p.last_at - p.at AS t
+             FROM pv JOIN page_views p ON p.visit_id = pv.id JOIN sm ON sm.slot = p.at / ${SLOT_MS}
+             WHERE ${d.within('+p.at')}${f.onPages.sql}
+           )`
+        : `, fp AS MATERIALIZED (SELECT d.i AS i, p.page AS page, p.session_id AS session_id, p.last_at - p.at AS t FROM ${pages})`;
+    const pagesParams = byVisits
+      ? [d.span[0], d.span[0], ...f.onVisits.params, ...d.span, ...f.onPages.params]
+      : [...d.span, ...f.pages.params];
+    const pageRows = filtered
+      ? `SELECT i, 'page' AS metric, page AS label, COUNT(*) AS n, SUM(t) AS total FROM fp GROUP BY i, page
+         UNION ALL
+         SELECT i, 'visitors', '', COUNT(DISTINCT session_id), 0 FROM fp GROUP BY i`
+      : `SELECT d.i AS i, 'page' AS metric, p.page AS label, COUNT(*) AS n, SUM(p.last_at - p.at) AS total
+         FROM ${pages} GROUP BY d.i, p.page
+         UNION ALL
+         SELECT d.i, 'visitors', '', COUNT(DISTINCT p.session_id), 0 FROM ${pages} GROUP BY d.i`;
     return reads.all(
-      `WITH ${d.sql}${withVisits}
-       SELECT d.i AS i, 'page' AS metric, p.page AS label, COUNT(*) AS n, SUM(p.last_at - p.at) AS total
-       FROM ${pages} GROUP BY d.i, p.page
-       UNION ALL
-       SELECT d.i, 'visitors', '', COUNT(DISTINCT p.session_id), 0 FROM ${pages} GROUP BY d.i
+      `WITH${byVisits ? ' RECURSIVE' : ''} ${d.sql}${withVisits}${withPages}
+       ${pageRows}
        UNION ALL
        SELECT d.i, 'visits', '', COUNT(*), SUM(CASE WHEN v.views = 1 THEN 1 ELSE 0 END)
        FROM ${visits} GROUP BY d.i
        UNION ALL ${dimensions.join(' UNION ALL ')}`,
-      // the span's bounds and the filter's values once per subquery: two on page views, then one per subquery on visits
+      // the span's bounds (and the filter's values) once per subquery: filtered, the two tables made
+      // once; else two on page views, then one per subquery on visits
       filtered
-        ? [...d.params, ...d.span, ...f.visits.params, ...[d.span, f.pages.params, d.span, f.pages.params].flat()]
+        ? [...d.params, ...d.span, ...f.visits.params, ...pagesParams]
         : [...d.params, ...Array.from({ length: 3 + dimensions.length }, () => d.span).flat()],
     );
   }
