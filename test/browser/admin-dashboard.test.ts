@@ -188,6 +188,9 @@ describe('the admin dashboard shows the scenario for the chosen period and the p
       ['mail.example.net/inbox', '1', '0'],
       ['www.google.com/', '1', '0'],
     ]);
+    // a card of two tables: a CSV link for each, named in the admin's language
+    expect(await page.getByTestId('csv-sources').textContent()).toBe('CSV Quelle (Quellen: Quelle)');
+    expect(await page.getByTestId('csv-referrers').textContent()).toBe('CSV Verweisende Seite (Quellen: Verweisende Seite)');
     expect(await rows('utmSource')).toEqual([['newsletter', '2', '0']]);
     expect(await rows('utmMedium')).toEqual([['email', '2', '0']]);
     expect(await rows('utmCampaign')).toEqual([['fruehling', '2', '0']]);
@@ -262,6 +265,11 @@ describe('the admin dashboard shows the scenario for the chosen period and the p
     await page.getByRole('button', { name: 'Filter Browser: Safari entfernen' }).click();
     await expect.poll(chips).toEqual(['Seite: /galerie.html✕']);
     await expect.poll(first).toBe('Seitenaufrufe2▲ gestiegen um +100 %vorher 1');
+    // the colour says good or bad news: more page views good, a rising bounce rate (0 % to 50 %) bad
+    const changes = page.getByTestId('figures').getByTestId('change');
+    expect(await changes.nth(0).getAttribute('class')).toBe('change up good');
+    expect(await changes.nth(3).textContent()).toBe('▲ gestiegen um (Prozentpunkte) +50 Pp.');
+    expect(await changes.nth(3).getAttribute('class')).toBe('change up bad');
     expect(await rows('browsers')).toEqual([
       ['Chrome', '1', '1', '50 %'],
       ['Safari', '1', '0', '50 %'],

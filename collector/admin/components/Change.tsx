@@ -3,7 +3,8 @@ import type { Lang, Messages } from '../i18n';
 /**
  * The change of a figure against the previous period, beside it: an arrow, the sign and the change
  * in per cent (for a rate, in percentage points), with words for screen readers (the arrow is not
- * read, and colour is not the only cue). "new" when the previous figure was 0.
+ * read, and colour is not the only cue; the colour says good or bad news, so a rising bounce rate
+ * is red). "new" when the previous figure was 0.
  */
 export function Change({
   t,
@@ -12,6 +13,7 @@ export function Change({
   previous,
   points = false,
   wasNone = previous === 0,
+  lowerIsBetter = false,
 }: {
   t: Messages;
   lang: Lang;
@@ -21,6 +23,8 @@ export function Change({
   points?: boolean;
   /** Nothing to compare with (for a rate: no visits before). */
   wasNone?: boolean;
+  /** A figure that is better when it falls (the bounce rate): its rise is coloured as bad news. */
+  lowerIsBetter?: boolean;
 }) {
   if (wasNone)
     return current === 0 ? (
@@ -40,7 +44,7 @@ export function Change({
   const up = delta > 0;
   return (
     <Shown
-      kind={up ? 'up' : 'down'}
+      kind={`${up ? 'up' : 'down'} ${up !== lowerIsBetter ? 'good' : 'bad'}`}
       arrow={up ? '▲' : '▼'}
       words={`${up ? t.change.up : t.change.down}${points ? ` (${t.pointsLong})` : ''}`}
       text={text}

@@ -203,11 +203,12 @@ export function Overview({
             tables.length > 0 && (
               <span className="csv-links">
                 {tables.map((table) => {
-                  const what = tables.length > 1 ? `${title}: ${t.utm[table] ?? table}` : title;
+                  const name = t.filterNames[FILTER_OF[table] ?? ''] ?? table;
+                  const what = tables.length > 1 ? `${title}: ${t.utm[table] ?? name}` : title;
                   // the visible text first in the link's name, the card's title for a screen reader after it
                   return (
                     <a key={table} href={csvHref(table)} download data-testid={`csv-${table}`}>
-                      {tables.length > 1 ? `${t.csv} ${FILTER_OF[table] ?? table}` : t.csv}
+                      {tables.length > 1 ? `${t.csv} ${name}` : t.csv}
                       <span className="sr-only"> ({what})</span>
                     </a>
                   );
@@ -269,6 +270,7 @@ export function Overview({
                             previous={value.previous}
                             points={rate}
                             wasNone={rate ? before : value.previous === 0}
+                            lowerIsBetter={rate}
                           />
                           <span className="prev">
                             {t.previous} {format(value.previous)}
