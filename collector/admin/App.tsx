@@ -137,11 +137,11 @@ function ViewOf({
     case 'overview':
       return <Overview t={t} lang={lang} period={period} filters={filters} onFilters={onFilters} />;
     case 'clicks':
-      return <Clicks t={t} lang={lang} period={period} />;
+      return <Clicks t={t} lang={lang} period={period} filters={filters} onFilters={onFilters} />;
     case 'consentStats':
-      return <ConsentStatsView t={t} lang={lang} period={period} />;
+      return <ConsentStatsView t={t} lang={lang} period={period} filtered={filters.length > 0} />;
     case 'log':
-      return <ConsentLog t={t} lang={lang} period={period} />;
+      return <ConsentLog t={t} lang={lang} period={period} filtered={filters.length > 0} />;
     case 'settings':
       return <Retention t={t} lang={lang} />;
   }

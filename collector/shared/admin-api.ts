@@ -90,6 +90,8 @@ export interface Traffic {
 /** `GET /admin/api/clicks`: per page its clicks now and before, its link with the overlay (only for a page of the site), its top selectors. */
 export interface ClickPages {
   period: PeriodInfo;
+  /** The filters counted with (the overview's): a page keeps its clicks, a visit dimension the clicks of its visits. */
+  filters: Filters;
   pages: Array<{ page: string; href: string | null; total: Compared; selectors: Array<{ selector: string } & Compared> }>;
 }
 

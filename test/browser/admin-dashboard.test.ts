@@ -320,6 +320,26 @@ describe('the admin dashboard shows the scenario for the chosen period and the p
     // visitor text is text: no element made from a selector
     expect(await page.locator('main table strong').textContent()).toBe('a.gallery');
     await checkWidths('clicks-7d');
+    // the overview's filters hold here too: A's two clicks in Safari, none before
+    await page.goto(`${h.url}/admin/?period=7d&filter=browser%3ASafari#clicks`);
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Klicks');
+    const chips = () => page.getByTestId('filter-chips').locator('button.chip').allTextContents();
+    await expect.poll(chips).toEqual(['Browser: Safari✕']);
+    await expect
+      .poll(() => page.locator('main table tbody tr').evaluateAll((trs) => trs.map((tr) => tr.textContent)))
+      .toEqual(['a.gallery20']);
+    await checkWidths('clicks-filtered');
+    // the consent views say that the filters do not apply to them
+    await page.getByRole('link', { name: 'Einwilligungen', exact: true }).click();
+    await expect.poll(() => page.getByTestId('not-filtered').textContent()).toContain('gelten hier nicht');
+    await checkWidths('consents-filtered');
+    // a chip removes the filter in the clicks view as in the overview
+    await page.getByRole('link', { name: 'Klicks', exact: true }).click();
+    await page.getByRole('button', { name: 'Filter Browser: Safari entfernen' }).click();
+    await expect
+      .poll(() => page.locator('main table tbody tr').evaluateAll((trs) => trs.map((tr) => tr.textContent)))
+      .toEqual(['a.gallery31']);
+    expect(new URL(page.url()).search).toBe('?period=7d');
   });
 
   it('consents: the period and the previous one, and per day', async () => {

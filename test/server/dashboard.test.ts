@@ -328,6 +328,25 @@ describe('dashboard figures for a period and the previous one (Europe/Berlin)', 
         { page: `${SITE}/`, total: { current: 3, previous: 2 }, selectors: [{ selector: 'a.gallery', current: 3, previous: 1 }] },
       ],
     });
+    // filtered as the overview is: A's two clicks in Safari, C's one in Firefox; E's in Austria were
+    // before the period (the page has no clicks now, so it is not listed); the page filter keeps its page
+    const clicks = (filter: string) =>
+      get<{ pages: unknown[]; filters: unknown[] }>(`/admin/api/clicks?period=7d&filter=${encodeURIComponent(filter)}`);
+    expect(await clicks('browser:Safari')).toMatchObject({
+      filters: [{ name: 'browser', value: 'Safari' }],
+      pages: [
+        { page: `${SITE}/`, total: { current: 2, previous: 0 }, selectors: [{ selector: 'a.gallery', current: 2, previous: 0 }] },
+      ],
+    });
+    expect(await clicks('os:Windows')).toMatchObject({
+      pages: [
+        { page: `${SITE}/`, total: { current: 1, previous: 0 }, selectors: [{ selector: 'a.gallery', current: 1, previous: 0 }] },
+      ],
+    });
+    expect((await clicks('country:AT')).pages).toEqual([]);
+    expect(await clicks(`page:${SITE}/`)).toMatchObject({ pages: [{ page: `${SITE}/`, total: { current: 3, previous: 2 } }] });
+    expect((await clicks(`page:${SITE}/kontakt.html`)).pages).toEqual([]);
+    expect((await admin.get('/admin/api/clicks?period=7d&filter=nope%3Ax')).status).toBe(400);
     // the overlay asks for the page as the browser shows it: the same stored clicks
     const overlay = await fetch(
       `${h.url}/api/clicks?page=${encodeURIComponent(`${SITE}/?pagepulse-heatmap=1&pagepulse-debug=1`)}`,

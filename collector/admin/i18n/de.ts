@@ -97,6 +97,10 @@ export const de = {
   topPages: 'Seiten',
   none: 'Noch keine Daten.',
   clicksTitle: 'Meistgeklickte Elemente pro Seite',
+  clicksFiltered:
+    'Gefiltert wie die Übersicht: die Klicks auf der Seite des Seitenfilters und die Klicks in Besuchen, die zu den übrigen Filtern passen.',
+  notFiltered:
+    'Die Filter der Übersicht gelten hier nicht: Einwilligungen gehören zu keinem Besuch. Gezählt wird der ganze Zeitraum.',
   clicksHint:
     'Der Link öffnet die Seite mit der Heatmap: Dort steht an jedem Punkt, welches Element es ist, mit seinem Text aus der Seite (PagePulse muss auf der Seite eingebunden sein).',
   element: 'Element (CSS-Selektor)',

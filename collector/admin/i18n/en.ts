@@ -77,6 +77,9 @@ export const en: typeof de = {
   topPages: 'Pages',
   none: 'No data yet.',
   clicksTitle: 'Most clicked elements per page',
+  clicksFiltered:
+    "Filtered as the overview is: the clicks on the page filter's page and the clicks in visits that match the other filters.",
+  notFiltered: "The overview's filters do not apply here: consent choices belong to no visit. The whole period is counted.",
   clicksHint:
     'The link opens the page with the heatmap: each dot there says which element it is, with its text from the page (the page must include PagePulse).',
   element: 'Element (CSS selector)',

@@ -1,4 +1,5 @@
-import { getJson, type ClickPages } from '../api';
+import { filterFields } from '../address';
+import { getJson, type ClickPages, type Filters } from '../api';
 import { PeriodNote } from '../components/PeriodPicker';
 import { Status } from '../components/Status';
 import { Table } from '../components/Table';
@@ -6,6 +7,7 @@ import type { Lang, Messages } from '../i18n';
 import { periodParams, type PeriodChoice } from '../period';
 import { lastStep } from '../selector';
 import { useData } from '../useData';
+import { FilterChips } from './Overview';
 
 /**
  * The overlay's link in the admin's language: the server's `#pagepulse-heatmap` with `=de` or `=en`
@@ -17,16 +19,35 @@ function withLang(href: string, lang: Lang): string {
 
 /**
  * The most clicked selectors per page in the period, each with its count in the previous period,
- * and a link that opens the page with the heatmap, which shows each element with its text.
+ * and a link that opens the page with the heatmap, which shows each element with its text; with the
+ * overview's filters (a page's clicks, the clicks of the matching visits).
  */
-export function Clicks({ t, lang, period }: { t: Messages; lang: Lang; period: PeriodChoice }) {
-  const [loaded] = useData(() => getJson<ClickPages>('clicks', periodParams(period)), [period]);
+export function Clicks({
+  t,
+  lang,
+  period,
+  filters,
+  onFilters,
+}: {
+  t: Messages;
+  lang: Lang;
+  period: PeriodChoice;
+  filters: Filters;
+  onFilters: (filters: Filters) => void;
+}) {
+  const fields = filterFields(filters);
+  const [loaded] = useData(
+    () => getJson<ClickPages>('clicks', { ...periodParams(period), filter: fields }),
+    [period, fields.join('\n')],
+  );
   const number = new Intl.NumberFormat(lang);
   return (
     <Status loaded={loaded} t={t}>
       {(data) => (
         <>
           <PeriodNote t={t} lang={lang} period={data.period} />
+          <FilterChips t={t} lang={lang} filters={filters} onChange={onFilters} />
+          {filters.length > 0 && <p className="hint">{t.clicksFiltered}</p>}
           <p className="hint">{t.clicksHint}</p>
           {data.pages.length === 0 && <p>{t.none}</p>}
           {data.pages.map((p, i) => {

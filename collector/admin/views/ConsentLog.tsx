@@ -20,7 +20,18 @@ const CONSENT_ID = '[A-Za-z0-9_\\-]{16,64}';
  * The consent log of the chosen period (times on the site's clock): search by pseudonym or consent
  * ID, CSV export of the same filter, erasure.
  */
-export function ConsentLog({ t, lang, period }: { t: Messages; lang: Lang; period: PeriodChoice }) {
+export function ConsentLog({
+  t,
+  lang,
+  period,
+  filtered = false,
+}: {
+  t: Messages;
+  lang: Lang;
+  period: PeriodChoice;
+  /** The overview's filters are set: say that they do not apply here. */
+  filtered?: boolean;
+}) {
   const [filter, setFilter] = useState<Filter>(NO_FILTER);
   const [draft, setDraft] = useState<Filter>(NO_FILTER);
   const query = { ...periodParams(period), ...filter };
@@ -46,6 +57,11 @@ export function ConsentLog({ t, lang, period }: { t: Messages; lang: Lang; perio
     <>
       {loaded.state === 'ok' && loaded.data.period && (
         <PeriodNote t={t} lang={lang} period={loaded.data.period} compared={false} />
+      )}
+      {filtered && (
+        <p className="hint" data-testid="not-filtered">
+          {t.notFiltered}
+        </p>
       )}
       <section className="card" aria-labelledby="log-filter">
         <h2 id="log-filter">{t.search}</h2>

@@ -11,7 +11,18 @@ const CATEGORIES = ['1', '2', '3', '4'] as const;
  * The period's choices beside the previous period's, then per hour, day or month with choices:
  * how many visitors chose, and the share allowing each category, as meters.
  */
-export function ConsentStatsView({ t, lang, period }: { t: Messages; lang: Lang; period: PeriodChoice }) {
+export function ConsentStatsView({
+  t,
+  lang,
+  period,
+  filtered = false,
+}: {
+  t: Messages;
+  lang: Lang;
+  period: PeriodChoice;
+  /** The overview's filters are set: say that they do not apply here. */
+  filtered?: boolean;
+}) {
   const [loaded] = useData(() => getJson<ConsentStats>('consent-stats', periodParams(period)), [period]);
   const percent = new Intl.NumberFormat(lang, { style: 'percent', maximumFractionDigits: 0 });
   return (
@@ -23,6 +34,11 @@ export function ConsentStatsView({ t, lang, period }: { t: Messages; lang: Lang;
         return (
           <>
             <PeriodNote t={t} lang={lang} period={data.period} />
+            {filtered && (
+              <p className="hint" data-testid="not-filtered">
+                {t.notFiltered}
+              </p>
+            )}
             <section className="card" aria-labelledby="consent-total">
               <h2 id="consent-total">{t.consentTotal}</h2>
               <p className="hint">{t.consentCounted}</p>

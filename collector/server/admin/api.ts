@@ -255,7 +255,12 @@ export function createApi({
         const origin = originOf(page);
         return origin !== null && (origin === own || siteOrigins.has(origin)) ? heatmapLink(page) : null;
       };
-      return { period: described(p), pages: await dashboard.clicks(p, CLICKS_PER_PAGE, CLICK_PAGES, href) };
+      const filters = filtersOf(params, ADMIN_HEADERS);
+      return {
+        period: described(p),
+        filters,
+        pages: await dashboard.clicks(p, CLICKS_PER_PAGE, CLICK_PAGES, href, storeFilter(filters)),
+      };
     },
     '/admin/api/consent-stats': async (params) => {
       const p = await period(params);

@@ -120,14 +120,21 @@ export function createDashboard(visits: VisitsStore, clicks: ClicksStore, consen
         }),
       };
     },
-    /** The most clicked selectors per page in the period, each with its count in the previous one; `href` for pages of the site. */
+    /**
+     * The most clicked selectors per page in the period, each with its count in the previous one;
+     * `href` for pages of the site; with `filter`, the clicks on its page and in its visits.
+     */
     async clicks(
       period: Period,
       perPage: number,
       maxPages: number,
       href: (page: string) => string | null,
+      filter: VisitFilter = [],
     ): Promise<ClickPages['pages']> {
-      const [now, before] = await Promise.all([clicks.inDays(period.current.days), clicks.inDays(period.previous.days)]);
+      const [now, before] = await Promise.all([
+        clicks.inDays(period.current.days, filter),
+        clicks.inDays(period.previous.days, filter),
+      ]);
       const pages: ClickPages['pages'] = [];
       for (const [page, selectors] of now) {
         const earlier = before.get(page) ?? new Map<string, number>();

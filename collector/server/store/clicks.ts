@@ -3,6 +3,7 @@ import { typed } from './migrate';
 import type { RetentionStep } from './retention';
 import { builtThrough, coverage, coveredRows, dayTable, type Day } from './rollups';
 import type { Reads, Sql } from './sql';
+import { VISIT_DIMENSIONS, type VisitDimension, type VisitFilter } from './visits-totals';
 
 /**
  * The clicks area: heatmap clicks (session, page, selector, time) and their day totals per page and
@@ -59,18 +60,30 @@ export interface ClickCount {
 
 /** The clicks area on an open database. */
 export function clicksStore(sql: Sql, reads: Reads) {
-  /** Per day index, page and selector: clicks, visitors, latest; counted from the stored rows. */
-  const countDays = async (days: readonly Day[], page: string | null = null) => {
+  /**
+   * Per day index, page and selector: clicks, visitors, latest; counted from the stored rows. With
+   * `filter`: a page filter keeps the clicks on that page; a visit dimension the clicks made in a
+   * matching visit (the session's latest visit begun at or before the click, by visits_session).
+   */
+  const countDays = async (days: readonly Day[], page: string | null = null, filter: VisitFilter = []) => {
     if (days.length === 0) return [];
     const d = dayTable(days);
+    const pages = [...(page === null ? [] : [page]), ...filter.filter(([name]) => name === 'page').map(([, value]) => value)];
+    const onVisits = filter.filter(([name]) => name !== 'page');
+    const visitSql =
+      onVisits.length === 0
+        ? ''
+        : ` AND EXISTS (SELECT 1 FROM visits v WHERE v.id = (SELECT v2.id FROM visits v2
+             WHERE v2.session_id = c.session_id AND v2.started_at <= c.at ORDER BY v2.started_at DESC, v2.id DESC LIMIT 1)
+             ${onVisits.map(([name]) => ` AND ${VISIT_DIMENSIONS[name as VisitDimension]} = ?`).join('')})`;
     return reads.all<{ i: number; page: string; selector: string; clicks: number; visitors: number; last_at: number }>(
       `WITH ${d.sql}
        SELECT d.i AS i, c.page AS page, c.selector AS selector, COUNT(*) AS clicks, COUNT(DISTINCT c.session_id) AS visitors,
          MAX(c.at) AS last_at
-       FROM d JOIN clicks c ON c.at >= d.s AND c.at < d.e ${page === null ? '' : 'AND c.page = ?'}
-       WHERE ${d.within('c.at')}
+       FROM d CROSS JOIN clicks c
+       WHERE c.at >= d.s AND c.at < d.e${pages.map(() => ' AND c.page = ?').join('')} AND ${d.within('c.at')}${visitSql}
        GROUP BY d.i, c.page, c.selector`,
-      [...d.params, ...(page === null ? [] : [page]), ...d.span],
+      [...d.params, ...pages, ...d.span, ...onVisits.map(([, value]) => value)],
     );
   };
 
@@ -109,9 +122,12 @@ export function clicksStore(sql: Sql, reads: Reads) {
         [page, page, since, limit],
       );
     },
-    /** Clicks per page and selector in `days` (day totals where built, the stored rows for the rest). */
-    async inDays(days: readonly Day[]): Promise<Map<string, Map<string, number>>> {
-      const { months, days: built, raw } = await coverage(reads, days);
+    /**
+     * Clicks per page and selector in `days` (day totals where built, the stored rows for the rest);
+     * filtered, from the stored rows (the day totals hold no visits).
+     */
+    async inDays(days: readonly Day[], filter: VisitFilter = []): Promise<Map<string, Map<string, number>>> {
+      const { months, days: built, raw } = filter.length > 0 ? { months: [], days: [], raw: days } : await coverage(reads, days);
       const out = new Map<string, Map<string, number>>();
       const add = (page: string, selector: string, n: number) => {
         const selectors = out.get(page) ?? new Map<string, number>();
@@ -126,7 +142,7 @@ export function clicksStore(sql: Sql, reads: Reads) {
         ))
           add(r.page, r.selector, r.n);
       }
-      for (const r of await countDays(raw)) add(r.page, r.selector, r.clicks);
+      for (const r of await countDays(raw, null, filter)) add(r.page, r.selector, r.clicks);
       return out;
     },
     /** The day totals of `days`, counted from the stored rows (the builder reads these, then `keepTotals`). */
