@@ -1,12 +1,13 @@
 import { filterFields } from '../address';
-import { getJson, type ClickPages, type Filters } from '../api';
+import { getJson, type ClickPages } from '../api';
 import { PeriodNote } from '../components/PeriodPicker';
 import { Status } from '../components/Status';
 import { Table } from '../components/Table';
-import type { Lang, Messages } from '../i18n';
-import { periodParams, type PeriodChoice } from '../period';
+import type { Lang } from '../i18n';
+import { periodParams } from '../period';
 import { lastStep } from '../selector';
 import { useData } from '../useData';
+import type { FilteredViewProps } from './props';
 import { FilterChips } from './Overview';
 
 /**
@@ -22,19 +23,7 @@ function withLang(href: string, lang: Lang): string {
  * and a link that opens the page with the heatmap, which shows each element with its text; with the
  * overview's filters (a page's clicks, the clicks of the matching visits).
  */
-export function Clicks({
-  t,
-  lang,
-  period,
-  filters,
-  onFilters,
-}: {
-  t: Messages;
-  lang: Lang;
-  period: PeriodChoice;
-  filters: Filters;
-  onFilters: (filters: Filters) => void;
-}) {
+export function Clicks({ t, lang, period, filters, onFilters }: FilteredViewProps) {
   const fields = filterFields(filters);
   const [loaded] = useData(
     () => getJson<ClickPages>('clicks', { ...periodParams(period), filter: fields }),

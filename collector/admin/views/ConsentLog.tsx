@@ -2,9 +2,10 @@ import { useState, type FormEvent } from 'react';
 import { getJson, postForm, type ConsentEntry, type ConsentLog as Log, type Erased } from '../api';
 import { PeriodNote } from '../components/PeriodPicker';
 import { Status } from '../components/Status';
-import type { Lang, Messages } from '../i18n';
-import { periodParams, type PeriodChoice } from '../period';
+import type { Messages } from '../i18n';
+import { periodParams } from '../period';
 import { useData } from '../useData';
+import type { UnfilteredViewProps } from './props';
 
 /** The log's own filter; its time range is the period picker's. */
 interface Filter {
@@ -20,18 +21,7 @@ const CONSENT_ID = '[A-Za-z0-9_\\-]{16,64}';
  * The consent log of the chosen period (times on the site's clock): search by pseudonym or consent
  * ID, CSV export of the same filter, erasure.
  */
-export function ConsentLog({
-  t,
-  lang,
-  period,
-  filtered = false,
-}: {
-  t: Messages;
-  lang: Lang;
-  period: PeriodChoice;
-  /** The overview's filters are set: say that they do not apply here. */
-  filtered?: boolean;
-}) {
+export function ConsentLog({ t, lang, period, filtered = false }: UnfilteredViewProps) {
   const [filter, setFilter] = useState<Filter>(NO_FILTER);
   const [draft, setDraft] = useState<Filter>(NO_FILTER);
   const query = { ...periodParams(period), ...filter };

@@ -1,9 +1,9 @@
 import { getJson, type ConsentStats } from '../api';
 import { PeriodNote } from '../components/PeriodPicker';
 import { Status } from '../components/Status';
-import type { Lang, Messages } from '../i18n';
-import { periodParams, type PeriodChoice } from '../period';
+import { periodParams } from '../period';
 import { useData } from '../useData';
+import type { UnfilteredViewProps } from './props';
 
 const CATEGORIES = ['1', '2', '3', '4'] as const;
 
@@ -11,18 +11,7 @@ const CATEGORIES = ['1', '2', '3', '4'] as const;
  * The period's choices beside the previous period's, then per hour, day or month with choices:
  * how many visitors chose, and the share allowing each category, as meters.
  */
-export function ConsentStatsView({
-  t,
-  lang,
-  period,
-  filtered = false,
-}: {
-  t: Messages;
-  lang: Lang;
-  period: PeriodChoice;
-  /** The overview's filters are set: say that they do not apply here. */
-  filtered?: boolean;
-}) {
+export function ConsentStatsView({ t, lang, period, filtered = false }: UnfilteredViewProps) {
   const [loaded] = useData(() => getJson<ConsentStats>('consent-stats', periodParams(period)), [period]);
   const percent = new Intl.NumberFormat(lang, { style: 'percent', maximumFractionDigits: 0 });
   return (

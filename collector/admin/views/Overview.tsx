@@ -9,8 +9,9 @@ import { Status } from '../components/Status';
 import { Table } from '../components/Table';
 import { duration, percent } from '../format';
 import type { Lang, Messages } from '../i18n';
-import { periodParams, type PeriodChoice } from '../period';
+import { periodParams } from '../period';
 import { useData } from '../useData';
+import type { FilteredViewProps } from './props';
 
 /** How often "online now" refreshes: a little slower than the default 2 s heartbeat. */
 const ONLINE_REFRESH_MS = 5000;
@@ -105,19 +106,7 @@ export function FilterChips({
  * entry and exit pages, sources (by name, and the referring pages), campaigns, devices, browsers,
  * operating systems, countries and window widths.
  */
-export function Overview({
-  t,
-  lang,
-  period,
-  filters,
-  onFilters,
-}: {
-  t: Messages;
-  lang: Lang;
-  period: PeriodChoice;
-  filters: Filters;
-  onFilters: (filters: Filters) => void;
-}) {
+export function Overview({ t, lang, period, filters, onFilters }: FilteredViewProps) {
   const [online] = useData(() => getJson<Online>('online'), [], ONLINE_REFRESH_MS);
   const fields = filterFields(filters);
   const [traffic] = useData(
