@@ -333,6 +333,9 @@ describe('the admin dashboard shows the scenario for the chosen period and the p
     await page.getByRole('link', { name: 'Einwilligungen', exact: true }).click();
     await expect.poll(() => page.getByTestId('not-filtered').textContent()).toContain('gelten hier nicht');
     await checkWidths('consents-filtered');
+    await page.getByRole('link', { name: 'Einwilligungsprotokoll', exact: true }).click();
+    await expect.poll(() => page.getByTestId('not-filtered').textContent()).toContain('gelten hier nicht');
+    await checkWidths('log-filtered');
     // a chip removes the filter in the clicks view as in the overview
     await page.getByRole('link', { name: 'Klicks', exact: true }).click();
     await page.getByRole('button', { name: 'Filter Browser: Safari entfernen' }).click();
