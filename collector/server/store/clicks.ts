@@ -3,7 +3,7 @@ import { typed } from './migrate';
 import type { RetentionStep } from './retention';
 import { builtThrough, coverage, coveredRows, dayTable, type Day } from './rollups';
 import type { Reads, Sql } from './sql';
-import { VISIT_DIMENSIONS, type VisitDimension, type VisitFilter } from './visits-totals';
+import { inMatchingVisit, type VisitFilter } from './visits-totals';
 
 /**
  * The clicks area: heatmap clicks (session, page, selector, time) and their day totals per page and
@@ -69,21 +69,15 @@ export function clicksStore(sql: Sql, reads: Reads) {
     if (days.length === 0) return [];
     const d = dayTable(days);
     const pages = [...(page === null ? [] : [page]), ...filter.filter(([name]) => name === 'page').map(([, value]) => value)];
-    const onVisits = filter.filter(([name]) => name !== 'page');
-    const visitSql =
-      onVisits.length === 0
-        ? ''
-        : ` AND EXISTS (SELECT 1 FROM visits v WHERE v.id = (SELECT v2.id FROM visits v2
-             WHERE v2.session_id = c.session_id AND v2.started_at <= c.at ORDER BY v2.started_at DESC, v2.id DESC LIMIT 1)
-             ${onVisits.map(([name]) => ` AND ${VISIT_DIMENSIONS[name as VisitDimension]} = ?`).join('')})`;
+    const inVisit = inMatchingVisit(filter, 'c.session_id', 'c.at');
     return reads.all<{ i: number; page: string; selector: string; clicks: number; visitors: number; last_at: number }>(
       `WITH ${d.sql}
        SELECT d.i AS i, c.page AS page, c.selector AS selector, COUNT(*) AS clicks, COUNT(DISTINCT c.session_id) AS visitors,
          MAX(c.at) AS last_at
        FROM d CROSS JOIN clicks c
-       WHERE c.at >= d.s AND c.at < d.e${pages.map(() => ' AND c.page = ?').join('')} AND ${d.within('c.at')}${visitSql}
+       WHERE c.at >= d.s AND c.at < d.e${pages.map(() => ' AND c.page = ?').join('')} AND ${d.within('c.at')}${inVisit.sql}
        GROUP BY d.i, c.page, c.selector`,
-      [...d.params, ...pages, ...d.span, ...onVisits.map(([, value]) => value)],
+      [...d.params, ...pages, ...d.span, ...inVisit.params],
     );
   };
 

@@ -86,6 +86,23 @@ function filterSql(filter: VisitFilter) {
   };
 }
 
+/**
+ * For another area's rows of a session at a time (clicks): the condition that the session's visit
+ * at that time (its latest visit begun at or before it, by visits_session) matches the visit
+ * dimensions of `filter`; empty without any. The visits area owns this SQL; the caller names its
+ * columns.
+ */
+export function inMatchingVisit(filter: VisitFilter, session: string, at: string): { sql: string; params: string[] } {
+  const onVisits = filter.filter(([dimension]) => dimension !== 'page');
+  if (onVisits.length === 0) return { sql: '', params: [] };
+  return {
+    sql: ` AND EXISTS (SELECT 1 FROM visits v WHERE v.id = (SELECT v2.id FROM visits v2
+       WHERE v2.session_id = ${session} AND v2.started_at <= ${at} ORDER BY v2.started_at DESC, v2.id DESC LIMIT 1)
+       ${onVisits.map(([dimension]) => ` AND ${VISIT_DIMENSIONS[dimension as VisitDimension]} = ?`).join('')})`,
+    params: onVisits.map(([, value]) => value),
+  };
+}
+
 /** The visits area's totals on an open database. */
 export function visitTotals(reads: Reads) {
   /** Raw totals of the days (page views, visitors, visits) per day index: what a built day keeps. */
