@@ -282,8 +282,18 @@ export const GOALS: Record<Visit, Partial<Record<Variant, number>>> = {
 /** The variants held to a goal, in table order. */
 const RATED = ['lite', 'react', 'liteBefore', 'reactBefore'] as const satisfies readonly Variant[];
 
+/** The LCP element's selector from its audit's details (a table, or a list whose first item is the table). */
+function lcpElementOf(details: unknown): string {
+  type Table = { items?: Array<{ node?: { selector?: string } }> };
+  const d = details as (Table & { type?: string; items?: Array<Table & { node?: { selector?: string } }> }) | undefined;
+  const first = d?.items?.[0];
+  return first?.node?.selector ?? first?.items?.[0]?.node?.selector ?? '?';
+}
+
 /** The Lighthouse audits one load is summed up by. */
-function figuresOf(audits: Record<string, { numericValue?: number; details?: unknown } | undefined>): Omit<Figures, 'added'> {
+function figuresOf(
+  audits: Record<string, { numericValue?: number; details?: unknown } | undefined>,
+): Omit<Figures, 'added'> & { /** the element Lighthouse names as the LCP (its selector), for the log */ lcpElement: string } {
   const value = (id: string): number => Number(audits[id]?.numericValue ?? NaN);
   const unused = audits['unused-javascript']?.details as { overallSavingsBytes?: number } | undefined;
   // items: { group: 'scriptEvaluation' | 'scriptParseCompile' | 'styleLayout' | ..., groupLabel, duration }, one per group
@@ -295,6 +305,7 @@ function figuresOf(audits: Record<string, { numericValue?: number; details?: unk
   return {
     script,
     lcp: value('largest-contentful-paint'),
+    lcpElement: lcpElementOf(audits['largest-contentful-paint-element']?.details),
     tbt: value('total-blocking-time'),
     bootup: value('bootup-time'),
     unusedJs: unused?.overallSavingsBytes ?? 0,
@@ -373,7 +384,7 @@ export async function lighthouseSection(
           const figures = figuresOf(audits);
           samples[visit][variant][run] = figures;
           console.log(
-            `lighthouse round ${run + 1}/${RUNS} ${variant}/${visit}: script ${figures.script.toFixed(0)} ms, boot-up ${figures.bootup.toFixed(0)} ms, LCP ${figures.lcp.toFixed(0)} ms, TBT ${figures.tbt.toFixed(0)} ms`,
+            `lighthouse round ${run + 1}/${RUNS} ${variant}/${visit}: script ${figures.script.toFixed(0)} ms, boot-up ${figures.bootup.toFixed(0)} ms, LCP ${figures.lcp.toFixed(0)} ms (${figures.lcpElement}), TBT ${figures.tbt.toFixed(0)} ms`,
           );
         }
       }
