@@ -101,6 +101,9 @@ describe('the consent ID', () => {
     await tab.evaluate(() => window.PagePulse!.consent.open());
     await tab.locator('pagepulse-consent').getByRole('button', { name: 'Statistiken' }).click();
     await expect.poll(() => tab.locator('pagepulse-consent dialog').textContent()).toContain(`Ihre Einwilligungs-ID: ${id}`);
+    const logged = () => server.requests.slice(since).filter((r) => r.task?.startsWith('user.process')).length;
+    // the acceptance's three log calls delivered before this browser session ends
+    await expect.poll(logged, { timeout: 10_000 }).toBeGreaterThanOrEqual(3);
     const state = await context.storageState();
     await context.close();
 
@@ -111,12 +114,14 @@ describe('the consent ID', () => {
     await again.waitForFunction(() => window.PagePulse !== undefined);
     await again.evaluate(() => window.PagePulse!.consent.revoke());
     await expect.poll(async () => (await later.cookies()).find((c) => c.name === 'cookieconsent_status')?.value).toBe('deny');
-    const ids = server.requests
-      .slice(since)
-      .filter((r) => r.task?.startsWith('user.process'))
-      .map((r) => new URLSearchParams(r.body).get('consent_id'));
-    expect(ids.length).toBeGreaterThanOrEqual(6); // three for the acceptance, four for the withdrawal
-    expect(new Set(ids)).toEqual(new Set([id]));
+    const ids = () =>
+      server.requests
+        .slice(since)
+        .filter((r) => r.task?.startsWith('user.process'))
+        .map((r) => new URLSearchParams(r.body).get('consent_id'));
+    // the log calls go one after another, after the cookie is written: wait for them, not for the cookie
+    await expect.poll(() => ids().length, { timeout: 10_000 }).toBeGreaterThanOrEqual(6); // three for the acceptance, four for the withdrawal
+    expect(new Set(ids())).toEqual(new Set([id]));
     await later.close();
   });
 });
