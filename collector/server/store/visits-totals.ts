@@ -62,26 +62,23 @@ const PAGE_IS = "(p.page || '') = ?";
 function filterSql(filter: VisitFilter) {
   const onVisits = filter.filter(([dimension]) => dimension !== 'page');
   const pages = filter.filter(([dimension]) => dimension === 'page').map(([, value]) => value);
-  const visitConditions = onVisits.map(([dimension]) => `${VISIT_DIMENSIONS[dimension as VisitDimension]} = ?`);
-  const visitParams = onVisits.map(([, value]) => value);
+  const and = (conditions: string[]) => conditions.map((c) => ` AND ${c}`).join('');
+  /** The visit dimensions' conditions alone (on `v`), and the page conditions alone (on `p`). */
+  const visitsOnly = {
+    sql: and(onVisits.map(([dimension]) => `${VISIT_DIMENSIONS[dimension as VisitDimension]} = ?`)),
+    params: onVisits.map(([, value]) => value),
+  };
+  const pagesOnly = { sql: and(pages.map(() => PAGE_IS)), params: pages };
   return {
     /** Page views: join their visit only when a visit dimension is filtered. */
     join: onVisits.length > 0 ? ' JOIN visits v ON v.id = p.visit_id' : '',
-    pages: {
-      sql: [...pages.map(() => PAGE_IS), ...visitConditions].map((c) => ` AND ${c}`).join(''),
-      params: [...pages, ...visitParams],
-    },
-    /** The visit dimensions' conditions alone (on `v`), and the page conditions alone (on `p`). */
-    onVisits: { sql: visitConditions.map((c) => ` AND ${c}`).join(''), params: visitParams },
-    onPages: { sql: pages.map(() => ` AND ${PAGE_IS}`).join(''), params: pages },
+    pages: { sql: pagesOnly.sql + visitsOnly.sql, params: [...pagesOnly.params, ...visitsOnly.params] },
+    onVisits: visitsOnly,
+    onPages: pagesOnly,
+    /** Visits: with a view of each filtered page, and of the filtered dimensions. */
     visits: {
-      sql: [
-        ...pages.map(() => 'EXISTS (SELECT 1 FROM page_views fp WHERE fp.visit_id = v.id AND fp.page = ?)'),
-        ...visitConditions,
-      ]
-        .map((c) => ` AND ${c}`)
-        .join(''),
-      params: [...pages, ...visitParams],
+      sql: and(pages.map(() => 'EXISTS (SELECT 1 FROM page_views fp WHERE fp.visit_id = v.id AND fp.page = ?)')) + visitsOnly.sql,
+      params: [...pages, ...visitsOnly.params],
     },
   };
 }
@@ -89,17 +86,16 @@ function filterSql(filter: VisitFilter) {
 /**
  * For another area's rows of a session at a time (clicks): the condition that the session's visit
  * at that time (its latest visit begun at or before it, by visits_session) matches the visit
- * dimensions of `filter`; empty without any. The visits area owns this SQL; the caller names its
- * columns.
+ * dimensions of `filter` (filterSql's own conditions); empty without any. The visits area owns
+ * this SQL; the caller names its columns.
  */
 export function inMatchingVisit(filter: VisitFilter, session: string, at: string): { sql: string; params: string[] } {
-  const onVisits = filter.filter(([dimension]) => dimension !== 'page');
-  if (onVisits.length === 0) return { sql: '', params: [] };
+  const { onVisits } = filterSql(filter);
+  if (onVisits.params.length === 0) return { sql: '', params: [] };
   return {
     sql: ` AND EXISTS (SELECT 1 FROM visits v WHERE v.id = (SELECT v2.id FROM visits v2
-       WHERE v2.session_id = ${session} AND v2.started_at <= ${at} ORDER BY v2.started_at DESC, v2.id DESC LIMIT 1)
-       ${onVisits.map(([dimension]) => ` AND ${VISIT_DIMENSIONS[dimension as VisitDimension]} = ?`).join('')})`,
-    params: onVisits.map(([, value]) => value),
+       WHERE v2.session_id = ${session} AND v2.started_at <= ${at} ORDER BY v2.started_at DESC, v2.id DESC LIMIT 1)${onVisits.sql})`,
+    params: onVisits.params,
   };
 }
 
