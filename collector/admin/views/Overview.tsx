@@ -41,11 +41,19 @@ export function pathOf(address: string, withHost = false): string {
   }
 }
 
+/** Region names per language, made once (every country row and chip asks). */
+const regionNames = new Map<Lang, Intl.DisplayNames>();
+
 /** A country's name in `lang` from its ISO code (the code itself where the runtime knows none). */
 function countryName(t: Messages, lang: Lang, code: string): string {
   if (code === 'unknown') return t.unknown;
   try {
-    return new Intl.DisplayNames(lang, { type: 'region', fallback: 'code' }).of(code) ?? code;
+    let names = regionNames.get(lang);
+    if (!names) {
+      names = new Intl.DisplayNames(lang, { type: 'region', fallback: 'code' });
+      regionNames.set(lang, names);
+    }
+    return names.of(code) ?? code;
   } catch {
     return code;
   }
@@ -166,6 +174,8 @@ export function Overview({ t, lang, period, filters, onFilters }: FilteredViewPr
           const hosts = new Set(data.pages.map((p) => pathOf(p.label, true).split('/')[0]));
           const pageLabel = (row: Row) => pathOf(row.label, hosts.size > 1);
           const pageTitle = (row: Row) => row.label;
+          // a browser's or system's name as given, `unknown` in the admin's language
+          const named = (row: Row) => (row.label === 'unknown' ? t.unknown : row.label);
           const chartTitle = t.viewsPer[data.period.unit]!;
           const short = (label: string) => (data.period.unit === 'day' ? label.slice(5) : label);
           const campaigns = UTM.filter((key) => data[key].length > 0);
@@ -386,14 +396,7 @@ export function Overview({ t, lang, period, filters, onFilters }: FilteredViewPr
                 {card(
                   'browsers-title',
                   t.browsers,
-                  breakdown(
-                    'browsers',
-                    data.browsers,
-                    t.browser,
-                    t.visits,
-                    { labelOf: (row) => (row.label === 'unknown' ? t.unknown : row.label), share: true },
-                    'browsers',
-                  ),
+                  breakdown('browsers', data.browsers, t.browser, t.visits, { labelOf: named, share: true }, 'browsers'),
                 )}
                 {card(
                   'systems-title',
@@ -403,7 +406,7 @@ export function Overview({ t, lang, period, filters, onFilters }: FilteredViewPr
                     data.operatingSystems,
                     t.os,
                     t.visits,
-                    { labelOf: (row) => (row.label === 'unknown' ? t.unknown : row.label), share: true },
+                    { labelOf: named, share: true },
                     'operatingSystems',
                   ),
                 )}
