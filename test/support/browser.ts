@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 /** Debian's Chromium; test tools' own browser downloads do not work on these machines. */
@@ -13,6 +16,30 @@ const ARGS = [
   '--disable-sync',
 ];
 
+/**
+ * Chromium 156 opens a WebUI omnibox popup (chrome://omnibox-popup.top-chrome/ and its AI-mode
+ * page, in a renderer of their own) for EVERY browser context, headless too: about 1 s of CPU per
+ * context, and the suites open a context per test (docs/testing.md). Its features are turned off.
+ * Chromium does not merge repeated `--disable-features` switches (the last one wins), so the list
+ * Playwright passes is read from playwright-core and passed again with ours, in place of its own.
+ */
+const OUR_DISABLED_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'WebUIOmniboxFullPopup'];
+function playwrightDisabledFeatures(): string[] {
+  const file = join(dirname(createRequire(import.meta.url).resolve('playwright-core/package.json')), 'lib/coreBundle.js');
+  const list = /\bdisabledFeatures = \[([\s\S]*?)\]\.filter/.exec(readFileSync(file, 'utf8'))?.[1];
+  const names = list
+    ?.split('\n')
+    .filter((line) => !line.trim().startsWith('//'))
+    .flatMap((line) => [...line.matchAll(/"([A-Za-z0-9]+)"/g)].map((m) => m[1]!));
+  if (!names?.length)
+    throw new Error(
+      `test/support/browser.ts: Playwright's disabledFeatures list was not found in ${file} (playwright-core changed)`,
+    );
+  return names;
+}
+const PLAYWRIGHT_DISABLED = playwrightDisabledFeatures();
+const DISABLE_FEATURES = `--disable-features=${[...PLAYWRIGHT_DISABLED, ...OUR_DISABLED_FEATURES].join(',')}`;
+
 /** Which built bundle the browser suites load (both builds run the whole suite). */
 export const BUNDLE = process.env.PAGEPULSE_BUNDLE ?? 'pagepulse.iife.js';
 
@@ -24,9 +51,12 @@ export const BUNDLE = process.env.PAGEPULSE_BUNDLE ?? 'pagepulse.iife.js';
 export function launch(options: { bfcache?: boolean; proxy?: string } = {}): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: options.proxy ? [...ARGS, '--ignore-certificate-errors'] : ARGS,
+    args: [...ARGS, DISABLE_FEATURES, ...(options.proxy ? ['--ignore-certificate-errors'] : [])],
     headless: true,
-    ignoreDefaultArgs: options.bfcache ? ['--disable-back-forward-cache'] : undefined,
+    ignoreDefaultArgs: [
+      `--disable-features=${PLAYWRIGHT_DISABLED.join(',')}`,
+      ...(options.bfcache ? ['--disable-back-forward-cache'] : []),
+    ],
     // Playwright sends loopback through a proxy too unless the bypass names it: the test server stays direct
     proxy: options.proxy ? { server: options.proxy, bypass: 'localhost,127.0.0.1,[::1]' } : undefined,
   });
