@@ -31,26 +31,82 @@ function step(name, command, args, env = {}) {
   return run.status === 0;
 }
 
-function vitest(name, projects, env = {}, engine = undefined) {
-  const file = join(reports, `${name.replace(/\W+/g, '-')}.json`);
-  const args = [
-    'vitest',
-    'run',
-    ...projects.flatMap((p) => ['--project', p]),
-    '--reporter=default',
-    '--reporter=json',
-    `--outputFile.json=${file}`,
-  ];
-  step(name, 'npx', args, env);
-  let passed = 0;
-  let failed = 0;
+/** Failed tests of a vitest JSON report: file, full name and the first lines of the first error. */
+function failures(report) {
+  return report.testResults
+    .flatMap((file) =>
+      file.assertionResults
+        .filter((test) => test.status === 'failed')
+        .map((test) => ({ file: file.name, name: test.fullName, message: test.failureMessages[0] ?? file.message })),
+    )
+    .concat(
+      // a file that failed before any test (an import or a hook) has no failed test of its own
+      report.testResults
+        .filter((file) => file.status === 'failed' && file.assertionResults.every((test) => test.status !== 'failed'))
+        .map((file) => ({ file: file.name, name: '(the file itself)', message: file.message })),
+    );
+}
+
+/** Everything that failed (`failed`) or passed only on the rerun (`flaky`), printed again at the end. */
+const failedTests = [];
+const flakyTests = [];
+const short = (message = '') => message.split('\n').slice(0, 4).join('\n      ');
+const relative = (file) => file.replace(`${process.cwd()}/`, '');
+
+function readReport(file) {
   try {
-    const report = JSON.parse(readFileSync(file, 'utf8'));
-    passed = report.numPassedTests;
-    failed = report.numFailedTests + (report.numTotalTests === 0 ? 1 : 0);
+    return JSON.parse(readFileSync(file, 'utf8'));
   } catch {
-    failed = 1; // no report: the run itself broke
+    return undefined; // no report: the run itself broke
   }
+}
+
+/**
+ * Run vitest projects; `rerun`: the browser and engine steps run the FILES that failed once more,
+ * each in a fresh vitest process with a fresh browser and server (docs/testing.md, "Reruns"). A test
+ * that fails twice fails the step; one that passes the second time passes it, and is named at the end
+ * as flaky with its first failure, so a timing-sensitive test stays visible and gets fixed.
+ */
+function vitest(name, projects, env = {}, engine = undefined, rerun = false) {
+  const slug = name.replace(/\W+/g, '-');
+  const run = (files, suffix) => {
+    const file = join(reports, `${slug}${suffix}.json`);
+    const args = [
+      'vitest',
+      'run',
+      ...projects.flatMap((p) => ['--project', p]),
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${file}`,
+      ...files,
+    ];
+    return { ok: step(suffix ? `${name}, rerun of ${files.length} file(s)` : name, 'npx', args, env), report: readReport(file) };
+  };
+  const first = run([], '');
+  let passed = first.report?.numPassedTests ?? 0;
+  let failed = first.report ? first.report.numFailedTests + (first.report.numTotalTests === 0 ? 1 : 0) : 1;
+  const firstFailures = first.report ? failures(first.report) : [];
+  if (rerun && first.report && firstFailures.length > 0) {
+    const files = [...new Set(firstFailures.map((f) => relative(f.file)))];
+    const second = run(files, '-rerun');
+    if (second.report) {
+      const secondFailures = failures(second.report);
+      const still = new Set(secondFailures.map((f) => `${f.file}\u0000${f.name}`));
+      for (const f of firstFailures)
+        (still.has(`${f.file}\u0000${f.name}`) ? failedTests : flakyTests).push({ step: name, ...f });
+      for (const f of secondFailures)
+        if (!firstFailures.some((g) => g.file === f.file && g.name === f.name))
+          failedTests.push({ step: `${name}, rerun`, ...f });
+      // the rerun files' counts replace the first run's for those files
+      const firstInFiles = first.report.testResults
+        .filter((r) => files.includes(relative(r.name)))
+        .reduce((sum, r) => sum + r.assertionResults.filter((t) => t.status === 'passed').length, 0);
+      passed = passed - firstInFiles + second.report.numPassedTests;
+      failed = second.report.numFailedTests + (second.report.numTotalTests === 0 ? 1 : 0);
+      // the step passes when nothing failed twice (its first run's exit code is forgiven)
+      if (second.ok && failed === 0) failedSteps = failedSteps.filter((s) => s !== name);
+    } else failedTests.push(...firstFailures.map((f) => ({ step: name, ...f })));
+  } else failedTests.push(...firstFailures.map((f) => ({ step: name, ...f })));
   totals.passed += passed;
   totals.failed += failed;
   if (engine) {
@@ -136,13 +192,21 @@ if (collector) {
   vitest('collector (postgres)', ['server'], { PAGEPULSE_TEST_ENGINE: 'postgres' }, 'collector (postgres)');
 }
 if (want('browser'))
-  for (const bundle of BUNDLES) vitest(`browser (${bundle})`, ['browser'], { PAGEPULSE_BUNDLE: bundle }, 'chromium');
+  for (const bundle of BUNDLES) vitest(`browser (${bundle})`, ['browser'], { PAGEPULSE_BUNDLE: bundle }, 'chromium', true);
 // one engine at a time: two browsers at once thrash the two cores and skew the timed scenarios
 for (const engine of engines)
-  vitest(`engine scenarios (${engine}, both bundles)`, ['engines'], { PAGEPULSE_ENGINE: engine }, engine);
+  vitest(`engine scenarios (${engine}, both bundles)`, ['engines'], { PAGEPULSE_ENGINE: engine }, engine, true);
 
 rmSync(reports, { recursive: true, force: true });
 if (php) console.log(`php: ${phpTotals.passed} passed, ${phpTotals.failed} failed`);
+for (const [title, list] of [
+  ['passed only on the rerun (flaky: fix them)', flakyTests],
+  ['failed', failedTests],
+])
+  if (list.length) {
+    console.log(`\n${title}: ${list.length}`);
+    for (const f of list) console.log(`  - [${f.step}] ${relative(f.file)} > ${f.name}\n      ${short(f.message)}`);
+  }
 if (failedSteps.length) console.log(`\nfailed steps: ${failedSteps.join(', ')}`);
 if (engineTotals.size) console.log('');
 for (const [engine, sum] of engineTotals) console.log(`${engine}: ${sum.passed} passed, ${sum.failed} failed`);
