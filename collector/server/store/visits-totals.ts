@@ -1,5 +1,6 @@
 import { builtDays, coverage, coveredRows, dayTable, type Day, type Range } from './rollups';
 import type { Reads, Sql } from './sql';
+import { readFilteredMonths } from './visits-filtered';
 
 /**
  * The visits area's day totals (`stats_visits`): per day of the site's calendar, per metric and
@@ -189,6 +190,17 @@ export function visitTotals(reads: Reads) {
     return counting;
   }
 
+  /**
+   * A filtered read of `days`: with one filter, the whole months that have filtered month totals
+   * from those (`rows`, per month), the other days from the stored rows (`raw`); with more, every
+   * day from the rows.
+   */
+  async function filteredCoverage(days: readonly Day[], filter: VisitFilter) {
+    const { months } = filter.length === 1 ? await coverage(reads, days) : { months: [] };
+    const kept = await readFilteredMonths(reads, filter, months);
+    return { rows: kept.rows, raw: days.filter((d) => !kept.months.has(d.day.slice(0, 7))) };
+  }
+
   /** Page views and visitors per hour of a day, counted from the stored rows. */
   async function countHours(
     hours: readonly Range[],
@@ -216,8 +228,9 @@ export function visitTotals(reads: Reads) {
       days: readonly Day[],
       filter: VisitFilter = [],
     ): Promise<Map<string, Map<string, { n: number; total: number }>>> {
-      // filtered: the day totals hold no combinations, so the rows of the days (read by the time index)
-      const { months, days: built, raw } = filter.length > 0 ? { months: [], days: [], raw: days } : await coverage(reads, days);
+      // filtered: the filtered month totals for one filter, else the rows of the days (by the time index)
+      const filtered = filter.length > 0 ? await filteredCoverage(days, filter) : null;
+      const { months, days: built, raw } = filtered ? { months: [], days: [], raw: filtered.raw } : await coverage(reads, days);
       const out = new Map<string, Map<string, { n: number; total: number }>>();
       const add = (metric: string, label: string, n: number, total: number) => {
         const labels = out.get(metric) ?? new Map<string, { n: number; total: number }>();
@@ -235,6 +248,7 @@ export function visitTotals(reads: Reads) {
         );
         for (const r of rows) add(r.metric, r.label, r.n, r.total);
       }
+      for (const r of filtered?.rows ?? []) add(r.metric, r.label, r.n, r.total);
       for (const r of await (filter.length > 0 ? countShared(raw, filter) : countDays(raw))) add(r.metric, r.label, r.n, r.total);
       return out;
     },
@@ -248,12 +262,13 @@ export function visitTotals(reads: Reads) {
       months = false,
       filter: VisitFilter = [],
     ): Promise<Map<string, { views: number; visitors: number }>> {
+      const filtered = filter.length > 0 ? await (months ? filteredCoverage(days, filter) : { rows: [], raw: days }) : null;
       const {
         months: whole,
         days: built,
         raw,
-      } = filter.length > 0
-        ? { months: [] as string[], days: [] as Day[], raw: days }
+      } = filtered
+        ? { months: [] as string[], days: [] as Day[], raw: filtered.raw }
         : months
           ? await coverage(reads, days)
           : await builtDays(reads, days).then((b) => ({ months: [] as string[], days: b.built, raw: b.raw }));
@@ -269,6 +284,11 @@ export function visitTotals(reads: Reads) {
           const entry = out.get(r.day.length === 7 ? `${r.day}-01` : r.day);
           if (entry) entry[r.metric === 'page' ? 'views' : 'visitors'] = Number(r.n);
         }
+      }
+      for (const r of filtered?.rows ?? []) {
+        const entry = out.get(`${r.month}-01`);
+        if (entry && r.metric === 'page') entry.views += r.n;
+        if (entry && r.metric === 'visitors') entry.visitors += r.n;
       }
       for (const r of await (filter.length > 0 ? countShared(raw, filter) : countDays(raw))) {
         const entry = out.get(raw[r.i]!.day)!;
