@@ -26,63 +26,78 @@ export type FilteredRow = readonly [string, string, string, string, number, numb
 /** The visit dimensions and their SQL (read when counting: the two modules import each other). */
 const dimensions = () => Object.entries(VISIT_DIMENSIONS) as Array<[FilterDimension, string]>;
 
-/** The filtered totals of the whole month `days` (its days, in order), counted from the rows on the readers' side. */
+type Counted = { dimension: string; value: string; metric: string; label: string; n: number; total: number };
+
+/**
+ * The filtered totals of the whole month `days` (its days, in order), counted from the rows on the
+ * readers' side: one statement per filter dimension (about a second each at 1 M page views a year,
+ * so that the dashboard's reads on the same side get in between).
+ */
 export async function countFilteredMonth(reads: Reads, days: readonly Day[]): Promise<FilteredRow[]> {
   const d = dayTable(days);
-  const [start, end] = d.span;
-  const bounds = () => [start, end];
-  // `mv`: the visits begun in the month or with page views in it (visits_last_view); `vf`: each one's
-  // filter values (one row per visit dimension); `pm`: the month's page views with their day;
-  // `af`: the filter values of the visits begun in the month, a page filter's being every page the
-  // visit viewed (whenever: as the read's EXISTS asks it)
-  const vf = dimensions()
-    .map(
-      ([dimension, label]) =>
-        `SELECT v.id AS id, '${dimension}' AS dimension, ${label} AS value FROM mv v WHERE ${label} IS NOT NULL`,
-    )
-    .join(' UNION ALL ');
-  const metrics = dimensions()
-    .map(
-      ([metric, label]) =>
-        `SELECT f.dimension, f.value, '${metric}' AS metric, ${label} AS label, COUNT(*) AS n, 0 AS total
-       FROM af f JOIN mv v ON v.id = f.id WHERE ${label} IS NOT NULL GROUP BY f.dimension, f.value, ${label}`,
-    )
-    .join(' UNION ALL ');
-  const rows = await reads.all<{ dimension: string; value: string; metric: string; label: string; n: number; total: number }>(
-    `WITH ${d.sql},
-     mv AS MATERIALIZED (SELECT v.* FROM visits v WHERE v.last_view_at >= CAST(? AS BIGINT) AND +v.started_at < CAST(? AS BIGINT)),
-     vf AS MATERIALIZED (${vf}),
+  const span = d.span;
+  const dims = dimensions();
+  // `mv`: the visits begun in the month or with page views in it (visits_last_view), with the label of
+  // each dimension (`l0`, `l1`...); `pm`: the month's page views with their day
+  const labels = dims.map(([, label], i) => `${label} AS l${i}`).join(', ');
+  const common = `${d.sql},
+     mv AS MATERIALIZED (
+       SELECT v.id AS id, v.started_at AS started_at, v.views AS views, ${labels} FROM visits v
+       WHERE v.last_view_at >= CAST(? AS BIGINT) AND +v.started_at < CAST(? AS BIGINT)
+     ),
      pm AS MATERIALIZED (
        SELECT d.i AS i, p.visit_id AS visit_id, p.session_id AS session_id, p.page AS page, p.last_at - p.at AS t
        FROM d CROSS JOIN page_views p WHERE p.at >= d.s AND p.at < d.e AND ${d.within('p.at')}
-     ),
-     af AS MATERIALIZED (
-       SELECT f.id AS id, f.dimension AS dimension, f.value AS value FROM vf f JOIN mv v ON v.id = f.id
-       WHERE v.started_at >= CAST(? AS BIGINT) AND v.started_at < CAST(? AS BIGINT)
+     )`;
+  const params = [...d.params, ...span, ...span, ...span];
+  const begun = 'v.started_at >= CAST(? AS BIGINT) AND v.started_at < CAST(? AS BIGINT)';
+  // the visits begun in the month by the filter's value (`fv` in `f`, beside each of the visit's labels)
+  const visitRows = (dimension: string) =>
+    `SELECT '${dimension}', fv, 'visits', '', COUNT(*), SUM(CASE WHEN views = 1 THEN 1 ELSE 0 END) FROM f GROUP BY fv
+     UNION ALL ${dims
+       .map(
+         ([metric], i) =>
+           `SELECT '${dimension}', fv, '${metric}', l${i}, COUNT(*), 0 FROM f WHERE l${i} IS NOT NULL GROUP BY fv, l${i}`,
+       )
+       .join(' UNION ALL ')}`;
+  const statements = dims.map(
+    ([dimension], k) =>
+      // a visit dimension: the page views of the visits with the value, and the visits begun in the month with it
+      `WITH ${common},
+       pf AS MATERIALIZED (SELECT pm.*, v.l${k} AS fv FROM pm CROSS JOIN mv v WHERE v.id = pm.visit_id AND v.l${k} IS NOT NULL),
+       f AS MATERIALIZED (SELECT v.*, v.l${k} AS fv FROM mv v WHERE v.l${k} IS NOT NULL AND ${begun})
+       SELECT '${dimension}' AS dimension, fv AS value, 'page' AS metric, page AS label, COUNT(*) AS n, SUM(t) AS total
+       FROM pf GROUP BY fv, page
        UNION ALL
-       SELECT DISTINCT p.visit_id, 'page', p.page FROM mv v JOIN page_views p ON p.visit_id = v.id
-       WHERE v.started_at >= CAST(? AS BIGINT) AND v.started_at < CAST(? AS BIGINT)
-     )
-     SELECT f.dimension, f.value, 'page' AS metric, pm.page AS label, COUNT(*) AS n, SUM(pm.t) AS total
-     FROM pm JOIN vf f ON f.id = pm.visit_id GROUP BY f.dimension, f.value, pm.page
-     UNION ALL
-     SELECT dimension, value, 'visitors', '', SUM(n), 0 FROM (
-       SELECT f.dimension AS dimension, f.value AS value, pm.i AS i, COUNT(DISTINCT pm.session_id) AS n
-       FROM pm JOIN vf f ON f.id = pm.visit_id GROUP BY f.dimension, f.value, pm.i
-     ) x GROUP BY dimension, value
-     UNION ALL
-     SELECT 'page', page, 'page', page, COUNT(*), SUM(t) FROM pm GROUP BY page
+       SELECT '${dimension}', fv, 'visitors', '', SUM(n), 0 FROM (
+         SELECT fv, i, COUNT(DISTINCT session_id) AS n FROM pf GROUP BY fv, i
+       ) x GROUP BY fv
+       UNION ALL ${visitRows(dimension)}`,
+  );
+  // a page: its page views, and the visits begun in the month with a view of it (whenever, as the read's EXISTS asks)
+  statements.push(
+    `WITH ${common},
+     f AS MATERIALIZED (SELECT DISTINCT v.*, p.page AS fv FROM mv v CROSS JOIN page_views p WHERE p.visit_id = v.id AND ${begun})
+     SELECT 'page' AS dimension, page AS value, 'page' AS metric, page AS label, COUNT(*) AS n, SUM(t) AS total
+     FROM pm GROUP BY page
      UNION ALL
      SELECT 'page', page, 'visitors', '', SUM(n), 0 FROM (
        SELECT page, i, COUNT(DISTINCT session_id) AS n FROM pm GROUP BY page, i
      ) y GROUP BY page
-     UNION ALL
-     SELECT f.dimension, f.value, 'visits', '', COUNT(*), SUM(CASE WHEN v.views = 1 THEN 1 ELSE 0 END)
-     FROM af f JOIN mv v ON v.id = f.id GROUP BY f.dimension, f.value
-     UNION ALL ${metrics}`,
-    [...d.params, ...bounds(), ...bounds(), ...bounds(), ...bounds()],
+     UNION ALL ${visitRows('page')}`,
   );
-  return rows.map((r) => [r.dimension, r.value, r.metric, r.label, Number(r.n), Number(r.total)] as const);
+  const out: FilteredRow[] = [];
+  for (const statement of statements)
+    for (const r of await reads.all<{
+      dimension: string;
+      value: string;
+      metric: string;
+      label: string;
+      n: number;
+      total: number;
+    }>(statement, params))
+      out.push([r.dimension, r.value, r.metric, r.label, Number(r.n), Number(r.total)]);
+  return out;
 }
 
 /**

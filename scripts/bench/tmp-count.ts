@@ -1,0 +1,10 @@
+import { daysFrom } from '../../collector/server/calendar';
+import { sqliteReader } from '../../collector/server/store/sqlite';
+import { countFilteredMonth } from '../../collector/server/store/visits-filtered';
+const reads = sqliteReader('/tmp/bench31.db');
+const days = daysFrom('UTC', { y: 2026, m: 6, d: 1 }, { y: 2026, m: 6, d: 30 });
+const timed = { all: async (sql: string, params?: readonly unknown[]) => { const t = performance.now(); const r = await reads.all(sql, params); console.log(Math.round(performance.now() - t), 'ms', r.length, sql.match(/AS fv FROM|'page' AS metric/)?.[0] ?? '', sql.slice(-60).replace(/\s+/g, ' ')); return r; }, get: reads.get };
+const t = performance.now();
+const rows = await countFilteredMonth(timed as never, days);
+console.log(rows.length, Math.round(performance.now() - t), 'ms');
+await reads.close();
