@@ -6,7 +6,8 @@ import { driveDashboardScenario } from '../support/dashboard-scenario';
 // The filtered month totals (docs/collector.md "Filters"): a dashboard read over 12 months with one
 // filter takes each whole month from them and gives the figures counted from the stored rows, for
 // every value of every filter the scenario has; an erasure has its months counted again without the
-// visitor; a combination of filters is still counted from the rows.
+// visitor; a combination of filters is still counted from the rows; they go with the visits'
+// retention (they link a visit's labels), and are not counted again once its rows are gone.
 
 let h: Harness;
 afterEach(async () => {
@@ -78,4 +79,29 @@ describe('filtered month totals', () => {
     // and a combination from the rows (none left)
     expect((await read(['browser:Chrome', 'page:http://lichtwerk.test/'])).summary.views.current).toBe(0);
   }, 60_000);
+
+  it('go with the rows of their month: the retention run takes them, the builder does not count them again', async () => {
+    const jobs: Array<() => void> = [];
+    h = await startCollector({ timers: { every: (_ms, run) => (jobs.push(run), () => {}) } });
+    const admin = await signIn(h.url);
+    expect((await admin.post('/admin/api/settings', { timeZone: 'UTC' })).status).toBe(200);
+    h.clock.now = Date.parse('2025-05-01T10:00:00Z');
+    await h.visitor().beat('http://lichtwerk.test/', true);
+    h.clock.now = Date.parse('2025-06-02T10:00:00Z');
+    await h.visitor().beat('http://lichtwerk.test/', true);
+    await h.buildTotals();
+    const kept = async () => [
+      (await h.query('SELECT COUNT(*) AS n FROM stats_visits_by_built'))[0]!.n,
+      (await h.query('SELECT COUNT(*) AS n FROM stats_visits_by'))[0]!.n,
+    ];
+    expect((await kept())[0]).toBe(1);
+    expect((await kept())[1]).toBeGreaterThan(10);
+    // 400 days (the visits' default) after the end of May and a month: May's rows are gone, and its filtered totals
+    h.clock.now = Date.parse('2025-06-01T00:00:00Z') + (400 + 33) * 24 * 60 * 60 * 1000;
+    await h.visitor().beat('http://lichtwerk.test/', true);
+    for (const run of jobs) run();
+    await expect.poll(kept, { timeout: 10_000 }).toEqual([0, 0]);
+    await h.buildTotals();
+    expect(await kept()).toEqual([0, 0]);
+  });
 });

@@ -20,6 +20,9 @@ const INSERTS_PER_TX = 10;
 /** Rows deleted per SQLite transaction. */
 const DELETE_CHUNK = 2000;
 
+/** The primary key of `stats_visits_by` (a table without rowid on SQLite): what names a row. */
+export const FILTERED_KEY = 'start_at, dimension, value, metric, label';
+
 /** One filtered total: filter dimension and value, metric and label, `n` and `total`. */
 export type FilteredRow = readonly [string, string, string, string, number, number];
 
@@ -166,7 +169,7 @@ export async function keepFilteredMonth(sql: Sql, month: Day, rows: readonly Fil
   for (;;) {
     const deleted = await sql.transaction((tx) =>
       tx.run(
-        `DELETE FROM stats_visits_by WHERE rowid IN (SELECT rowid FROM stats_visits_by WHERE start_at = ? LIMIT ${DELETE_CHUNK})`,
+        `DELETE FROM stats_visits_by WHERE (${FILTERED_KEY}) IN (SELECT ${FILTERED_KEY} FROM stats_visits_by WHERE start_at = ? LIMIT ${DELETE_CHUNK})`,
         [month.start],
       ),
     );

@@ -3,6 +3,7 @@ import { noteLate } from './rollups';
 import type { Reads, Sql } from './sql';
 import type { Heartbeat, Presence, Visitor } from './types';
 import { UTM_FIELDS } from './types';
+import { FILTERED_KEY } from './visits-filtered';
 import { visitTotals } from './visits-totals';
 
 /**
@@ -207,7 +208,13 @@ export function visitsStore(sql: Sql, reads: Reads) {
       // the filtered month totals (they link a visit's labels) of a month whose rows are all gone, their
       // marker first; the rows of such a month: one that began over 32 days before (a month and a DST hour)
       { name: 'filteredTotals', table: 'stats_visits_by_built', where: 'end_at <= ?', params: [before] },
-      { name: 'filteredTotals', table: 'stats_visits_by', where: 'start_at < ?', params: [before - 32 * 24 * 60 * 60 * 1000] },
+      {
+        name: 'filteredTotals',
+        table: 'stats_visits_by',
+        where: 'start_at < ?',
+        params: [before - 32 * 24 * 60 * 60 * 1000],
+        key: FILTERED_KEY,
+      },
       {
         name: 'sessions',
         table: 'sessions',
