@@ -1,6 +1,6 @@
 import { dayTable, type Day } from './rollups';
 import type { Reads, Sql } from './sql';
-import { VISIT_DIMENSIONS, type FilterDimension, type VisitFilter } from './visits-totals';
+import { VISIT_DIMENSIONS, type FilterDimension, type VisitFilter } from './visits-dimensions';
 
 /**
  * Filtered month totals (`stats_visits_by`): for each whole month of the site's calendar, and for
@@ -26,10 +26,8 @@ export const FILTERED_KEY = 'start_at, dimension, value, metric, label';
 /** One filtered total: filter dimension and value, metric and label, `n` and `total`. */
 export type FilteredRow = readonly [string, string, string, string, number, number];
 
-/** The visit dimensions and their SQL (read when counting: the two modules import each other). */
+/** The visit dimensions and their SQL. */
 const dimensions = () => Object.entries(VISIT_DIMENSIONS) as Array<[FilterDimension, string]>;
-
-type Counted = { dimension: string; value: string; metric: string; label: string; n: number; total: number };
 
 /**
  * The filtered totals of the whole month `days` (its days, in order), counted from the rows on the
