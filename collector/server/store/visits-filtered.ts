@@ -15,10 +15,10 @@ import { VISIT_DIMENSIONS, type FilterDimension, type VisitFilter } from './visi
  */
 
 /** Rows written per statement, and statements per SQLite transaction (a few ms each: heartbeats go between). */
-const ROWS_PER_INSERT = 200;
-const INSERTS_PER_TX = 10;
+const ROWS_PER_INSERT = 100;
+const INSERTS_PER_TX = 5;
 /** Rows deleted per SQLite transaction. */
-const DELETE_CHUNK = 2000;
+const DELETE_CHUNK = 500;
 
 /** The primary key of `stats_visits_by` (a table without rowid on SQLite): what names a row. */
 export const FILTERED_KEY = 'start_at, dimension, value, metric, label';
