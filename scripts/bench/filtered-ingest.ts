@@ -2,8 +2,11 @@
 // scripts/bench/filtered-ingest.ts`, a SQLite file of the collector bench with its totals built;
 // the file is changed: its filtered months are counted again). The collector in this process, as it
 // runs: the builder's counts on the readers' thread, its writes in short transactions on the one
-// thread that answers heartbeats. Prints the heartbeats' latency during the count and after it.
+// thread that answers heartbeats. Prints the heartbeats' latency during the count and after it, and
+// how long the thread was held (event-loop delay: what every request waits behind, the bench's own
+// client in this process included).
 import Database from 'better-sqlite3';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createCollector } from '../../collector/server/app';
 import { BENCH_SITE } from './collector-data';
 import { BENCH_PASSWORD, heartbeats } from './collector-run';
@@ -30,8 +33,19 @@ const show = (what: string, r: Awaited<ReturnType<typeof heartbeats>>) =>
   console.log(
     `${what}: ${r.requests.total} heartbeats, ${Math.round(r.requests.average)}/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, max ${r.latency.max} ms, errors ${r.non2xx + r.errors + r.timeouts}`,
   );
+const delay = monitorEventLoopDelay({ resolution: 5 });
+const held = (what: string) => {
+  console.log(
+    `${what}: the thread held p99 ${(delay.percentile(99) / 1e6).toFixed(0)} ms, max ${(delay.max / 1e6).toFixed(0)} ms`,
+  );
+  delay.reset();
+};
+delay.enable();
 show(`during the count of ${months.n} months' filtered totals (first ${SECONDS} s)`, await heartbeats(url, SECONDS, 32, 500));
+held('during the count, with heartbeats');
 await building;
+held('the rest of the count, no heartbeats');
 console.log(`counted in ${Math.round(built / 1000)} s`);
 show('after it (10 s)', await heartbeats(url, 10, 32, 500));
+held('after it');
 await collector.close();
