@@ -1,4 +1,4 @@
-import { addDays, dayAt, daysFrom, hoursOf, zonedDay, type ZonedDay } from './calendar';
+import { addDays, addMonths, dayAt, daysFrom, hoursOf, zonedDay, type ZonedDay } from './calendar';
 import type { Store } from './store';
 
 /**
@@ -77,9 +77,16 @@ export function createJobs({ store, now, timers, retain, timeZone, onError }: Jo
     for (const d of all) months.set(d.day.slice(0, 7), [...(months.get(d.day.slice(0, 7)) ?? []), d]);
     for (const [month, days] of months) {
       const last = days[days.length - 1]!;
-      const whole = days[0]!.day.endsWith('-01') && addDays(dayAt(zone, last.start), 1).d === 1;
-      if (!whole || !days.every((d) => counted.has(d.day)) || (state.built.has(month) && !again.has(month))) continue;
-      await store.stats.buildMonth({ day: month, start: days[0]!.start, end: last.end }, zone, startedAt);
+      const first = dayAt(zone, days[0]!.start);
+      // a month with month totals was whole when they were counted (an erasure may have taken its first days' rows since)
+      const whole = state.built.has(month) || (first.d === 1 && addDays(dayAt(zone, last.start), 1).d === 1);
+      const calendar = daysFrom(zone, { ...first, d: 1 }, addDays({ ...addMonths(first, 1), d: 1 }, -1));
+      // filtered month totals only for a month with page views kept (not one retention has taken)
+      const filtered = state.earliestView !== null && last.end > state.earliestView;
+      const done = state.built.has(month) && (!filtered || state.filtered.has(month));
+      if (!whole || !calendar.every((d) => counted.has(d.day)) || (done && !again.has(month))) continue;
+      const range = { day: month, start: calendar[0]!.start, end: calendar[calendar.length - 1]!.end };
+      await store.stats.buildMonth(range, zone, startedAt, filtered ? calendar : undefined);
       await new Promise((resolve) => setImmediate(resolve));
     }
   }

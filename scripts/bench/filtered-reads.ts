@@ -1,18 +1,23 @@
 // Filtered dashboard reads on a SQLite file of the collector (e.g. the one `npm run bench:collector`
-// writes: 1 M page views over a year): `BENCH_DB=<file> npx tsx scripts/bench/filtered-reads.ts`.
-// Times the overview's read (period and the previous one, totals and chart) with each filter, five
-// times each, on the readers' thread as the collector reads; prints cold, median and slowest in ms.
+// writes: 1 M page views over a year): `BENCH_DB=<file> npx tsx scripts/bench/filtered-reads.ts`;
+// on PostgreSQL `BENCH_PG=<url>` (a database with the bench's data and its totals built:
+// scripts/bench/filtered-postgres.ts makes one). Times the overview's read (period and the previous
+// one, totals and chart) with each filter, five times each, on the readers' side as the collector
+// reads; prints cold, median and slowest in ms.
 import { createDashboard } from '../../collector/server/admin/dashboard';
 import { periodOf } from '../../collector/server/admin/period';
 import type { ClicksStore, ConsentsStore, VisitFilter, VisitsStore } from '../../collector/server/store';
+import { postgresEngine } from '../../collector/server/store/postgres';
 import { sqliteReader } from '../../collector/server/store/sqlite';
 import { visitTotals } from '../../collector/server/store/visits-totals';
 import { HOME } from './collector-data';
 import { median } from './util';
 
 const path = process.env.BENCH_DB;
-if (!path) throw new Error('BENCH_DB=<sqlite file> is required');
-const reads = sqliteReader(path);
+const pg = process.env.BENCH_PG;
+if (!path && !pg) throw new Error('BENCH_DB=<sqlite file> or BENCH_PG=<url> is required');
+const engine = pg ? postgresEngine(pg) : null;
+const reads = engine ? engine.reads : sqliteReader(path!);
 const dashboard = createDashboard(visitTotals(reads) as unknown as VisitsStore, {} as ClicksStore, {} as ConsentsStore);
 const filters: Array<[string, VisitFilter]> = [
   ['none', []],
@@ -44,4 +49,4 @@ for (const name of ['30d', '12m']) {
     );
   }
 }
-await reads.close();
+await (engine ? engine.close() : (reads as ReturnType<typeof sqliteReader>).close());

@@ -506,7 +506,7 @@ describe('admin data', () => {
       clickRetentionDays: 400,
       formRetentionDays: 30,
       consentRetentionDays: 1095,
-      deleted: { formConsents: 1, pageViews: 1, visits: 1, sessions: 1, clicks: 0, cookieConsents: 0 },
+      deleted: { formConsents: 1, pageViews: 1, visits: 1, sessions: 1, clicks: 0, cookieConsents: 0, filteredTotals: 0 },
     });
     const kinds = ((await (await admin.get('/admin/api/consents')).json()) as { consents: Array<{ kind: string }> }).consents.map(
       (c) => c.kind,

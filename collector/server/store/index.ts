@@ -14,6 +14,7 @@ import type { Engine } from './sql';
 import { sqliteEngine } from './sqlite';
 import type { LegacyParsers } from './types';
 import { visitsStore } from './visits';
+import { countFilteredMonth, filteredMonths, keepFilteredMonth } from './visits-filtered';
 import { VISITS_MIGRATIONS, referrerMigration5 } from './visits-schema';
 
 /**
@@ -139,6 +140,9 @@ function storeOn(engine: Engine, options: StoreOptions, beforeMigrations: () => 
         return {
           zone: built[0]?.zone ?? null,
           built: new Set(built.map((r) => r.day)),
+          /** The months with filtered month totals, and the earliest page view kept (none are counted before it). */
+          filtered: await filteredMonths(reads),
+          earliestView: await visits.earliest(),
           dirty: dirty.map((r) => Number(r.at)),
           earliest: earliest.length ? Math.min(...earliest) : null,
         };
@@ -147,6 +151,8 @@ function storeOn(engine: Engine, options: StoreOptions, beforeMigrations: () => 
       reset: () =>
         sql.transaction(async (tx) => {
           await visits.clearTotals(tx);
+          await tx.run('DELETE FROM stats_visits_by_built');
+          await tx.run('DELETE FROM stats_visits_by');
           await clicks.clearTotals(tx);
           await consents.clearTotals(tx);
           await tx.run('DELETE FROM stats_built');
@@ -168,6 +174,7 @@ function storeOn(engine: Engine, options: StoreOptions, beforeMigrations: () => 
             // a day counted again: its month's totals are counted again too (monthTotals)
             const month = day.day.slice(0, 7);
             await tx.run('DELETE FROM stats_built WHERE day = ?', [month]);
+            await tx.run('DELETE FROM stats_visits_by_built WHERE month = ?', [month]);
             await visits.dropTotals(tx, month);
             await clicks.dropTotals(tx, month);
             await visits.keepTotals(tx, day.day, v[i]!.rows);
@@ -187,9 +194,12 @@ function storeOn(engine: Engine, options: StoreOptions, beforeMigrations: () => 
       },
       /**
        * Month totals (`day` = `YYYY-MM`) of a whole month whose days all have totals: the sums of
-       * those days, so that a period of 12 months reads 11 months and a few days.
+       * those days, so that a period of 12 months reads 11 months and a few days. With `days` (the
+       * month's days), its filtered month totals too, counted from the rows on the readers' side
+       * (visits-filtered.ts).
        */
-      async buildMonth(month: Day, zone: string, startedAt: number): Promise<void> {
+      async buildMonth(month: Day, zone: string, startedAt: number, days?: readonly Day[]): Promise<void> {
+        if (days) await keepFilteredMonth(sql, month, await countFilteredMonth(reads, days), startedAt);
         await sql.transaction(async (tx) => {
           await visits.monthTotals(tx, month.day);
           await clicks.monthTotals(tx, month.day);

@@ -7,6 +7,8 @@ export interface RetentionStep {
   table: string;
   where: string;
   params: readonly unknown[];
+  /** SQLite: the columns that name a row, for a table without rowid (its primary key); `rowid` by default. */
+  key?: string;
 }
 
 /** Rows deleted per statement on SQLite: a few milliseconds each, so heartbeats are answered between them. */
@@ -43,7 +45,7 @@ export async function runRetention(
     for (;;) {
       const deleted = await sql.transaction((tx) =>
         tx.run(
-          `DELETE FROM ${step.table} WHERE rowid IN (SELECT rowid FROM ${step.table} WHERE ${step.where} LIMIT ${CHUNK})`,
+          `DELETE FROM ${step.table} WHERE (${step.key ?? 'rowid'}) IN (SELECT ${step.key ?? 'rowid'} FROM ${step.table} WHERE ${step.where} LIMIT ${CHUNK})`,
           step.params,
         ),
       );

@@ -126,6 +126,33 @@ export const VISITS_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX page_views_visit ON page_views (visit_id, page);
     `,
   },
+  {
+    version: 9,
+    name: 'filtered month totals',
+    // per whole month (by its start in the site's zone) and single filter (dimension, value), the
+    // figures of visits-totals.ts countDays (visits-filtered.ts); the months whose totals are
+    // complete. Months built before are counted by the next run of the builder. On SQLite without a
+    // rowid: the key is the table (half the size of a table beside its key's index)
+    sql: (engine) =>
+      typed(`
+      CREATE TABLE stats_visits_by (
+        start_at \${TIME} NOT NULL,
+        dimension TEXT NOT NULL,
+        value TEXT NOT NULL,
+        metric TEXT NOT NULL,
+        label TEXT NOT NULL,
+        n BIGINT NOT NULL,
+        total BIGINT NOT NULL,
+        PRIMARY KEY (start_at, dimension, value, metric, label)
+      )\${ROWS};
+      CREATE TABLE stats_visits_by_built (
+        month TEXT PRIMARY KEY,
+        start_at \${TIME} NOT NULL,
+        end_at \${TIME} NOT NULL,
+        built_at \${TIME} NOT NULL
+      );
+    `)(engine).replace('${ROWS}', engine === 'sqlite' ? ' WITHOUT ROWID' : ''),
+  },
 ];
 
 /**

@@ -1,5 +1,7 @@
 import { builtDays, coverage, coveredRows, dayTable, type Day, type Range } from './rollups';
 import type { Reads, Sql } from './sql';
+import { VISIT_DIMENSIONS, type VisitDimension, type VisitFilter } from './visits-dimensions';
+import { readFilteredMonths } from './visits-filtered';
 
 /**
  * The visits area's day totals (`stats_visits`): per day of the site's calendar, per metric and
@@ -9,43 +11,8 @@ import type { Reads, Sql } from './sql';
  * hour of the day). Read from the totals where a day is built, counted from the rows for the rest.
  */
 
-/** Screen size classes by the window's outer width (device_width), in CSS px; the last has no upper end. */
-export const SCREEN_CLASSES = [
-  { label: '< 600', below: 600 },
-  { label: '600–1023', below: 1024 },
-  { label: '1024–1439', below: 1440 },
-  { label: '≥ 1440', below: null },
-] as const;
-const SCREEN = `CASE WHEN v.screen_width IS NULL THEN 'unknown' ${SCREEN_CLASSES.map((c) => (c.below === null ? `ELSE '${c.label}'` : `WHEN v.screen_width < ${c.below} THEN '${c.label}'`)).join(' ')} END`;
-
-/** What the dashboard groups visits by: metric name and the `visits` column (or expression) of its label. */
-export const VISIT_DIMENSIONS = {
-  entry: 'v.entry_page',
-  exit: 'v.exit_page',
-  // referring pages: host and path (`www.google.com/`); visits stored before paths were kept, the host alone
-  referrer: "v.referrer || COALESCE(v.referrer_path, '')",
-  source: 'v.source',
-  utm_source: 'v.utm_source',
-  utm_medium: 'v.utm_medium',
-  utm_campaign: 'v.utm_campaign',
-  utm_term: 'v.utm_term',
-  utm_content: 'v.utm_content',
-  device: "COALESCE(v.device, 'unknown')",
-  browser: "COALESCE(v.browser, 'unknown')",
-  os: "COALESCE(v.os, 'unknown')",
-  country: "COALESCE(v.country, 'unknown')",
-  screen: SCREEN,
-} as const;
-export type VisitDimension = keyof typeof VISIT_DIMENSIONS;
-
-/**
- * What a read can be filtered by: `page` (the page views of that page, and the visits with a page
- * view of it) and each visit dimension (the visits with that label, and their page views). One
- * entry per dimension: a new column of VISIT_DIMENSIONS is a filter too.
- */
-export type FilterDimension = 'page' | VisitDimension;
-/** Filters, all of which a row must match (values are bound parameters, never SQL text). */
-export type VisitFilter = ReadonlyArray<readonly [FilterDimension, string]>;
+export { SCREEN_CLASSES, VISIT_DIMENSIONS } from './visits-dimensions';
+export type { FilterDimension, VisitDimension, VisitFilter } from './visits-dimensions';
 
 /** A quarter of an hour: the grain a filtered read places page views in days by (see countDays). */
 const SLOT_MS = 15 * 60 * 1000;
@@ -189,6 +156,17 @@ export function visitTotals(reads: Reads) {
     return counting;
   }
 
+  /**
+   * A filtered read of `days`: with one filter, the whole months that have filtered month totals
+   * from those (`rows`, per month), the other days from the stored rows (`raw`); with more, every
+   * day from the rows.
+   */
+  async function filteredCoverage(days: readonly Day[], filter: VisitFilter) {
+    const { months } = filter.length === 1 ? await coverage(reads, days) : { months: [] };
+    const kept = await readFilteredMonths(reads, filter, months);
+    return { rows: kept.rows, raw: days.filter((d) => !kept.months.has(d.day.slice(0, 7))) };
+  }
+
   /** Page views and visitors per hour of a day, counted from the stored rows. */
   async function countHours(
     hours: readonly Range[],
@@ -216,8 +194,9 @@ export function visitTotals(reads: Reads) {
       days: readonly Day[],
       filter: VisitFilter = [],
     ): Promise<Map<string, Map<string, { n: number; total: number }>>> {
-      // filtered: the day totals hold no combinations, so the rows of the days (read by the time index)
-      const { months, days: built, raw } = filter.length > 0 ? { months: [], days: [], raw: days } : await coverage(reads, days);
+      // filtered: the filtered month totals for one filter, else the rows of the days (by the time index)
+      const filtered = filter.length > 0 ? await filteredCoverage(days, filter) : null;
+      const { months, days: built, raw } = filtered ? { months: [], days: [], raw: filtered.raw } : await coverage(reads, days);
       const out = new Map<string, Map<string, { n: number; total: number }>>();
       const add = (metric: string, label: string, n: number, total: number) => {
         const labels = out.get(metric) ?? new Map<string, { n: number; total: number }>();
@@ -235,6 +214,7 @@ export function visitTotals(reads: Reads) {
         );
         for (const r of rows) add(r.metric, r.label, r.n, r.total);
       }
+      for (const r of filtered?.rows ?? []) add(r.metric, r.label, r.n, r.total);
       for (const r of await (filter.length > 0 ? countShared(raw, filter) : countDays(raw))) add(r.metric, r.label, r.n, r.total);
       return out;
     },
@@ -248,12 +228,13 @@ export function visitTotals(reads: Reads) {
       months = false,
       filter: VisitFilter = [],
     ): Promise<Map<string, { views: number; visitors: number }>> {
+      const filtered = filter.length > 0 ? await (months ? filteredCoverage(days, filter) : { rows: [], raw: days }) : null;
       const {
         months: whole,
         days: built,
         raw,
-      } = filter.length > 0
-        ? { months: [] as string[], days: [] as Day[], raw: days }
+      } = filtered
+        ? { months: [] as string[], days: [] as Day[], raw: filtered.raw }
         : months
           ? await coverage(reads, days)
           : await builtDays(reads, days).then((b) => ({ months: [] as string[], days: b.built, raw: b.raw }));
@@ -269,6 +250,11 @@ export function visitTotals(reads: Reads) {
           const entry = out.get(r.day.length === 7 ? `${r.day}-01` : r.day);
           if (entry) entry[r.metric === 'page' ? 'views' : 'visitors'] = Number(r.n);
         }
+      }
+      for (const r of filtered?.rows ?? []) {
+        const entry = out.get(`${r.month}-01`);
+        if (entry && r.metric === 'page') entry.views += r.n;
+        if (entry && r.metric === 'visitors') entry.visitors += r.n;
       }
       for (const r of await (filter.length > 0 ? countShared(raw, filter) : countDays(raw))) {
         const entry = out.get(raw[r.i]!.day)!;

@@ -3,6 +3,7 @@ import { noteLate } from './rollups';
 import type { Reads, Sql } from './sql';
 import type { Heartbeat, Presence, Visitor } from './types';
 import { UTM_FIELDS } from './types';
+import { FILTERED_KEY } from './visits-filtered';
 import { visitTotals } from './visits-totals';
 
 /**
@@ -177,6 +178,13 @@ export function visitsStore(sql: Sql, reads: Reads) {
     async erase(tx: Sql, sessions: readonly string[]): Promise<number> {
       let records = 0;
       for (const session of sessions) {
+        // the filtered month totals link a visit's labels: the months of its visits are counted again
+        // without it (visits-filtered.ts); until then their filtered reads come from the rows
+        await tx.run(
+          `DELETE FROM stats_visits_by_built WHERE EXISTS (SELECT 1 FROM visits v WHERE v.session_id = ?
+             AND v.last_view_at >= stats_visits_by_built.start_at AND v.started_at < stats_visits_by_built.end_at)`,
+          [session],
+        );
         for (const table of ['page_views', 'presence', 'visits'])
           records += await tx.run(`DELETE FROM ${table} WHERE session_id = ?`, [session]);
         records += await tx.run('DELETE FROM sessions WHERE id = ?', [session]);
@@ -197,6 +205,16 @@ export function visitsStore(sql: Sql, reads: Reads) {
         params: [before],
       },
       { name: 'presence', table: 'presence', where: 'at < ?', params: [before] },
+      // the filtered month totals (they link a visit's labels) of a month whose rows are all gone, their
+      // marker first; the rows of such a month: one that began over 32 days before (a month and a DST hour)
+      { name: 'filteredTotals', table: 'stats_visits_by_built', where: 'end_at <= ?', params: [before] },
+      {
+        name: 'filteredTotals',
+        table: 'stats_visits_by',
+        where: 'start_at < ?',
+        params: [before - 32 * 24 * 60 * 60 * 1000],
+        key: FILTERED_KEY,
+      },
       {
         name: 'sessions',
         table: 'sessions',

@@ -1,0 +1,186 @@
+import { dayTable, type Day } from './rollups';
+import type { Reads, Sql } from './sql';
+import { VISIT_DIMENSIONS, type FilterDimension, type VisitFilter } from './visits-dimensions';
+
+/**
+ * Filtered month totals (`stats_visits_by`): for each whole month of the site's calendar, and for
+ * every single filter that month's rows give (each filter dimension with each of its values), the
+ * figures the filtered read counts from the rows (visits-totals.ts countDays): page views and
+ * time per page, visitors (per day, summed), visits and bounces, and the visits by each visit
+ * dimension. A dashboard read with one filter (a click on a row) takes a whole month from here
+ * instead of its rows; `stats_visits_by_built` lists the months whose filtered totals are complete.
+ * Combinations of filters are counted from the rows. Built after the month's totals from the rows
+ * still kept; a month is counted again when one of its days is (a late write) or when an erasure
+ * took rows of it, and its filtered totals go with the visits' retention (see docs/collector.md).
+ */
+
+/** Rows written per statement, and statements per SQLite transaction (a few ms each: heartbeats go between). */
+const ROWS_PER_INSERT = 100;
+const INSERTS_PER_TX = 5;
+/** Rows deleted per SQLite transaction. */
+const DELETE_CHUNK = 500;
+
+/** The primary key of `stats_visits_by` (a table without rowid on SQLite): what names a row. */
+export const FILTERED_KEY = 'start_at, dimension, value, metric, label';
+
+/** One filtered total: filter dimension and value, metric and label, `n` and `total`. */
+export type FilteredRow = readonly [string, string, string, string, number, number];
+
+/** The visit dimensions and their SQL. */
+const dimensions = () => Object.entries(VISIT_DIMENSIONS) as Array<[FilterDimension, string]>;
+
+/**
+ * The filtered totals of the whole month `days` (its days, in order), counted from the rows on the
+ * readers' side: one statement per filter dimension (about a second each at 1 M page views a year,
+ * so that the dashboard's reads on the same side get in between).
+ */
+export async function countFilteredMonth(reads: Reads, days: readonly Day[]): Promise<FilteredRow[]> {
+  const d = dayTable(days);
+  const span = d.span;
+  const dims = dimensions();
+  // `mv`: the visits begun in the month or with page views in it (visits_last_view), with the label of
+  // each dimension (`l0`, `l1`...); `pm`: the month's page views with their day
+  const labels = dims.map(([, label], i) => `${label} AS l${i}`).join(', ');
+  const common = `${d.sql},
+     mv AS MATERIALIZED (
+       SELECT v.id AS id, v.started_at AS started_at, v.views AS views, ${labels} FROM visits v
+       WHERE v.last_view_at >= CAST(? AS BIGINT) AND +v.started_at < CAST(? AS BIGINT)
+     ),
+     pm AS MATERIALIZED (
+       SELECT d.i AS i, p.visit_id AS visit_id, p.session_id AS session_id, p.page AS page, p.last_at - p.at AS t
+       FROM d CROSS JOIN page_views p WHERE p.at >= d.s AND p.at < d.e AND ${d.within('p.at')}
+     )`;
+  const params = [...d.params, ...span, ...span, ...span];
+  const begun = 'v.started_at >= CAST(? AS BIGINT) AND v.started_at < CAST(? AS BIGINT)';
+  // the visits begun in the month by the filter's value (`fv` in `f`, beside each of the visit's labels)
+  const visitRows = (dimension: string) =>
+    `SELECT '${dimension}', fv, 'visits', '', COUNT(*), SUM(CASE WHEN views = 1 THEN 1 ELSE 0 END) FROM f GROUP BY fv
+     UNION ALL ${dims
+       .map(
+         ([metric], i) =>
+           `SELECT '${dimension}', fv, '${metric}', l${i}, COUNT(*), 0 FROM f WHERE l${i} IS NOT NULL GROUP BY fv, l${i}`,
+       )
+       .join(' UNION ALL ')}`;
+  const statements = dims.map(
+    ([dimension], k) =>
+      // a visit dimension: the page views of the visits with the value, and the visits begun in the month with it
+      `WITH ${common},
+       pf AS MATERIALIZED (SELECT pm.*, v.l${k} AS fv FROM pm CROSS JOIN mv v WHERE v.id = pm.visit_id AND v.l${k} IS NOT NULL),
+       f AS MATERIALIZED (SELECT v.*, v.l${k} AS fv FROM mv v WHERE v.l${k} IS NOT NULL AND ${begun})
+       SELECT '${dimension}' AS dimension, fv AS value, 'page' AS metric, page AS label, COUNT(*) AS n, SUM(t) AS total
+       FROM pf GROUP BY fv, page
+       UNION ALL
+       SELECT '${dimension}', fv, 'visitors', '', SUM(n), 0 FROM (
+         SELECT fv, i, COUNT(DISTINCT session_id) AS n FROM pf GROUP BY fv, i
+       ) x GROUP BY fv
+       UNION ALL ${visitRows(dimension)}`,
+  );
+  // a page: its page views, and the visits begun in the month with a view of it (whenever, as the read's EXISTS asks)
+  statements.push(
+    `WITH ${common},
+     f AS MATERIALIZED (SELECT DISTINCT v.*, p.page AS fv FROM mv v CROSS JOIN page_views p WHERE p.visit_id = v.id AND ${begun})
+     SELECT 'page' AS dimension, page AS value, 'page' AS metric, page AS label, COUNT(*) AS n, SUM(t) AS total
+     FROM pm GROUP BY page
+     UNION ALL
+     SELECT 'page', page, 'visitors', '', SUM(n), 0 FROM (
+       SELECT page, i, COUNT(DISTINCT session_id) AS n FROM pm GROUP BY page, i
+     ) y GROUP BY page
+     UNION ALL ${visitRows('page')}`,
+  );
+  const out: FilteredRow[] = [];
+  for (const statement of statements)
+    for (const r of await reads.all<{
+      dimension: string;
+      value: string;
+      metric: string;
+      label: string;
+      n: number;
+      total: number;
+    }>(statement, params))
+      out.push([r.dimension, r.value, r.metric, r.label, Number(r.n), Number(r.total)]);
+  return out;
+}
+
+/**
+ * The sums of the filtered totals of `filter` (one filter) in those of `months` that have them, per
+ * month, and which months those are (the marker and the rows in one statement: one snapshot).
+ */
+export async function readFilteredMonths(
+  reads: Reads,
+  filter: VisitFilter,
+  months: readonly string[],
+): Promise<{ months: Set<string>; rows: Array<{ month: string; metric: string; label: string; n: number; total: number }> }> {
+  if (months.length === 0 || filter.length !== 1) return { months: new Set(), rows: [] };
+  const list = months.map(() => '?').join(', ');
+  const rows = await reads.all<{ month: string; metric: string | null; label: string | null; n: number; total: number }>(
+    `SELECT b.month AS month, s.metric AS metric, s.label AS label, s.n AS n, s.total AS total
+     FROM stats_visits_by_built b LEFT JOIN stats_visits_by s ON s.start_at = b.start_at AND s.dimension = ? AND s.value = ?
+     WHERE b.month IN (${list})`,
+    [filter[0]![0], filter[0]![1], ...months],
+  );
+  return {
+    months: new Set(rows.map((r) => r.month)),
+    rows: rows
+      .filter((r) => r.metric !== null)
+      .map((r) => ({ month: r.month, metric: r.metric!, label: r.label!, n: Number(r.n), total: Number(r.total) })),
+  };
+}
+
+/** The months with filtered totals. */
+export async function filteredMonths(reads: Reads): Promise<Set<string>> {
+  return new Set((await reads.all<{ month: string }>('SELECT month FROM stats_visits_by_built')).map((r) => r.month));
+}
+
+/**
+ * Replace the filtered totals of `month` by `rows`. The month's marker goes first (reads count it
+ * from the rows meanwhile), then its old rows, the new ones and the marker. PostgreSQL: one
+ * transaction under the totals' lock (other writers are not held by it); SQLite: in short
+ * transactions of a few thousand rows, so heartbeats are answered between them.
+ */
+export async function keepFilteredMonth(sql: Sql, month: Day, rows: readonly FilteredRow[], builtAt: number): Promise<void> {
+  const steps: Array<(tx: Sql) => Promise<number>> = [];
+  steps.push((tx) => tx.run('DELETE FROM stats_visits_by_built WHERE month = ?', [month.day]));
+  const insert = (tx: Sql, part: readonly FilteredRow[]) =>
+    tx.run(
+      `INSERT INTO stats_visits_by (start_at, dimension, value, metric, label, n, total)
+       VALUES ${part.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+      part.flatMap((r) => [month.start, ...r]),
+    );
+  const marker = (tx: Sql) =>
+    tx.run('INSERT INTO stats_visits_by_built (month, start_at, end_at, built_at) VALUES (?, ?, ?, ?)', [
+      month.day,
+      month.start,
+      month.end,
+      builtAt,
+    ]);
+  if (sql.engine === 'postgres') {
+    await sql.transaction(async (tx) => {
+      for (const step of steps) await step(tx);
+      await tx.run('DELETE FROM stats_visits_by WHERE start_at = ?', [month.start]);
+      for (let i = 0; i < rows.length; i += ROWS_PER_INSERT * 5) await insert(tx, rows.slice(i, i + ROWS_PER_INSERT * 5));
+      await marker(tx);
+    }, 'stats');
+    return;
+  }
+  const pause = () => new Promise((resolve) => setImmediate(resolve));
+  await sql.transaction((tx) => steps[0]!(tx));
+  for (;;) {
+    const deleted = await sql.transaction((tx) =>
+      tx.run(
+        `DELETE FROM stats_visits_by WHERE (${FILTERED_KEY}) IN (SELECT ${FILTERED_KEY} FROM stats_visits_by WHERE start_at = ? LIMIT ${DELETE_CHUNK})`,
+        [month.start],
+      ),
+    );
+    if (deleted < DELETE_CHUNK) break;
+    await pause();
+  }
+  const perTx = ROWS_PER_INSERT * INSERTS_PER_TX;
+  for (let i = 0; i < rows.length; i += perTx) {
+    await sql.transaction(async (tx) => {
+      const chunk = rows.slice(i, i + perTx);
+      for (let j = 0; j < chunk.length; j += ROWS_PER_INSERT) await insert(tx, chunk.slice(j, j + ROWS_PER_INSERT));
+    });
+    await pause();
+  }
+  await sql.transaction(marker);
+}
