@@ -151,8 +151,6 @@ function storeOn(engine: Engine, options: StoreOptions, beforeMigrations: () => 
       reset: () =>
         sql.transaction(async (tx) => {
           await visits.clearTotals(tx);
-          await tx.run('DELETE FROM stats_visits_by_built');
-          await tx.run('DELETE FROM stats_visits_by');
           await clicks.clearTotals(tx);
           await consents.clearTotals(tx);
           await tx.run('DELETE FROM stats_built');
@@ -174,7 +172,6 @@ function storeOn(engine: Engine, options: StoreOptions, beforeMigrations: () => 
             // a day counted again: its month's totals are counted again too (monthTotals)
             const month = day.day.slice(0, 7);
             await tx.run('DELETE FROM stats_built WHERE day = ?', [month]);
-            await tx.run('DELETE FROM stats_visits_by_built WHERE month = ?', [month]);
             await visits.dropTotals(tx, month);
             await clicks.dropTotals(tx, month);
             await visits.keepTotals(tx, day.day, v[i]!.rows);

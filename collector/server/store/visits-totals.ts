@@ -317,9 +317,19 @@ export function visitTotals(reads: Reads) {
         [month, `${month}-01`, `${month}-31`],
       );
     },
-    /** Drop the month totals of `month` (a day of it is counted again). */
-    dropTotals: (tx: Sql, month: string) => tx.run('DELETE FROM stats_visits WHERE day = ?', [month]),
-    /** Drop every day total (the time zone changed: days are counted again). */
-    clearTotals: (tx: Sql) => tx.run('DELETE FROM stats_visits'),
+    /**
+     * Drop the month totals of `month` (a day of it is counted again), and the marker of its filtered
+     * month totals, which are counted again with them (visits-filtered.ts).
+     */
+    async dropTotals(tx: Sql, month: string): Promise<void> {
+      await tx.run('DELETE FROM stats_visits WHERE day = ?', [month]);
+      await tx.run('DELETE FROM stats_visits_by_built WHERE month = ?', [month]);
+    },
+    /** Drop every day total and filtered month total (the time zone changed: days are counted again). */
+    async clearTotals(tx: Sql): Promise<void> {
+      await tx.run('DELETE FROM stats_visits');
+      await tx.run('DELETE FROM stats_visits_by_built');
+      await tx.run('DELETE FROM stats_visits_by');
+    },
   };
 }
