@@ -41,19 +41,27 @@ export async function runRetention(
       },
       wait ? 'retention' : undefined,
     );
-  for (const step of steps) {
-    for (;;) {
-      const deleted = await sql.transaction((tx) =>
-        tx.run(
-          `DELETE FROM ${step.table} WHERE (${step.key ?? 'rowid'}) IN (SELECT ${step.key ?? 'rowid'} FROM ${step.table} WHERE ${step.where} LIMIT ${CHUNK})`,
-          step.params,
-        ),
-      );
-      counts[step.name]! += deleted;
-      if (deleted < CHUNK) break;
-      // let the requests that arrived meanwhile in
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-  }
+  for (const step of steps) counts[step.name]! += await deleteInChunks(sql, step);
   return counts;
+}
+
+/**
+ * SQLite: delete the rows of `table` that `where` names in chunks of `chunk` rows, one short
+ * transaction each, letting the requests that arrived meanwhile in between; answers the rows
+ * deleted. `key` names a row (`rowid` by default; a table without rowid gives its primary key).
+ */
+export async function deleteInChunks(
+  sql: Sql,
+  { table, where, params, key = 'rowid' }: Omit<RetentionStep, 'name'>,
+  chunk = CHUNK,
+): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const deleted = await sql.transaction((tx) =>
+      tx.run(`DELETE FROM ${table} WHERE (${key}) IN (SELECT ${key} FROM ${table} WHERE ${where} LIMIT ${chunk})`, params),
+    );
+    total += deleted;
+    if (deleted < chunk) return total;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 }

@@ -1,3 +1,4 @@
+import { deleteInChunks } from './retention';
 import { dayTable, type Day } from './rollups';
 import type { Reads, Sql } from './sql';
 import { VISIT_DIMENSIONS, type FilterDimension, type VisitFilter } from './visits-dimensions';
@@ -138,8 +139,7 @@ export async function filteredMonths(reads: Reads): Promise<Set<string>> {
  * transactions of a few thousand rows, so heartbeats are answered between them.
  */
 export async function keepFilteredMonth(sql: Sql, month: Day, rows: readonly FilteredRow[], builtAt: number): Promise<void> {
-  const steps: Array<(tx: Sql) => Promise<number>> = [];
-  steps.push((tx) => tx.run('DELETE FROM stats_visits_by_built WHERE month = ?', [month.day]));
+  const unmark = (tx: Sql) => tx.run('DELETE FROM stats_visits_by_built WHERE month = ?', [month.day]);
   const insert = (tx: Sql, part: readonly FilteredRow[]) =>
     tx.run(
       `INSERT INTO stats_visits_by (start_at, dimension, value, metric, label, n, total)
@@ -153,28 +153,23 @@ export async function keepFilteredMonth(sql: Sql, month: Day, rows: readonly Fil
       month.end,
       builtAt,
     ]);
+  const perTx = ROWS_PER_INSERT * INSERTS_PER_TX;
   if (sql.engine === 'postgres') {
     await sql.transaction(async (tx) => {
-      for (const step of steps) await step(tx);
+      await unmark(tx);
       await tx.run('DELETE FROM stats_visits_by WHERE start_at = ?', [month.start]);
-      for (let i = 0; i < rows.length; i += ROWS_PER_INSERT * 5) await insert(tx, rows.slice(i, i + ROWS_PER_INSERT * 5));
+      for (let i = 0; i < rows.length; i += perTx) await insert(tx, rows.slice(i, i + perTx));
       await marker(tx);
     }, 'stats');
     return;
   }
   const pause = () => new Promise((resolve) => setImmediate(resolve));
-  await sql.transaction((tx) => steps[0]!(tx));
-  for (;;) {
-    const deleted = await sql.transaction((tx) =>
-      tx.run(
-        `DELETE FROM stats_visits_by WHERE (${FILTERED_KEY}) IN (SELECT ${FILTERED_KEY} FROM stats_visits_by WHERE start_at = ? LIMIT ${DELETE_CHUNK})`,
-        [month.start],
-      ),
-    );
-    if (deleted < DELETE_CHUNK) break;
-    await pause();
-  }
-  const perTx = ROWS_PER_INSERT * INSERTS_PER_TX;
+  await sql.transaction(unmark);
+  await deleteInChunks(
+    sql,
+    { table: 'stats_visits_by', where: 'start_at = ?', params: [month.start], key: FILTERED_KEY },
+    DELETE_CHUNK,
+  );
   for (let i = 0; i < rows.length; i += perTx) {
     await sql.transaction(async (tx) => {
       const chunk = rows.slice(i, i + perTx);
