@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../collector/server/options';
+import type { ClicksStore } from '../../collector/server/store';
+import { createClickReads } from '../../collector/server/visitor/clicks';
 import { STREAM, removeDir, signIn, startCollector, type Harness, type Visitor } from '../support/collector';
 
 const PAGE = 'http://lichtwerk.test/';
@@ -188,6 +190,38 @@ describe('stream.saveEntity (heatmap click) and /api/clicks', () => {
       [original, 2],
       [selector, 1],
     ]);
+  });
+
+  it('lists a click in the read right after it, and counts a page at most once a second under a flood', async () => {
+    const v = await viewer();
+    const listed = async () =>
+      ((await (await v.get(`/api/clicks?page=${encodeURIComponent(PAGE)}`)).json()) as { clicks: Array<{ count: number }> })
+        .clicks[0]?.count;
+    await click(v);
+    expect(await listed()).toBe(1);
+    await click(v); // within the second of the last count (the harness clock stands still)
+    expect(await listed()).toBe(2);
+    await click(v);
+    expect(await Promise.all([listed(), listed(), listed()])).toEqual([3, 3, 3]);
+
+    // the bound, counted on the store: 50 clicks, each followed by 4 reads, at most once per 1,000 ms
+    let counts = 0;
+    const reads = createClickReads({
+      onPage: async () => {
+        counts++;
+        return [];
+      },
+    } as unknown as ClicksStore);
+    const started = Date.now();
+    const all: Array<Promise<unknown>> = [];
+    for (let i = 0; i < 50; i++) {
+      reads.clicked(PAGE);
+      for (let j = 0; j < 4; j++) all.push(reads.answer(PAGE, () => true, Date.now()));
+      await new Promise((done) => setTimeout(done, 20));
+    }
+    await Promise.all(all);
+    expect(counts).toBeGreaterThanOrEqual(2);
+    expect(counts).toBeLessThanOrEqual(1 + Math.ceil((Date.now() - started) / 1000));
   });
 
   it('refuses missing fields and other resources', async () => {
