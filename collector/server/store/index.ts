@@ -34,7 +34,8 @@ export type { SettingsStore } from './settings';
 export type { AgentInfo, DeviceClass, FormRef, Heartbeat, LegacyParsers, Presence, UtmField, Visitor } from './types';
 export { UTM_FIELDS } from './types';
 export { MAX_CLICKS_PER_SESSION, MAX_SELECTORS_PER_SESSION } from './clicks';
-export { VISIT_GAP_MS, type VisitsStore } from './visits';
+export { VISIT_GAP_MS } from './visits-beat';
+export type { VisitsStore } from './visits';
 export { SCREEN_CLASSES, type FilterDimension, type VisitDimension, type VisitFilter } from './visits-totals';
 
 /** Where the collector keeps its data: a SQLite file (or `:memory:`), or a PostgreSQL database. */

@@ -2,7 +2,7 @@ import type { Migration } from './migrate';
 import { typed } from './migrate';
 import type { Sql } from './sql';
 import { UTM_FIELDS, type LegacyParsers, type UtmField } from './types';
-import { VISIT_GAP_MS } from './visits';
+import { VISIT_GAP_MS } from './visits-beat';
 
 /** The visits area's tables: sessions, visits, page views, presence, their day totals. */
 export const VISITS_MIGRATIONS: readonly Migration[] = [

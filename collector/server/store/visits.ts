@@ -1,8 +1,7 @@
 import type { RetentionStep } from './retention';
-import { noteLate } from './rollups';
 import type { Reads, Sql } from './sql';
 import type { Heartbeat, Presence, Visitor } from './types';
-import { UTM_FIELDS } from './types';
+import { recordBeat } from './visits-beat';
 import { FILTERED_KEY } from './visits-filtered';
 import { visitTotals } from './visits-totals';
 
@@ -20,8 +19,6 @@ import { visitTotals } from './visits-totals';
  * - **Presence** rows (every heartbeat) feed only the live counts and go after an hour.
  */
 
-/** A page view more than this after the session's previous one starts a new visit. */
-export const VISIT_GAP_MS = 30 * 60 * 1000;
 /** How often presence rows are pruned, at most. */
 const PRUNE_EVERY_MS = 60_000;
 /** The total of sessions ever (a badge) is counted again at most this often: COUNT(*) is a scan. */
@@ -45,7 +42,7 @@ export function visitsStore(sql: Sql, reads: Reads) {
     return total.counting;
   };
 
-  /** Sessions with a heartbeat since `since` (the badges' and the admin's "online now"). */
+  /** Sessions with a heartbeat since `since` (the admin's "online now"). */
   const onlineSince = async (since: number): Promise<number> =>
     (await sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM sessions WHERE last_seen >= ?', [since]))!.n;
 
@@ -55,102 +52,19 @@ export function visitsStore(sql: Sql, reads: Reads) {
      * One heartbeat: the session, a presence row, and for a page view (`initialize`) the page view
      * in its visit (a new one after 30 minutes without a page view). A later beat moves its page
      * view's `last_at`. Writes that change a day before `lateBefore` (the start of the site's
-     * today: possibly built already) are noted for the day totals.
+     * today: possibly built already) are noted for the day totals. Answers the live counts: the
+     * sessions seen on the page and on the site since `since`, and ever (counted again at most every 10 s).
      */
-    recordHeartbeat: (visitor: Visitor, beat: Heartbeat, at: number, lateBefore: number) =>
-      sql.transaction(async (tx) => {
-        const agent = beat.agent ?? null;
-        await tx.run(
-          `INSERT INTO sessions (id, first_seen, last_seen, user_agent, device_width, device_height, device, browser, os)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-           ON CONFLICT (id) DO UPDATE SET last_seen = excluded.last_seen,
-             device_width = COALESCE(excluded.device_width, sessions.device_width),
-             device_height = COALESCE(excluded.device_height, sessions.device_height),
-             device = COALESCE(sessions.device, excluded.device),
-             browser = COALESCE(sessions.browser, excluded.browser),
-             os = COALESCE(sessions.os, excluded.os)`,
-          [
-            visitor.session,
-            at,
-            at,
-            visitor.userAgent,
-            beat.deviceWidth,
-            beat.deviceHeight,
-            agent?.device ?? null,
-            agent?.browser ?? null,
-            agent?.os ?? null,
-          ],
-        );
-        await tx.run('INSERT INTO presence (session_id, page, at) VALUES (?, ?, ?)', [visitor.session, beat.page, at]);
-        if (!beat.initialize) {
-          // still on the page: its page view lasts until now (the presence rows go after an hour, this stays)
-          const view = await tx.get<{ at: number }>(
-            `UPDATE page_views SET last_at = ? WHERE id = (
-               SELECT id FROM page_views WHERE session_id = ? AND page = ? ORDER BY at DESC, id DESC LIMIT 1)
-             RETURNING at`,
-            [at, visitor.session, beat.page],
-          );
-          if (view && view.at < lateBefore) await noteLate(tx, view.at, at);
-          return;
-        }
-        const last = await tx.get<{ id: number; started_at: number; last_view_at: number }>(
-          'SELECT id, started_at, last_view_at FROM visits WHERE session_id = ? ORDER BY started_at DESC, id DESC LIMIT 1',
-          [visitor.session],
-        );
-        let visit: number;
-        if (last && at - last.last_view_at <= VISIT_GAP_MS) {
-          visit = last.id;
-          await tx.run('UPDATE visits SET views = views + 1, exit_page = ?, last_view_at = ? WHERE id = ?', [
-            beat.page,
-            at,
-            visit,
-          ]);
-          if (last.started_at < lateBefore) await noteLate(tx, last.started_at, at);
-        } else {
-          const utm = beat.utm;
-          visit = (await tx.get<{ id: number }>(
-            `INSERT INTO visits (session_id, started_at, last_view_at, views, entry_page, exit_page, referrer, referrer_path,
-               source, utm_source, utm_medium, utm_campaign, utm_term, utm_content, device, browser, screen_width, country, os)
-             VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-            [
-              visitor.session,
-              at,
-              at,
-              beat.page,
-              beat.page,
-              beat.referrer?.host ?? null,
-              beat.referrer?.path ?? null,
-              beat.referrer?.source ?? null,
-              ...UTM_FIELDS.map((f) => utm?.[f] ?? null),
-              agent?.device ?? null,
-              agent?.browser ?? null,
-              beat.deviceWidth,
-              beat.country ?? null,
-              agent?.os ?? null,
-            ],
-          ))!.id;
-        }
-        await tx.run('INSERT INTO page_views (visit_id, session_id, page, at, last_at) VALUES (?, ?, ?, ?, ?)', [
-          visit,
-          visitor.session,
-          beat.page,
-          at,
-          at,
-        ]);
-      }),
+    async recordHeartbeat(visitor: Visitor, beat: Heartbeat, at: number, lateBefore: number, since: number): Promise<Presence> {
+      const counts = await recordBeat(sql, visitor, beat, at, lateBefore, since);
+      // after the writes: a new session counts in the total it is answered
+      const ever = await countTotal(at);
+      return { ...counts, total: Math.max(ever, counts.online) };
+    },
     /** Whether the session has a page view of `page`: a click belongs to one (the bundle records clicks after its first heartbeat). */
     viewed: async (session: string, page: string) =>
       (await sql.get('SELECT 1 AS found FROM page_views WHERE session_id = ? AND page = ? LIMIT 1', [session, page])) !==
       undefined,
-    /** Sessions seen on `page` and on the whole site since `since`, and ever (counted again at most every 10 s). */
-    async presence(page: string, since: number, at: number): Promise<Presence> {
-      const [onPage, online, ever] = await Promise.all([
-        sql.get<{ n: number }>('SELECT COUNT(DISTINCT session_id) AS n FROM presence WHERE page = ? AND at >= ?', [page, since]),
-        onlineSince(since),
-        countTotal(at),
-      ]);
-      return { onPage: onPage!.n, online, total: Math.max(ever, online) };
-    },
     /** Delete presence rows older than `before`; at most once a minute of `at` (per process). Returns how many went. */
     async prunePresence(before: number, at: number): Promise<number> {
       if (at - prunedAt < PRUNE_EVERY_MS) return 0;

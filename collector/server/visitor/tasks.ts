@@ -91,7 +91,8 @@ const TASKS: Record<string, Task> = {
       // PHP's bool cast: only '' and '0' are false (the reason the bundle never sends 'false')
       const initialize = !['', '0'].includes(params.get('initialize') ?? '');
       wholeNumber(params, 'module_available');
-      await visits.recordHeartbeat(
+      const windowMs = presenceWindowMs(settings);
+      const presence = await visits.recordHeartbeat(
         visitor,
         {
           page,
@@ -112,9 +113,8 @@ const TASKS: Record<string, Task> = {
         },
         now,
         todayStart,
+        now - windowMs,
       );
-      const windowMs = presenceWindowMs(settings);
-      const presence = await visits.presence(page, now - windowMs, now);
       await visits.prunePresence(now - Math.max(windowMs, PRESENCE_RETENTION_MS), now);
       return {
         json: {
