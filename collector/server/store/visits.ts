@@ -29,8 +29,11 @@ export function visitsStore(sql: Sql, reads: Reads) {
   let total: { n: number; at: number; counting: Promise<number> | null } = { n: 0, at: Number.NEGATIVE_INFINITY, counting: null };
   const countTotal = (at: number): Promise<number> => {
     if (at - total.at < TOTAL_EVERY_MS) return Promise.resolve(total.n);
+    // while a count runs the other beats answer the last one: only the beat that started it waits
+    // (a scan of a large table takes a few hundred ms, and every beat of them would wait for it)
+    if (total.counting) return Promise.resolve(total.n);
     // on the readers' side: a count of every session is a scan
-    total.counting ??= reads
+    total.counting = reads
       .get<{ n: number }>('SELECT COUNT(*) AS n FROM sessions')
       .then((row) => {
         total = { n: row!.n, at, counting: null };

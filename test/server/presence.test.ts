@@ -1,0 +1,55 @@
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { migrations } from '../../collector/server/store';
+import { migrate } from '../../collector/server/store/migrate';
+import type { Reads } from '../../collector/server/store/sql';
+import { sqliteSql } from '../../collector/server/store/sqlite';
+import type { Heartbeat, Visitor } from '../../collector/server/store/types';
+import { visitsStore } from '../../collector/server/store/visits';
+import { describeAgent } from '../../collector/server/visitor/agent';
+import { pageAddress } from '../../collector/server/visitor/page';
+import { sourceOf } from '../../collector/server/visitor/sources';
+
+const PAGE = 'http://lichtwerk.test/';
+const beat: Heartbeat = { page: PAGE, initialize: true, deviceWidth: null, deviceHeight: null };
+const visitor = (n: number): Visitor => ({ session: `s${n}`.padEnd(64, '0'), userAgent: 'test', ip: '192.0.2.0' });
+
+describe('live counts of a heartbeat', () => {
+  it("the badge's total of sessions: while its count runs, the other beats answer the last one instead of waiting for it", async () => {
+    const db = new Database(':memory:');
+    const sql = sqliteSql(db);
+    await migrate(sql, migrations({ agent: describeAgent, page: pageAddress, source: sourceOf }), 0);
+    // the readers' side: the count of every session answers when the test lets it (a scan of a large table)
+    const counts: Array<() => void> = [];
+    const reads: Reads = {
+      all: () => Promise.reject(new Error('not used')),
+      get: <T>(text: string) =>
+        new Promise<T | undefined>((answer) => {
+          expect(text).toBe('SELECT COUNT(*) AS n FROM sessions');
+          counts.push(() => answer(db.prepare(text).get() as T));
+        }),
+    };
+    const visits = visitsStore(sql, reads);
+    const record = (n: number, at: number) => visits.recordHeartbeat(visitor(n), beat, at, 0, at - 10_000);
+    const settled = (p: Promise<unknown>) => Promise.race([p.then(() => true), new Promise((r) => setTimeout(() => r(false), 100))]);
+
+    const first = record(1, 1_000_000); // nothing counted yet: it waits
+    expect(await settled(first)).toBe(false);
+    counts.shift()!();
+    expect(await first).toEqual({ onPage: 1, online: 1, total: 1 });
+
+    await record(2, 1_005_000); // within 10 s: the last count, at least the sessions online
+    const starter = record(3, 1_012_000); // 10 s on: counts again, and waits for it
+    const meanwhile = record(4, 1_012_001);
+    expect(await settled(meanwhile)).toBe(true);
+    // the last count (1) is less than the sessions online: those are the total
+    const answered = await meanwhile;
+    expect(answered.online).toBeGreaterThanOrEqual(3);
+    expect(answered.total).toBe(answered.online);
+    expect(counts).toHaveLength(1); // one count at a time
+    expect(await settled(starter)).toBe(false);
+    counts.shift()!();
+    expect(await starter).toMatchObject({ total: 4 });
+    db.close();
+  });
+});
