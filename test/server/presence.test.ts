@@ -31,7 +31,8 @@ describe('live counts of a heartbeat', () => {
     };
     const visits = visitsStore(sql, reads);
     const record = (n: number, at: number) => visits.recordHeartbeat(visitor(n), beat, at, 0, at - 10_000);
-    const settled = (p: Promise<unknown>) => Promise.race([p.then(() => true), new Promise((r) => setTimeout(() => r(false), 100))]);
+    const settled = (p: Promise<unknown>) =>
+      Promise.race([p.then(() => true), new Promise((r) => setTimeout(() => r(false), 100))]);
 
     const first = record(1, 1_000_000); // nothing counted yet: it waits
     expect(await settled(first)).toBe(false);
