@@ -80,6 +80,29 @@ describe('day totals', () => {
     expect(await day()).toBe(11 * 60_000);
     expect(await h.query('SELECT COUNT(*) AS n FROM stats_dirty')).toEqual([{ n: 0 }]);
   });
+
+  it('a visit begun before midnight goes on with a page view after it: its day is counted again (no longer a bounce)', async () => {
+    h = await startCollector();
+    const admin = await signIn(h.url);
+    expect((await admin.post('/admin/api/settings', { timeZone: 'UTC' })).status).toBe(200);
+    const visitor = h.visitor();
+    h.clock.now = Date.parse('2025-05-01T23:55:00Z');
+    await visitor.beat('http://lichtwerk.test/', true);
+    h.clock.now = Date.parse('2025-05-02T00:01:00Z');
+    await h.buildTotals(); // 1 May is counted: one visit of one page view, a bounce
+    const bounceRate = async () =>
+      (
+        (await (await (await signIn(h.url)).get('/admin/api/traffic?period=custom&from=2025-05-01&to=2025-05-01')).json()) as {
+          summary: { bounceRate: { current: number } };
+        }
+      ).summary.bounceRate.current;
+    expect(await bounceRate()).toBe(1);
+    h.clock.now = Date.parse('2025-05-02T00:10:00Z');
+    await visitor.beat('http://lichtwerk.test/kontakt.html', true); // the same visit (15 minutes), a second page view
+    expect(await h.query('SELECT at FROM stats_dirty')).toEqual([{ at: Date.parse('2025-05-01T23:55:00Z') }]);
+    await h.buildTotals();
+    expect(await bounceRate()).toBe(0);
+  });
 });
 
 describe('filtered reads', () => {

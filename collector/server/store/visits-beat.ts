@@ -6,7 +6,8 @@ import { UTM_FIELDS } from './types';
 /**
  * One heartbeat's writes (the visits area's, visits.ts): the session, a presence row, and for a page
  * view's first beat the page view in its visit, for a later beat its page view's `last_at`; and the
- * live counts right after them. On PostgreSQL a later beat (nine in ten) is one statement.
+ * live counts right after them. On PostgreSQL every beat is one statement; SQLite (in the
+ * collector's own process, no round trips) writes in a transaction.
  */
 
 /** A page view more than this after the session's previous one starts a new visit. */
@@ -49,9 +50,36 @@ const OTHERS = `SELECT
     (SELECT COUNT(*) FROM sessions WHERE last_seen >= ? AND id <> ?) AS online`;
 const othersParams = (visitor: Visitor, page: string, since: number) => [page, since, visitor.session, since, visitor.session];
 
+/**
+ * A new visit's row: its columns, and their values with the SQL type of each (PostgreSQL cannot
+ * guess a parameter's type in an `INSERT ... SELECT`; TEXT needs no cast).
+ */
+const NEW_VISIT = `visits (session_id, started_at, last_view_at, views, entry_page, exit_page, referrer, referrer_path,
+   source, utm_source, utm_medium, utm_campaign, utm_term, utm_content, device, browser, screen_width, country, os)`;
+const newVisit = (visitor: Visitor, beat: Heartbeat, at: number): Array<[unknown, 'BIGINT' | 'INTEGER' | 'TEXT']> => [
+  [visitor.session, 'TEXT'],
+  [at, 'BIGINT'],
+  [at, 'BIGINT'],
+  [1, 'INTEGER'],
+  [beat.page, 'TEXT'],
+  [beat.page, 'TEXT'],
+  [beat.referrer?.host ?? null, 'TEXT'],
+  [beat.referrer?.path ?? null, 'TEXT'],
+  [beat.referrer?.source ?? null, 'TEXT'],
+  ...UTM_FIELDS.map((f): [unknown, 'TEXT'] => [beat.utm?.[f] ?? null, 'TEXT']),
+  [beat.agent?.device ?? null, 'TEXT'],
+  [beat.agent?.browser ?? null, 'TEXT'],
+  [beat.deviceWidth, 'INTEGER'],
+  [beat.country ?? null, 'TEXT'],
+  [beat.agent?.os ?? null, 'TEXT'],
+];
+const placeholders = (values: ReadonlyArray<[unknown, string]>, typed: boolean) =>
+  values.map(([, type]) => (typed && type !== 'TEXT' ? `CAST(? AS ${type})` : '?')).join(', ');
+const CONTINUE_VISIT = 'UPDATE visits SET views = views + 1, exit_page = ?, last_view_at = ?';
+const NEW_PAGE_VIEW = 'INSERT INTO page_views (visit_id, session_id, page, at, last_at)';
+
 /** A page view in its visit: the session's latest visit, or a new one after VISIT_GAP_MS. */
 const addPageView = async (tx: Sql, visitor: Visitor, beat: Heartbeat, at: number, lateBefore: number) => {
-  const agent = beat.agent ?? null;
   const last = await tx.get<{ id: number; started_at: number; last_view_at: number }>(
     'SELECT id, started_at, last_view_at FROM visits WHERE session_id = ? ORDER BY started_at DESC, id DESC LIMIT 1',
     [visitor.session],
@@ -59,42 +87,18 @@ const addPageView = async (tx: Sql, visitor: Visitor, beat: Heartbeat, at: numbe
   let visit: number;
   if (last && at - last.last_view_at <= VISIT_GAP_MS) {
     visit = last.id;
-    await tx.run('UPDATE visits SET views = views + 1, exit_page = ?, last_view_at = ? WHERE id = ?', [beat.page, at, visit]);
+    await tx.run(`${CONTINUE_VISIT} WHERE id = ?`, [beat.page, at, visit]);
     if (last.started_at < lateBefore) await noteLate(tx, last.started_at, at);
   } else {
-    const utm = beat.utm;
-    visit = (await tx.get<{ id: number }>(
-      `INSERT INTO visits (session_id, started_at, last_view_at, views, entry_page, exit_page, referrer, referrer_path,
-         source, utm_source, utm_medium, utm_campaign, utm_term, utm_content, device, browser, screen_width, country, os)
-       VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-      [
-        visitor.session,
-        at,
-        at,
-        beat.page,
-        beat.page,
-        beat.referrer?.host ?? null,
-        beat.referrer?.path ?? null,
-        beat.referrer?.source ?? null,
-        ...UTM_FIELDS.map((f) => utm?.[f] ?? null),
-        agent?.device ?? null,
-        agent?.browser ?? null,
-        beat.deviceWidth,
-        beat.country ?? null,
-        agent?.os ?? null,
-      ],
-    ))!.id;
+    const values = newVisit(visitor, beat, at);
+    visit = (await tx.get<{ id: number }>(`INSERT INTO ${NEW_VISIT} VALUES (${placeholders(values, false)}) RETURNING id`, [
+      ...values.map(([value]) => value),
+    ]))!.id;
   }
-  await tx.run('INSERT INTO page_views (visit_id, session_id, page, at, last_at) VALUES (?, ?, ?, ?, ?)', [
-    visit,
-    visitor.session,
-    beat.page,
-    at,
-    at,
-  ]);
+  await tx.run(`${NEW_PAGE_VIEW} VALUES (?, ?, ?, ?, ?)`, [visit, visitor.session, beat.page, at, at]);
 };
 
-/** A beat's writes in one transaction (a page view's first beat; every beat on SQLite). */
+/** A beat's writes in one transaction (SQLite). */
 const writeBeat = (sql: Sql, visitor: Visitor, beat: Heartbeat, at: number, lateBefore: number) =>
   sql.transaction(async (tx) => {
     await tx.run(...upsertSession(visitor, beat, at));
@@ -129,12 +133,47 @@ const laterBeatAtOnce = async (sql: Sql, visitor: Visitor, beat: Heartbeat, at: 
 };
 
 /**
+ * A page view's first beat on PostgreSQL, as ONE statement too: the session, the presence row, the
+ * session's latest visit continued (`cont`) or a new one (`fresh`, only when none continues), the
+ * page view in whichever it is, the late note of a continued visit begun on a counted day, and the
+ * live counts. What addPageView does in five round trips.
+ */
+const pageViewAtOnce = async (sql: Sql, visitor: Visitor, beat: Heartbeat, at: number, lateBefore: number, since: number) => {
+  const [session, sessionParams] = upsertSession(visitor, beat, at);
+  const values = newVisit(visitor, beat, at);
+  const continues = 'SELECT id FROM latest WHERE CAST(? AS BIGINT) - last_view_at <= ?';
+  return (await sql.get<{ on_page: number; online: number }>(
+    `WITH s AS (${session}),
+       p AS (${PRESENCE_ROW}),
+       latest AS (SELECT id, last_view_at FROM visits WHERE session_id = ? ORDER BY started_at DESC, id DESC LIMIT 1),
+       cont AS (${CONTINUE_VISIT} WHERE id = (${continues}) RETURNING id, started_at),
+       fresh AS (INSERT INTO ${NEW_VISIT} SELECT ${placeholders(values, true)} WHERE NOT EXISTS (${continues}) RETURNING id),
+       v AS (${NEW_PAGE_VIEW} SELECT id, ?, ?, CAST(? AS BIGINT), CAST(? AS BIGINT) FROM (SELECT id FROM cont UNION ALL SELECT id FROM fresh) x),
+       d AS (INSERT INTO stats_dirty (at, noted_at) SELECT cont.started_at, CAST(? AS BIGINT) FROM cont
+             WHERE cont.started_at < ? AND NOT EXISTS (SELECT 1 FROM stats_dirty WHERE stats_dirty.at = cont.started_at))
+     ${OTHERS}`,
+    [
+      ...sessionParams,
+      ...[visitor.session, beat.page, at],
+      visitor.session,
+      ...[beat.page, at, at, VISIT_GAP_MS],
+      ...values.map(([value]) => value),
+      ...[at, VISIT_GAP_MS],
+      ...[visitor.session, beat.page, at, at],
+      ...[at, lateBefore],
+      ...othersParams(visitor, beat.page, since),
+    ],
+  ))!;
+};
+
+/**
  * Record one beat on the writers' side; answers the sessions seen since `since` on its page and on
  * the site (the beating session among them).
  */
 export async function recordBeat(sql: Sql, visitor: Visitor, beat: Heartbeat, at: number, lateBefore: number, since: number) {
   let others: { on_page: number; online: number };
-  if (sql.engine === 'postgres' && !beat.initialize) others = await laterBeatAtOnce(sql, visitor, beat, at, lateBefore, since);
+  if (sql.engine === 'postgres')
+    others = await (beat.initialize ? pageViewAtOnce : laterBeatAtOnce)(sql, visitor, beat, at, lateBefore, since);
   else {
     await writeBeat(sql, visitor, beat, at, lateBefore);
     others = (await sql.get<{ on_page: number; online: number }>(OTHERS, othersParams(visitor, beat.page, since)))!;
