@@ -121,6 +121,15 @@ export async function builtThrough(reads: Reads): Promise<number> {
   );
 }
 
+/**
+ * noteLate as a part of one statement (a data-modifying `WITH` entry): notes the `column` of the
+ * rows of `rows` (another entry of the same statement); parameters: the time noted, and the start of
+ * the site's today (only a time before it is noted).
+ */
+export const noteLateOf = (rows: string, column: string): string =>
+  `INSERT INTO stats_dirty (at, noted_at) SELECT ${rows}.${column}, CAST(? AS BIGINT) FROM ${rows}
+   WHERE ${rows}.${column} < ? AND NOT EXISTS (SELECT 1 FROM stats_dirty WHERE stats_dirty.at = ${rows}.${column})`;
+
 /** Note a write at `at` on a day that may be built already (the builder counts it again). */
 export async function noteLate(tx: Sql, at: number, now: number): Promise<void> {
   // once per row until the builder took it: a page view open past midnight is noted once, not per beat

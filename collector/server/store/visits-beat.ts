@@ -1,4 +1,4 @@
-import { noteLate } from './rollups';
+import { noteLate, noteLateOf } from './rollups';
 import type { Sql } from './sql';
 import type { Heartbeat, Visitor } from './types';
 import { UTM_FIELDS } from './types';
@@ -75,15 +75,15 @@ const newVisit = (visitor: Visitor, beat: Heartbeat, at: number): Array<[unknown
 ];
 const placeholders = (values: ReadonlyArray<[unknown, string]>, typed: boolean) =>
   values.map(([, type]) => (typed && type !== 'TEXT' ? `CAST(? AS ${type})` : '?')).join(', ');
+/** The session's latest visit: the one a page view continues, if it is recent enough. */
+const LATEST_VISIT =
+  'SELECT id, started_at, last_view_at FROM visits WHERE session_id = ? ORDER BY started_at DESC, id DESC LIMIT 1';
 const CONTINUE_VISIT = 'UPDATE visits SET views = views + 1, exit_page = ?, last_view_at = ?';
 const NEW_PAGE_VIEW = 'INSERT INTO page_views (visit_id, session_id, page, at, last_at)';
 
 /** A page view in its visit: the session's latest visit, or a new one after VISIT_GAP_MS. */
 const addPageView = async (tx: Sql, visitor: Visitor, beat: Heartbeat, at: number, lateBefore: number) => {
-  const last = await tx.get<{ id: number; started_at: number; last_view_at: number }>(
-    'SELECT id, started_at, last_view_at FROM visits WHERE session_id = ? ORDER BY started_at DESC, id DESC LIMIT 1',
-    [visitor.session],
-  );
+  const last = await tx.get<{ id: number; started_at: number; last_view_at: number }>(LATEST_VISIT, [visitor.session]);
   let visit: number;
   if (last && at - last.last_view_at <= VISIT_GAP_MS) {
     visit = last.id;
@@ -119,8 +119,7 @@ const laterBeatAtOnce = async (sql: Sql, visitor: Visitor, beat: Heartbeat, at: 
     `WITH s AS (${session}),
        p AS (${PRESENCE_ROW}),
        v AS (${STILL_HERE}),
-       d AS (INSERT INTO stats_dirty (at, noted_at) SELECT v.at, CAST(? AS BIGINT) FROM v
-             WHERE v.at < ? AND NOT EXISTS (SELECT 1 FROM stats_dirty WHERE stats_dirty.at = v.at))
+       d AS (${noteLateOf('v', 'at')})
      ${OTHERS}`,
     [
       ...sessionParams,
@@ -145,12 +144,11 @@ const pageViewAtOnce = async (sql: Sql, visitor: Visitor, beat: Heartbeat, at: n
   return (await sql.get<{ on_page: number; online: number }>(
     `WITH s AS (${session}),
        p AS (${PRESENCE_ROW}),
-       latest AS (SELECT id, last_view_at FROM visits WHERE session_id = ? ORDER BY started_at DESC, id DESC LIMIT 1),
+       latest AS (${LATEST_VISIT}),
        cont AS (${CONTINUE_VISIT} WHERE id = (${continues}) RETURNING id, started_at),
        fresh AS (INSERT INTO ${NEW_VISIT} SELECT ${placeholders(values, true)} WHERE NOT EXISTS (${continues}) RETURNING id),
        v AS (${NEW_PAGE_VIEW} SELECT id, ?, ?, CAST(? AS BIGINT), CAST(? AS BIGINT) FROM (SELECT id FROM cont UNION ALL SELECT id FROM fresh) x),
-       d AS (INSERT INTO stats_dirty (at, noted_at) SELECT cont.started_at, CAST(? AS BIGINT) FROM cont
-             WHERE cont.started_at < ? AND NOT EXISTS (SELECT 1 FROM stats_dirty WHERE stats_dirty.at = cont.started_at))
+       d AS (${noteLateOf('cont', 'started_at')})
      ${OTHERS}`,
     [
       ...sessionParams,
