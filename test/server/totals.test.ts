@@ -13,6 +13,23 @@ afterEach(async () => {
   expect(h.errors).toEqual([]);
 });
 
+/** A collector on the UTC calendar with its clock at `at`, and a new visitor. */
+const utcVisitorAt = async (at: string) => {
+  h = await startCollector();
+  const admin = await signIn(h.url);
+  expect((await admin.post('/admin/api/settings', { timeZone: 'UTC' })).status).toBe(200);
+  const visitor = h.visitor();
+  h.clock.now = Date.parse(at);
+  return visitor;
+};
+/** The traffic summary of 1 May 2025 (a custom range of that day). */
+const mayFirst = async () =>
+  (
+    (await (await (await signIn(h.url)).get('/admin/api/traffic?period=custom&from=2025-05-01&to=2025-05-01')).json()) as {
+      summary: { timeOnPage: { current: number }; bounceRate: { current: number } };
+    }
+  ).summary;
+
 const READS = [
   '/admin/api/traffic?period=today',
   '/admin/api/traffic?period=7d',
@@ -57,21 +74,12 @@ describe('day totals', () => {
   });
 
   it('a page view still open past midnight: its day is counted again with its whole time on page', async () => {
-    h = await startCollector();
-    const admin = await signIn(h.url);
-    expect((await admin.post('/admin/api/settings', { timeZone: 'UTC' })).status).toBe(200);
-    const visitor = h.visitor();
-    h.clock.now = Date.parse('2025-05-01T23:59:00Z');
+    const visitor = await utcVisitorAt('2025-05-01T23:59:00Z');
     await visitor.beat('http://lichtwerk.test/', true);
     h.clock.now = Date.parse('2025-05-02T00:00:30Z');
     await visitor.beat('http://lichtwerk.test/');
     await h.buildTotals(); // 1 May is counted: 90 s on the page so far
-    const day = async () =>
-      (
-        (await (await (await signIn(h.url)).get('/admin/api/traffic?period=custom&from=2025-05-01&to=2025-05-01')).json()) as {
-          summary: { timeOnPage: { current: number } };
-        }
-      ).summary.timeOnPage.current;
+    const day = async () => (await mayFirst()).timeOnPage.current;
     expect(await day()).toBe(90_000);
     h.clock.now = Date.parse('2025-05-02T00:10:00Z');
     await visitor.beat('http://lichtwerk.test/'); // still there: the page view of 1 May grows
@@ -82,20 +90,11 @@ describe('day totals', () => {
   });
 
   it('a visit begun before midnight goes on with a page view after it: its day is counted again (no longer a bounce)', async () => {
-    h = await startCollector();
-    const admin = await signIn(h.url);
-    expect((await admin.post('/admin/api/settings', { timeZone: 'UTC' })).status).toBe(200);
-    const visitor = h.visitor();
-    h.clock.now = Date.parse('2025-05-01T23:55:00Z');
+    const visitor = await utcVisitorAt('2025-05-01T23:55:00Z');
     await visitor.beat('http://lichtwerk.test/', true);
     h.clock.now = Date.parse('2025-05-02T00:01:00Z');
     await h.buildTotals(); // 1 May is counted: one visit of one page view, a bounce
-    const bounceRate = async () =>
-      (
-        (await (await (await signIn(h.url)).get('/admin/api/traffic?period=custom&from=2025-05-01&to=2025-05-01')).json()) as {
-          summary: { bounceRate: { current: number } };
-        }
-      ).summary.bounceRate.current;
+    const bounceRate = async () => (await mayFirst()).bounceRate.current;
     expect(await bounceRate()).toBe(1);
     h.clock.now = Date.parse('2025-05-02T00:10:00Z');
     await visitor.beat('http://lichtwerk.test/kontakt.html', true); // the same visit (15 minutes), a second page view
