@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { isoInZone } from '../../collector/server/calendar';
+
+/** The zone's wall clock and offset at `ms` straight from Intl, one call per instant: what isoInZone must show. */
+function reference(timeZone: string, ms: number): string {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+  }).formatToParts(new Date(ms));
+  const n: Record<string, number> = {};
+  for (const part of parts) if (part.type !== 'literal') n[part.type] = Number(part.value);
+  const offset = Math.round(
+    (Date.UTC(n.year!, n.month! - 1, n.day!, n.hour!, n.minute!, n.second!) - Math.floor(ms / 1000) * 1000) / 60_000,
+  );
+  const two = (v: number) => String(v).padStart(2, '0');
+  const abs = Math.abs(offset);
+  return `${n.year}-${two(n.month!)}-${two(n.day!)}T${two(n.hour!)}:${two(n.minute!)}:${two(n.second!)}${offset < 0 ? '-' : '+'}${two(Math.floor(abs / 60))}:${two(abs % 60)}`;
+}
+
+// zones with daylight saving on the hour, at half past (Lord Howe: 30 minutes of it), at odd offsets
+// (Kathmandu +05:45, Chatham +12:45/+13:45, St John's -03:30) and the southern hemisphere
+const ZONES = [
+  'UTC',
+  'Europe/Berlin',
+  'America/New_York',
+  'America/St_Johns',
+  'Australia/Lord_Howe',
+  'Asia/Kathmandu',
+  'Pacific/Chatham',
+  'America/Santiago',
+  'Africa/Casablanca',
+];
+
+describe('isoInZone (the consent CSV and the log: the site clock, one Intl call per hour of data)', () => {
+  it('shows what Intl shows for every minute around each offset change of 2025 in nine zones', () => {
+    const start = Date.UTC(2025, 0, 1);
+    const end = Date.UTC(2026, 0, 1);
+    let checked = 0;
+    let changes = 0;
+    for (const zone of ZONES) {
+      // find the changes an hour apart, then every minute (and odd seconds) of the two hours around each
+      let previous = reference(zone, start).slice(-6);
+      for (let hour = start; hour < end; hour += 3_600_000) {
+        const offset = reference(zone, hour).slice(-6);
+        if (offset === previous) continue;
+        previous = offset;
+        changes++;
+        for (let ms = hour - 7_200_000; ms < hour + 3_600_000; ms += 60_000 + 7) {
+          expect(isoInZone(zone, ms), `${zone} at ${new Date(ms).toISOString()}`).toBe(reference(zone, ms));
+          checked++;
+        }
+      }
+    }
+    // every zone but three (UTC, Kathmandu, and Casablanca's Ramadan change aside) has two a year
+    expect(changes).toBeGreaterThanOrEqual(12);
+    expect(checked).toBeGreaterThan(changes * 170);
+  });
+
+  it('shows what Intl shows at random instants from 1900 to 2100, newest first as an export reads them', () => {
+    let seed = 7;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const instants = Array.from({ length: 3000 }, () =>
+      Math.round(Date.UTC(1900, 0, 1) + random() * 200 * 365.25 * 86_400_000),
+    ).sort((a, b) => b - a);
+    for (const zone of ZONES)
+      for (const ms of instants) expect(isoInZone(zone, ms), `${zone} at ${ms}`).toBe(reference(zone, ms));
+  });
+
+  it('keeps the seconds of a local mean time offset out of the shown offset but in the wall clock (Berlin, 1890)', () => {
+    // Berlin's mean time was +00:53:28: the wall clock moves by it, the shown offset is rounded to minutes
+    expect(isoInZone('Europe/Berlin', Date.UTC(1890, 5, 1, 12, 0, 0))).toBe(
+      reference('Europe/Berlin', Date.UTC(1890, 5, 1, 12, 0, 0)),
+    );
+    expect(isoInZone('Europe/Berlin', Date.UTC(1890, 5, 1, 12, 0, 0))).toBe('1890-06-01T12:53:28+00:53');
+  });
+});
