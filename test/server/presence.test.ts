@@ -2,10 +2,10 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { migrations } from '../../collector/server/store';
 import { migrate } from '../../collector/server/store/migrate';
-import type { Reads } from '../../collector/server/store/sql';
+import type { Reads, Sql } from '../../collector/server/store/sql';
 import { sqliteSql } from '../../collector/server/store/sqlite';
 import type { Heartbeat, Visitor } from '../../collector/server/store/types';
-import { visitsStore } from '../../collector/server/store/visits';
+import { ONLINE_EVERY_MS, visitsStore } from '../../collector/server/store/visits';
 import { describeAgent } from '../../collector/server/visitor/agent';
 import { pageAddress } from '../../collector/server/visitor/page';
 import { sourceOf } from '../../collector/server/visitor/sources';
@@ -51,6 +51,51 @@ describe('live counts of a heartbeat', () => {
     expect(await settled(starter)).toBe(false);
     counts.shift()!();
     expect(await starter).toMatchObject({ total: 4 });
+    db.close();
+  });
+
+  it('counts the sessions online at most once a second; an arrival at once, a departure at the next count', async () => {
+    const db = new Database(':memory:');
+    const base = sqliteSql(db);
+    await migrate(base, migrations({ agent: describeAgent, page: pageAddress, source: sourceOf }), 0);
+    // every count of the site's sessions online reads a row per session in the window: counted here
+    let counts = 0;
+    const sql: Sql = {
+      ...base,
+      get: <T>(text: string, params?: readonly unknown[]) => {
+        if (text.includes('FROM sessions WHERE last_seen >=')) counts++;
+        return base.get<T>(text, params);
+      },
+    };
+    const reads: Reads = {
+      all: () => Promise.reject(new Error('not used')),
+      get: <T>(text: string) => Promise.resolve(db.prepare(text).get() as T),
+    };
+    const visits = visitsStore(sql, reads);
+    const t = 1_000_000;
+    const record = async (n: number, at: number) =>
+      (await visits.recordHeartbeat(visitor(n), { ...beat, initialize: false }, at, 0, at - 10_000)).online;
+
+    expect(await record(1, t)).toBe(1);
+    expect(await record(2, t + 100)).toBe(2); // an arrival: counted at once
+    expect(await record(1, t + 200)).toBe(2); // seen before: not twice
+    const answers: number[] = [];
+    for (let i = 0; i < 50; i++) answers.push(await record(1 + (i % 5), t + 300 + i * 12));
+    // visitors 3, 4 and 5 arrive in the first five beats; then five are online
+    expect(answers.slice(0, 5)).toEqual([2, 2, 3, 4, 5]);
+    expect(new Set(answers.slice(5))).toEqual(new Set([5]));
+    expect(counts).toBe(1); // 53 beats within the second: one count
+    expect(ONLINE_EVERY_MS).toBe(1_000);
+
+    // a second on: counted again (all five still in the window)
+    expect(await record(1, t + 1_000)).toBe(5);
+    expect(counts).toBe(2);
+    // visitors 2 to 5 beat last at t + 888 at the latest: gone from the window at t + 10,889, and
+    // from the answer at the first count after it
+    expect(await record(1, t + 10_900)).toBe(1);
+    expect(counts).toBe(3);
+    // on both engines the answer never says fewer online than on the page
+    expect(await visits.recordHeartbeat(visitor(9), beat, t + 10_901, 0, t + 901)).toMatchObject({ onPage: 2, online: 2 });
     db.close();
   });
 });

@@ -43,12 +43,30 @@ const STILL_HERE = `UPDATE page_views SET last_at = ? WHERE id = (
 /**
  * The live counts without the beating session, which is on the page and online (it has just
  * beaten): so they can be read in the same statement as its own writes, whose changes that
- * statement's reads do not see.
+ * statement's reads do not see. The page's count reads the (page, at) index (the row value keeps
+ * PostgreSQL from taking the `at` index, whose statistics lag behind the newest rows, and filtering
+ * the whole window's rows by page); the site's count is every session seen in the window, so it is
+ * only counted when the caller asks (visits.ts counts it at most once a second). `last_seen` is the
+ * session's before this beat: whether the site's last count had it.
  */
-const OTHERS = `SELECT
-    (SELECT COUNT(DISTINCT session_id) FROM presence WHERE page = ? AND at >= ? AND session_id <> ?) AS on_page,
-    (SELECT COUNT(*) FROM sessions WHERE last_seen >= ? AND id <> ?) AS online`;
-const othersParams = (visitor: Visitor, page: string, since: number) => [page, since, visitor.session, since, visitor.session];
+const others = (online: boolean) => `SELECT
+    (SELECT COUNT(DISTINCT session_id) FROM presence WHERE page = ? AND (page, at) >= (?, ?) AND session_id <> ?) AS on_page,
+    ${online ? '(SELECT COUNT(*) FROM sessions WHERE last_seen >= ? AND id <> ?)' : 'NULL'} AS online,
+    (SELECT last_seen FROM sessions WHERE id = ?) AS last_seen`;
+const OTHERS_WITH_ONLINE = others(true);
+const OTHERS_ON_PAGE = others(false);
+const othersSql = (online: boolean) => (online ? OTHERS_WITH_ONLINE : OTHERS_ON_PAGE);
+const othersParams = (visitor: Visitor, page: string, since: number, online: boolean) => [
+  ...[page, page, since, visitor.session],
+  ...(online ? [since, visitor.session] : []),
+  visitor.session,
+];
+/** What a beat's statement answers: the counts without the beating session, its `last_seen` before it. */
+interface Others {
+  on_page: number;
+  online: number | null;
+  last_seen: number | null;
+}
 
 /**
  * A new visit's row: its columns, and their values with the SQL type of each (PostgreSQL cannot
@@ -113,20 +131,28 @@ const writeBeat = (sql: Sql, visitor: Visitor, beat: Heartbeat, at: number, late
  * as ONE statement: one round trip instead of seven (nine beats in ten are later beats, and on a
  * small machine every round trip is CPU time of both the collector and the server).
  */
-const laterBeatAtOnce = async (sql: Sql, visitor: Visitor, beat: Heartbeat, at: number, lateBefore: number, since: number) => {
+const laterBeatAtOnce = async (
+  sql: Sql,
+  visitor: Visitor,
+  beat: Heartbeat,
+  at: number,
+  lateBefore: number,
+  since: number,
+  online: boolean,
+) => {
   const [session, sessionParams] = upsertSession(visitor, beat, at);
-  return (await sql.get<{ on_page: number; online: number }>(
+  return (await sql.get<Others>(
     `WITH s AS (${session}),
        p AS (${PRESENCE_ROW}),
        v AS (${STILL_HERE}),
        d AS (${noteLateOf('v', 'at')})
-     ${OTHERS}`,
+     ${othersSql(online)}`,
     [
       ...sessionParams,
       ...[visitor.session, beat.page, at],
       ...[at, visitor.session, beat.page],
       ...[at, lateBefore],
-      ...othersParams(visitor, beat.page, since),
+      ...othersParams(visitor, beat.page, since, online),
     ],
   ))!;
 };
@@ -137,11 +163,19 @@ const laterBeatAtOnce = async (sql: Sql, visitor: Visitor, beat: Heartbeat, at: 
  * page view in whichever it is, the late note of a continued visit begun on a counted day, and the
  * live counts. What addPageView does in five round trips.
  */
-const pageViewAtOnce = async (sql: Sql, visitor: Visitor, beat: Heartbeat, at: number, lateBefore: number, since: number) => {
+const pageViewAtOnce = async (
+  sql: Sql,
+  visitor: Visitor,
+  beat: Heartbeat,
+  at: number,
+  lateBefore: number,
+  since: number,
+  online: boolean,
+) => {
   const [session, sessionParams] = upsertSession(visitor, beat, at);
   const values = newVisit(visitor, beat, at);
   const continues = 'SELECT id FROM latest WHERE CAST(? AS BIGINT) - last_view_at <= ?';
-  return (await sql.get<{ on_page: number; online: number }>(
+  return (await sql.get<Others>(
     `WITH s AS (${session}),
        p AS (${PRESENCE_ROW}),
        latest AS (${LATEST_VISIT}),
@@ -149,7 +183,7 @@ const pageViewAtOnce = async (sql: Sql, visitor: Visitor, beat: Heartbeat, at: n
        fresh AS (INSERT INTO ${NEW_VISIT} SELECT ${placeholders(values, true)} WHERE NOT EXISTS (${continues}) RETURNING id),
        v AS (${NEW_PAGE_VIEW} SELECT id, ?, ?, CAST(? AS BIGINT), CAST(? AS BIGINT) FROM (SELECT id FROM cont UNION ALL SELECT id FROM fresh) x),
        d AS (${noteLateOf('cont', 'started_at')})
-     ${OTHERS}`,
+     ${othersSql(online)}`,
     [
       ...sessionParams,
       ...[visitor.session, beat.page, at],
@@ -159,22 +193,36 @@ const pageViewAtOnce = async (sql: Sql, visitor: Visitor, beat: Heartbeat, at: n
       ...[at, VISIT_GAP_MS],
       ...[visitor.session, beat.page, at, at],
       ...[at, lateBefore],
-      ...othersParams(visitor, beat.page, since),
+      ...othersParams(visitor, beat.page, since, online),
     ],
   ))!;
 };
 
 /**
- * Record one beat on the writers' side; answers the sessions seen since `since` on its page and on
- * the site (the beating session among them).
+ * Record one beat on the writers' side; answers the sessions seen since `since` on its page and, if
+ * `online`, on the site (the beating session among them, else null), and the session's `last_seen`
+ * before the beat (null for a new session).
  */
-export async function recordBeat(sql: Sql, visitor: Visitor, beat: Heartbeat, at: number, lateBefore: number, since: number) {
-  let others: { on_page: number; online: number };
+export async function recordBeat(
+  sql: Sql,
+  visitor: Visitor,
+  beat: Heartbeat,
+  at: number,
+  lateBefore: number,
+  since: number,
+  online: boolean,
+): Promise<{ onPage: number; online: number | null; lastSeen: number | null }> {
+  let found: Others;
   if (sql.engine === 'postgres')
-    others = await (beat.initialize ? pageViewAtOnce : laterBeatAtOnce)(sql, visitor, beat, at, lateBefore, since);
+    found = await (beat.initialize ? pageViewAtOnce : laterBeatAtOnce)(sql, visitor, beat, at, lateBefore, since, online);
   else {
+    // the session's last_seen before the writes, as PostgreSQL's single statement reads it
+    const before = await sql.get<{ last_seen: number }>('SELECT last_seen FROM sessions WHERE id = ?', [visitor.session]);
     await writeBeat(sql, visitor, beat, at, lateBefore);
-    others = (await sql.get<{ on_page: number; online: number }>(OTHERS, othersParams(visitor, beat.page, since)))!;
+    found = {
+      ...(await sql.get<Others>(othersSql(online), othersParams(visitor, beat.page, since, online)))!,
+      last_seen: before?.last_seen ?? null,
+    };
   }
-  return { onPage: others.on_page + 1, online: others.online + 1 };
+  return { onPage: found.on_page + 1, online: found.online === null ? null : found.online + 1, lastSeen: found.last_seen };
 }
