@@ -3,14 +3,17 @@
 // heartbeats answered meanwhile. The collector runs compiled, in a process of its own.
 import type autocannon from 'autocannon';
 import { createCollector } from '../../collector/server/app';
-import { BENCH_SITE, HOME, writeDataset, type Target, type Written } from './collector-data';
-import { BENCH_PASSWORD, heartbeats, rssMb, signIn, start, stop } from './collector-run';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { BENCH_SITE, writeDataset, type Target, type Written } from './collector-data';
+import { dashboardReads, timedGet } from './collector-reader-urls';
+import { BENCH_PASSWORD, cpuTimes, heartbeats, rssMb, signIn, start, stop } from './collector-run';
 import { median } from './util';
 
-/** One answer measured: its first (cold) time and the median and slowest of `times`. */
 /** Heartbeats right after the collector started, measured apart (the throughput bench's warm-up). */
 const WARMUP_SECONDS = 3;
 
+/** One answer measured: its first (cold) time and the median and slowest of `times`. */
 export interface Answer {
   what: string;
   cold: number;
@@ -34,7 +37,19 @@ export interface ReaderFigures {
   buildMs: number;
   answers: Answer[];
   csv?: { ms: number; lines: number; mb: number; rssBeforeMb: number; rssPeakMb: number };
-  ingest?: { rate: number; seconds: number; warmup: Ingest; alone: Ingest; withReaders: Ingest; reads: Record<string, number> };
+  ingest?: IngestFigures;
+}
+
+/** Heartbeats alone and under the readers, the reads done meanwhile, and each process's CPU share. */
+export interface IngestFigures {
+  rate: number;
+  seconds: number;
+  warmup: Ingest;
+  alone: Ingest;
+  withReaders: Ingest;
+  reads: Record<string, number>;
+  /** Per cent of one core used during each phase: the collector, PostgreSQL, the load generator, the readers. */
+  cpu: { alone: Record<string, number>; withReaders: Record<string, number> };
 }
 
 const ingestOf = (result: autocannon.Result): Ingest => ({
@@ -44,33 +59,6 @@ const ingestOf = (result: autocannon.Result): Ingest => ({
   max: result.latency.max,
   errors: result.non2xx + result.errors + result.timeouts,
 });
-
-/** GET with the admin's cookie; the whole answer read. */
-async function timedGet(url: string, cookie: string | null): Promise<number> {
-  const started = performance.now();
-  const res = await fetch(url, { headers: cookie ? { cookie } : {} });
-  await res.arrayBuffer();
-  if (res.status !== 200 && res.status !== 429) throw new Error(`${url} answered ${res.status}`);
-  return performance.now() - started;
-}
-
-/** The dashboard's reads, for both periods, and the overlay's. */
-function dashboardReads(url: string): Array<[string, string]> {
-  const reads: Array<[string, string]> = [];
-  for (const period of ['30d', '12m'])
-    for (const path of ['traffic', 'clicks', 'consent-stats', 'consents'])
-      reads.push([`${path} ${period}`, `${url}/admin/api/${path}?period=${period}`]);
-  // filtered: counted from the page views of the period (the day totals hold no combinations)
-  for (const period of ['30d', '12m']) {
-    reads.push([`traffic ${period}, filter browser`, `${url}/admin/api/traffic?period=${period}&filter=browser%3AFirefox`]);
-    reads.push([
-      `traffic ${period}, filter page`,
-      `${url}/admin/api/traffic?period=${period}&filter=${encodeURIComponent(`page:${HOME}`)}`,
-    ]);
-  }
-  reads.push(['overlay (/api/clicks)', `${url}/api/clicks?page=${encodeURIComponent(HOME)}`]);
-  return reads;
-}
 
 /** The consent CSV whole, its time and size, and the collector's memory before and at its peak. */
 async function csvExport(url: string, cookie: string, pid: number) {
@@ -88,6 +76,69 @@ async function csvExport(url: string, cookie: string, pid: number) {
   }
   clearInterval(poll);
   return { ms: performance.now() - started, lines, mb: bytes / 1e6, rssBeforeMb, rssPeakMb };
+}
+
+/** The readers in a process of their own (collector-reader-loops.ts), reading once it has started. */
+async function startReaders(url: string, cookie: string, only?: string) {
+  const script = fileURLToPath(new URL('./collector-reader-loops.ts', import.meta.url));
+  const args = ['--import', 'tsx', script, url, cookie, ...(only ? [only] : [])];
+  const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'] });
+  let output = '';
+  const ended = new Promise<Record<string, number>>((resolve, reject) =>
+    child.once('exit', (code) =>
+      code === 0
+        ? resolve(JSON.parse(output.split('\n')[1]!) as Record<string, number>)
+        : reject(new Error(`readers exited (${code})`)),
+    ),
+  );
+  await new Promise<void>((resolve) =>
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('\n')) resolve();
+    }),
+  );
+  return { pid: child.pid!, stop: () => (child.stdin.end(), ended) };
+}
+
+/** Per cent of one core each process used between two `cpuTimes` readings `ms` apart. */
+const shares = (before: Record<string, number>, after: Record<string, number>, ms: number) =>
+  Object.fromEntries(Object.keys(after).map((k) => [k, Math.round(((after[k]! - (before[k] ?? 0)) / ms) * 100)]));
+
+/**
+ * Heartbeats at `full.rate` for 3 s right after the start (apart: the pool's connections are
+ * opened, each new server process reads its catalogs, 2,000 visitor sessions are new, node
+ * compiles the path), then for `full.seconds` alone, then while the readers read back to back in a
+ * process of their own (`only`: some of them, `csv,overlay`).
+ */
+export async function ingestUnderReaders(
+  url: string,
+  cookie: string,
+  collector: number,
+  full: { seconds: number; rate: number; connections: number },
+  only?: string,
+): Promise<IngestFigures> {
+  const pids = { collector, load: process.pid };
+  const warmup = await heartbeats(url, WARMUP_SECONDS, full.connections, full.rate);
+  let at = performance.now();
+  let before = cpuTimes(pids);
+  const alone = await heartbeats(url, full.seconds, full.connections, full.rate);
+  const cpuAlone = shares(before, cpuTimes(pids), performance.now() - at);
+  const readers = await startReaders(url, cookie, only);
+  const withPids = { ...pids, readers: readers.pid };
+  at = performance.now();
+  before = cpuTimes(withPids);
+  const withReaders = await heartbeats(url, full.seconds, full.connections, full.rate);
+  const cpuWith = shares(before, cpuTimes(withPids), performance.now() - at);
+  const reads = await readers.stop();
+  return {
+    rate: full.rate,
+    seconds: full.seconds,
+    warmup: ingestOf(warmup),
+    alone: ingestOf(alone),
+    withReaders: ingestOf(withReaders),
+    reads,
+    cpu: { alone: cpuAlone, withReaders: cpuWith },
+  };
 }
 
 /**
@@ -126,42 +177,17 @@ export async function measureReaders(
     if (!full) return figures;
     figures.csv = await csvExport(url, cookie, child.pid!);
 
-    // the first seconds of heartbeats are apart: the pool's connections are opened, each new server
-    // process reads its catalogs, 2,000 visitor sessions are new, node compiles the path
-    const warmup = await heartbeats(url, WARMUP_SECONDS, full.connections, full.rate);
-    const alone = await heartbeats(url, full.seconds, full.connections, full.rate);
-    const reads: Record<string, number> = { dashboard: 0, overlay: 0, csv: 0 };
-    let reading = true;
-    const loop = async (kind: string, next: () => Promise<unknown>) => {
-      while (reading) {
-        await next();
-        reads[kind]!++;
-      }
-    };
-    const dashboard = dashboardReads(url).filter(([what]) => !what.startsWith('overlay'));
-    let turn = 0;
-    const nextDashboard = () => timedGet(dashboard[turn++ % dashboard.length]![1], cookie);
-    const loops = [
-      loop('dashboard', nextDashboard),
-      loop('overlay', () => timedGet(`${url}/api/clicks?page=${encodeURIComponent(HOME)}`, null)),
-      loop('csv', () => timedGet(`${url}/admin/consents.csv`, cookie)),
-    ];
-    const withReaders = await heartbeats(url, full.seconds, full.connections, full.rate);
-    reading = false;
-    await Promise.all(loops);
-    figures.ingest = {
-      rate: full.rate,
-      seconds: full.seconds,
-      warmup: ingestOf(warmup),
-      alone: ingestOf(alone),
-      withReaders: ingestOf(withReaders),
-      reads,
-    };
+    figures.ingest = await ingestUnderReaders(url, cookie, child.pid!, full);
     return figures;
   } finally {
     await stop(child);
   }
 }
+
+const cpuLine = (shares: Record<string, number>) =>
+  Object.entries(shares)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
 
 /** The figures as markdown tables. */
 export function readerTables(name: string, views: number, f: ReaderFigures): string {
@@ -186,7 +212,7 @@ export function readerTables(name: string, views: number, f: ReaderFigures): str
     const row = (what: string, i: Ingest) => `| ${what} | ${i.rps} | ${i.p50} | ${i.p99} | ${i.max} | ${i.errors} |`;
     lines.push(
       '',
-      `Heartbeats at ${f.ingest.rate}/s: for ${WARMUP_SECONDS} s right after the collector started (warm-up), then for ${f.ingest.seconds} s alone and while the readers read back to back: the dashboard (each answer in turn), the overlay and the CSV export (reads done meanwhile: ${Object.entries(
+      `Heartbeats at ${f.ingest.rate}/s: for ${WARMUP_SECONDS} s right after the collector started (warm-up), then for ${f.ingest.seconds} s alone and while the readers (a process of their own) read back to back: the dashboard (each answer in turn), the overlay and the CSV export (reads done meanwhile: ${Object.entries(
         f.ingest.reads,
       )
         .map(([k, v]) => `${k} ${v}`)
@@ -197,6 +223,8 @@ export function readerTables(name: string, views: number, f: ReaderFigures): str
       row(`first ${WARMUP_SECONDS} s (warm-up)`, f.ingest.warmup),
       row('alone', f.ingest.alone),
       row('with the readers', f.ingest.withReaders),
+      '',
+      `CPU, per cent of one core (two cores in all): alone ${cpuLine(f.ingest.cpu.alone)}; with the readers ${cpuLine(f.ingest.cpu.withReaders)}.`,
     );
   }
   return lines.join('\n');

@@ -3,7 +3,7 @@
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { SESSION_COOKIE } from '../../collector/server/visitor/session';
 import { BENCH_SITE } from './collector-data';
 
@@ -18,9 +18,9 @@ export interface Running {
   child: ChildProcess;
 }
 
-/** Start the compiled collector with `env` (its database among it) and wait until it listens. */
-export function start(env: Record<string, string>): Promise<Running> {
-  const child = spawn('node', [MAIN], {
+/** Start the compiled collector (`main`) with `env` (its database among it) and wait until it listens. */
+export function start(env: Record<string, string>, main = MAIN): Promise<Running> {
+  const child = spawn('node', [main], {
     env: {
       ...process.env,
       HOST: '127.0.0.1',
@@ -112,4 +112,33 @@ export async function signIn(url: string): Promise<string> {
   const cookie = res.headers.get('set-cookie')?.split(';')[0];
   if (res.status !== 303 || !cookie) throw new Error(`sign-in answered ${res.status}`);
   return cookie;
+}
+
+/** A process's CPU time so far (user and system), in ms (Linux, 100 ticks a second). */
+function cpuOfPid(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // after the name: state is field 3, utime 14 and stime 15
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
+/** The CPU time so far of each named process, and of all PostgreSQL server processes together. */
+export function cpuTimes(pids: Record<string, number>): Record<string, number> {
+  const times: Record<string, number> = {};
+  for (const [name, pid] of Object.entries(pids)) times[name] = cpuOfPid(pid);
+  let postgres = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') postgres += cpuOfPid(Number(entry));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  times.postgres = postgres;
+  return times;
 }
