@@ -1,26 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { isoInZone } from '../../collector/server/calendar';
 
-/** The zone's wall clock and offset at `ms` straight from Intl, one call per instant: what isoInZone must show. */
+/**
+ * The zone's wall clock at `ms` from another of Intl's paths (Swedish dates read `2025-03-30
+ * 03:00:00`), and the offset from it: what isoInZone must show.
+ */
 function reference(timeZone: string, ms: number): string {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
-  }).formatToParts(new Date(ms));
-  const n: Record<string, number> = {};
-  for (const part of parts) if (part.type !== 'literal') n[part.type] = Number(part.value);
-  const offset = Math.round(
-    (Date.UTC(n.year!, n.month! - 1, n.day!, n.hour!, n.minute!, n.second!) - Math.floor(ms / 1000) * 1000) / 60_000,
-  );
-  const two = (v: number) => String(v).padStart(2, '0');
+  const wall = new Date(ms).toLocaleString('sv-SE', { timeZone });
+  const [y, mo, d, h, mi, s] = wall.split(/[- :]/).map(Number) as [number, number, number, number, number, number];
+  const offset = Math.round((Date.UTC(y, mo - 1, d, h, mi, s) - Math.floor(ms / 1000) * 1000) / 60_000);
   const abs = Math.abs(offset);
-  return `${n.year}-${two(n.month!)}-${two(n.day!)}T${two(n.hour!)}:${two(n.minute!)}:${two(n.second!)}${offset < 0 ? '-' : '+'}${two(Math.floor(abs / 60))}:${two(abs % 60)}`;
+  const two = (v: number) => String(v).padStart(2, '0');
+  return `${wall.replace(' ', 'T')}${offset < 0 ? '-' : '+'}${two(Math.floor(abs / 60))}:${two(abs % 60)}`;
 }
 
 // zones with daylight saving on the hour, at half past (Lord Howe: 30 minutes of it), at odd offsets

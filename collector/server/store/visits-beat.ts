@@ -127,19 +127,25 @@ const writeBeat = (sql: Sql, visitor: Visitor, beat: Heartbeat, at: number, late
   });
 
 /**
+ * A beat's times: when it came, the start of the site's today (a write to an earlier day is noted for
+ * the day totals), the presence window's start, and whether the site's live count is due.
+ */
+export interface BeatTimes {
+  at: number;
+  lateBefore: number;
+  since: number;
+  online: boolean;
+}
+
+/** One beat as one statement on PostgreSQL. */
+type BeatStatement = (sql: Sql, visitor: Visitor, beat: Heartbeat, times: BeatTimes) => Promise<Others>;
+
+/**
  * A later beat on PostgreSQL: its writes, the late note (noteLate's statement) and the live counts
  * as ONE statement: one round trip instead of seven (nine beats in ten are later beats, and on a
  * small machine every round trip is CPU time of both the collector and the server).
  */
-const laterBeatAtOnce = async (
-  sql: Sql,
-  visitor: Visitor,
-  beat: Heartbeat,
-  at: number,
-  lateBefore: number,
-  since: number,
-  online: boolean,
-) => {
+const laterBeatAtOnce: BeatStatement = async (sql, visitor, beat, { at, lateBefore, since, online }) => {
   const [session, sessionParams] = upsertSession(visitor, beat, at);
   return (await sql.get<Others>(
     `WITH s AS (${session}),
@@ -163,15 +169,7 @@ const laterBeatAtOnce = async (
  * page view in whichever it is, the late note of a continued visit begun on a counted day, and the
  * live counts. What addPageView does in five round trips.
  */
-const pageViewAtOnce = async (
-  sql: Sql,
-  visitor: Visitor,
-  beat: Heartbeat,
-  at: number,
-  lateBefore: number,
-  since: number,
-  online: boolean,
-) => {
+const pageViewAtOnce: BeatStatement = async (sql, visitor, beat, { at, lateBefore, since, online }) => {
   const [session, sessionParams] = upsertSession(visitor, beat, at);
   const values = newVisit(visitor, beat, at);
   const continues = 'SELECT id FROM latest WHERE CAST(? AS BIGINT) - last_view_at <= ?';
@@ -199,22 +197,19 @@ const pageViewAtOnce = async (
 };
 
 /**
- * Record one beat on the writers' side; answers the sessions seen since `since` on its page and, if
- * `online`, on the site (the beating session among them, else null), and the session's `last_seen`
+ * Record one beat on the writers' side; answers the sessions seen since `times.since` on its page
+ * and, if `times.online`, on the site (the beating session among them, else null), and the session's `last_seen`
  * before the beat (null for a new session).
  */
 export async function recordBeat(
   sql: Sql,
   visitor: Visitor,
   beat: Heartbeat,
-  at: number,
-  lateBefore: number,
-  since: number,
-  online: boolean,
+  times: BeatTimes,
 ): Promise<{ onPage: number; online: number | null; lastSeen: number | null }> {
+  const { at, lateBefore, since, online } = times;
   let found: Others;
-  if (sql.engine === 'postgres')
-    found = await (beat.initialize ? pageViewAtOnce : laterBeatAtOnce)(sql, visitor, beat, at, lateBefore, since, online);
+  if (sql.engine === 'postgres') found = await (beat.initialize ? pageViewAtOnce : laterBeatAtOnce)(sql, visitor, beat, times);
   else {
     // the session's last_seen before the writes, as PostgreSQL's single statement reads it
     const before = await sql.get<{ last_seen: number }>('SELECT last_seen FROM sessions WHERE id = ?', [visitor.session]);

@@ -76,7 +76,7 @@ export function visitsStore(sql: Sql, reads: Reads) {
       // meanwhile (its own statement in flight among them) keep the last one
       const recount = !(at >= online.at && at - online.at < ONLINE_EVERY_MS);
       if (recount) online.at = at;
-      const counts = await recordBeat(sql, visitor, beat, at, lateBefore, since, recount);
+      const counts = await recordBeat(sql, visitor, beat, { at, lateBefore, since, online: recount });
       if (counts.online !== null) online = { n: counts.online, since, at };
       else if (counts.lastSeen === null || counts.lastSeen < online.since) online.n++;
       const onSite = Math.max(online.n, counts.onPage);
