@@ -46,19 +46,28 @@ const STILL_HERE = `UPDATE page_views SET last_at = ? WHERE id = (
  * statement's reads do not see. The page's count reads the (page, at) index (the row value keeps
  * PostgreSQL from taking the `at` index, whose statistics lag behind the newest rows, and filtering
  * the whole window's rows by page); the site's count is every session seen in the window, so it is
- * only counted when the caller asks (visits.ts counts it at most once a second). `last_seen` is the
- * session's before this beat: whether the site's last count had it.
+ * only counted when the caller asks (visits.ts counts it at most once a second).
  */
 const others = (online: boolean) => `SELECT
     (SELECT COUNT(DISTINCT session_id) FROM presence WHERE page = ? AND (page, at) >= (?, ?) AND session_id <> ?) AS on_page,
-    ${online ? '(SELECT COUNT(*) FROM sessions WHERE last_seen >= ? AND id <> ?)' : 'NULL'} AS online,
-    (SELECT last_seen FROM sessions WHERE id = ?) AS last_seen`;
+    ${online ? '(SELECT COUNT(*) FROM sessions WHERE last_seen >= ? AND id <> ?)' : 'NULL'} AS online`;
 const OTHERS_WITH_ONLINE = others(true);
 const OTHERS_ON_PAGE = others(false);
 const othersSql = (online: boolean) => (online ? OTHERS_WITH_ONLINE : OTHERS_ON_PAGE);
 const othersParams = (visitor: Visitor, page: string, since: number, online: boolean) => [
   ...[page, page, since, visitor.session],
   ...(online ? [since, visitor.session] : []),
+];
+/**
+ * The session's `last_seen` before this beat (whether the site's last count had it): read first in
+ * SQLite's transaction; in PostgreSQL's one statement, beside the counts (its reads do not see its
+ * own upsert).
+ */
+const LAST_SEEN = 'SELECT last_seen FROM sessions WHERE id = ?';
+/** A PostgreSQL beat statement's answer: the counts, then the session's `last_seen` before it. */
+const answerSql = (online: boolean) => `${othersSql(online)}, (${LAST_SEEN}) AS last_seen`;
+const answerParams = (visitor: Visitor, page: string, since: number, online: boolean) => [
+  ...othersParams(visitor, page, since, online),
   visitor.session,
 ];
 /** What a beat's statement answers: the counts without the beating session, its `last_seen` before it. */
@@ -116,14 +125,18 @@ const addPageView = async (tx: Sql, visitor: Visitor, beat: Heartbeat, at: numbe
   await tx.run(`${NEW_PAGE_VIEW} VALUES (?, ?, ?, ?, ?)`, [visit, visitor.session, beat.page, at, at]);
 };
 
-/** A beat's writes in one transaction (SQLite). */
+/** A beat's writes in one transaction (SQLite); answers the session's `last_seen` before them (null: new). */
 const writeBeat = (sql: Sql, visitor: Visitor, beat: Heartbeat, at: number, lateBefore: number) =>
   sql.transaction(async (tx) => {
+    const before = await tx.get<{ last_seen: number }>(LAST_SEEN, [visitor.session]);
     await tx.run(...upsertSession(visitor, beat, at));
     await tx.run(PRESENCE_ROW, [visitor.session, beat.page, at]);
-    if (beat.initialize) return addPageView(tx, visitor, beat, at, lateBefore);
-    const view = await tx.get<{ at: number }>(STILL_HERE, [at, visitor.session, beat.page]);
-    if (view && view.at < lateBefore) await noteLate(tx, view.at, at);
+    if (beat.initialize) await addPageView(tx, visitor, beat, at, lateBefore);
+    else {
+      const view = await tx.get<{ at: number }>(STILL_HERE, [at, visitor.session, beat.page]);
+      if (view && view.at < lateBefore) await noteLate(tx, view.at, at);
+    }
+    return before?.last_seen ?? null;
   });
 
 /**
@@ -152,13 +165,13 @@ const laterBeatAtOnce: BeatStatement = async (sql, visitor, beat, { at, lateBefo
        p AS (${PRESENCE_ROW}),
        v AS (${STILL_HERE}),
        d AS (${noteLateOf('v', 'at')})
-     ${othersSql(online)}`,
+     ${answerSql(online)}`,
     [
       ...sessionParams,
       ...[visitor.session, beat.page, at],
       ...[at, visitor.session, beat.page],
       ...[at, lateBefore],
-      ...othersParams(visitor, beat.page, since, online),
+      ...answerParams(visitor, beat.page, since, online),
     ],
   ))!;
 };
@@ -181,7 +194,7 @@ const pageViewAtOnce: BeatStatement = async (sql, visitor, beat, { at, lateBefor
        fresh AS (INSERT INTO ${NEW_VISIT} SELECT ${placeholders(values, true)} WHERE NOT EXISTS (${continues}) RETURNING id),
        v AS (${NEW_PAGE_VIEW} SELECT id, ?, ?, CAST(? AS BIGINT), CAST(? AS BIGINT) FROM (SELECT id FROM cont UNION ALL SELECT id FROM fresh) x),
        d AS (${noteLateOf('cont', 'started_at')})
-     ${othersSql(online)}`,
+     ${answerSql(online)}`,
     [
       ...sessionParams,
       ...[visitor.session, beat.page, at],
@@ -191,7 +204,7 @@ const pageViewAtOnce: BeatStatement = async (sql, visitor, beat, { at, lateBefor
       ...[at, VISIT_GAP_MS],
       ...[visitor.session, beat.page, at, at],
       ...[at, lateBefore],
-      ...othersParams(visitor, beat.page, since, online),
+      ...answerParams(visitor, beat.page, since, online),
     ],
   ))!;
 };
@@ -211,13 +224,9 @@ export async function recordBeat(
   let found: Others;
   if (sql.engine === 'postgres') found = await (beat.initialize ? pageViewAtOnce : laterBeatAtOnce)(sql, visitor, beat, times);
   else {
-    // the session's last_seen before the writes, as PostgreSQL's single statement reads it
-    const before = await sql.get<{ last_seen: number }>('SELECT last_seen FROM sessions WHERE id = ?', [visitor.session]);
-    await writeBeat(sql, visitor, beat, at, lateBefore);
-    found = {
-      ...(await sql.get<Others>(othersSql(online), othersParams(visitor, beat.page, since, online)))!,
-      last_seen: before?.last_seen ?? null,
-    };
+    const lastSeen = await writeBeat(sql, visitor, beat, at, lateBefore);
+    const counts = await sql.get<Omit<Others, 'last_seen'>>(othersSql(online), othersParams(visitor, beat.page, since, online));
+    found = { ...counts!, last_seen: lastSeen };
   }
   return { onPage: found.on_page + 1, online: found.online === null ? null : found.online + 1, lastSeen: found.last_seen };
 }
