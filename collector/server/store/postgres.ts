@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Engine, Reads, Sql } from './sql';
+import { textOf, type Engine, type Reads, type Sql, type Statement } from './sql';
 
 /** `?` placeholders as PostgreSQL's `$n` (our SQL has no `?` inside string literals). */
 const numbered = new Map<string, string>();
@@ -26,14 +26,20 @@ const LOCK_KEY = "hashtextextended('pagepulse:' || ?, 0)";
 
 type Queryable = pg.Pool | pg.PoolClient;
 
+/** What `pg` is given: a prepared statement goes by its name (pg parses it once per connection). */
+const query = (sql: Statement, params: readonly unknown[]): pg.QueryConfig => ({
+  text: toPostgres(textOf(sql)),
+  values: params as unknown[],
+  ...(typeof sql === 'string' ? {} : { name: sql.name }),
+});
+
 function postgresOn(client: Queryable): Omit<Sql, 'transaction' | 'close'> {
   return {
     engine: 'postgres',
-    all: async <T>(sql: string, params: readonly unknown[] = []) =>
-      (await client.query(toPostgres(sql), params as unknown[])).rows as T[],
-    get: async <T>(sql: string, params: readonly unknown[] = []) =>
-      (await client.query(toPostgres(sql), params as unknown[])).rows[0] as T | undefined,
-    run: async (sql, params = []) => (await client.query(toPostgres(sql), params as unknown[])).rowCount ?? 0,
+    all: async <T>(sql: Statement, params: readonly unknown[] = []) => (await client.query(query(sql, params))).rows as T[],
+    get: async <T>(sql: Statement, params: readonly unknown[] = []) =>
+      (await client.query(query(sql, params))).rows[0] as T | undefined,
+    run: async (sql, params = []) => (await client.query(query(sql, params))).rowCount ?? 0,
     exec: async (sql) => void (await client.query(sql)),
     tryLock: async (name) =>
       (await client.query<{ locked: boolean }>(`SELECT pg_try_advisory_xact_lock(${toPostgres(LOCK_KEY)}) AS locked`, [name]))

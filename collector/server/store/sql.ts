@@ -5,12 +5,36 @@
  * PostgreSQL); where the engines differ, the caller asks `engine`. Private to the store: the
  * features see the data areas (store/index.ts), never SQL.
  */
+import { createHash } from 'node:crypto';
+
+/**
+ * A statement the writers run many times a second with one fixed text (a heartbeat's). PostgreSQL
+ * gets it as a named prepared statement: parsed and planned once per connection, then only bound
+ * and run (unnamed, every call was parsed, analysed and planned again: more than half of a beat's
+ * server CPU, see docs/collector.md). SQLite prepares every text once anyway. Only for texts that
+ * never change with the values: each connection keeps every one it was given.
+ */
+export interface Prepared {
+  readonly text: string;
+  /** The statement's name on a PostgreSQL connection: from its text, so one name is never two texts. */
+  readonly name: string;
+}
+
+export const prepared = (text: string): Prepared => ({
+  text,
+  name: `pp_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`,
+});
+
+/** A statement's text, given as text or prepared. */
+export type Statement = string | Prepared;
+export const textOf = (statement: Statement): string => (typeof statement === 'string' ? statement : statement.text);
+
 export interface Sql {
   engine: 'sqlite' | 'postgres';
-  all<T>(sql: string, params?: readonly unknown[]): Promise<T[]>;
-  get<T>(sql: string, params?: readonly unknown[]): Promise<T | undefined>;
+  all<T>(sql: Statement, params?: readonly unknown[]): Promise<T[]>;
+  get<T>(sql: Statement, params?: readonly unknown[]): Promise<T | undefined>;
   /** A statement without rows; answers how many rows it changed. */
-  run(sql: string, params?: readonly unknown[]): Promise<number>;
+  run(sql: Statement, params?: readonly unknown[]): Promise<number>;
   /** Statements without parameters, several in one text (migrations). */
   exec(sql: string): Promise<void>;
   /**

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import type { Engine, Reads, Sql } from './sql';
+import { textOf, type Engine, type Reads, type Sql, type Statement } from './sql';
 
 /** SQLite (better-sqlite3): the writer on the collector's thread, the readers on a thread of their own. */
 
@@ -100,11 +100,12 @@ export function sqliteReader(path: string): Reads & { close(): Promise<void> } {
 /** SQLite: synchronous statements (prepared once per text) behind promises; transactions run one at a time. */
 export function sqliteSql(db: Database.Database): Sql {
   const statements = new Map<string, Database.Statement>();
-  const prepare = (sql: string): Database.Statement => {
-    let statement = statements.get(sql);
+  const prepare = (sql: Statement): Database.Statement => {
+    const text = textOf(sql);
+    let statement = statements.get(text);
     if (!statement) {
-      statement = db.prepare(sql);
-      statements.set(sql, statement);
+      statement = db.prepare(text);
+      statements.set(text, statement);
     }
     return statement;
   };
@@ -116,8 +117,8 @@ export function sqliteSql(db: Database.Database): Sql {
     statement.reader ? statement.all(...params) : (statement.run(...params), []);
   const inside: Omit<Sql, 'transaction' | 'close'> = {
     engine: 'sqlite',
-    all: <T>(sql: string, params: readonly unknown[] = []) => Promise.resolve(rows(prepare(sql), params) as T[]),
-    get: <T>(sql: string, params: readonly unknown[] = []) => Promise.resolve(rows(prepare(sql), params)[0] as T | undefined),
+    all: <T>(sql: Statement, params: readonly unknown[] = []) => Promise.resolve(rows(prepare(sql), params) as T[]),
+    get: <T>(sql: Statement, params: readonly unknown[] = []) => Promise.resolve(rows(prepare(sql), params)[0] as T | undefined),
     run: (sql, params = []) => Promise.resolve(prepare(sql).run(...params).changes),
     exec: (sql) => Promise.resolve(void db.exec(sql)),
     tryLock: () => Promise.resolve(true),

@@ -1,5 +1,5 @@
 import { noteLate, noteLateOf } from './rollups';
-import type { Sql } from './sql';
+import { prepared, type Prepared, type Sql } from './sql';
 import type { Heartbeat, Visitor } from './types';
 import { UTM_FIELDS } from './types';
 
@@ -14,26 +14,24 @@ import { UTM_FIELDS } from './types';
 export const VISIT_GAP_MS = 30 * 60 * 1000;
 
 /** The session's row, its `last_seen` now; a page view's first beat brings the device and agent. */
-const upsertSession = (visitor: Visitor, beat: Heartbeat, at: number): [string, unknown[]] => [
-  `INSERT INTO sessions (id, first_seen, last_seen, user_agent, device_width, device_height, device, browser, os)
+const UPSERT_SESSION = `INSERT INTO sessions (id, first_seen, last_seen, user_agent, device_width, device_height, device, browser, os)
    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
    ON CONFLICT (id) DO UPDATE SET last_seen = excluded.last_seen,
      device_width = COALESCE(excluded.device_width, sessions.device_width),
      device_height = COALESCE(excluded.device_height, sessions.device_height),
      device = COALESCE(sessions.device, excluded.device),
      browser = COALESCE(sessions.browser, excluded.browser),
-     os = COALESCE(sessions.os, excluded.os)`,
-  [
-    visitor.session,
-    at,
-    at,
-    visitor.userAgent,
-    beat.deviceWidth,
-    beat.deviceHeight,
-    beat.agent?.device ?? null,
-    beat.agent?.browser ?? null,
-    beat.agent?.os ?? null,
-  ],
+     os = COALESCE(sessions.os, excluded.os)`;
+const sessionParams = (visitor: Visitor, beat: Heartbeat, at: number): unknown[] => [
+  visitor.session,
+  at,
+  at,
+  visitor.userAgent,
+  beat.deviceWidth,
+  beat.deviceHeight,
+  beat.agent?.device ?? null,
+  beat.agent?.browser ?? null,
+  beat.agent?.os ?? null,
 ];
 const PRESENCE_ROW = 'INSERT INTO presence (session_id, page, at) VALUES (?, ?, ?)';
 /** A later beat: the session's latest page view of the page lasts until now (presence rows go after an hour, this stays). */
@@ -78,30 +76,37 @@ interface Others {
 }
 
 /**
- * A new visit's row: its columns, and their values with the SQL type of each (PostgreSQL cannot
- * guess a parameter's type in an `INSERT ... SELECT`; TEXT needs no cast).
+ * A new visit's row: each column with its SQL type (PostgreSQL cannot guess a parameter's type in an
+ * `INSERT ... SELECT`; TEXT needs no cast) and its value from the page view's first beat.
  */
-const NEW_VISIT = `visits (session_id, started_at, last_view_at, views, entry_page, exit_page, referrer, referrer_path,
-   source, utm_source, utm_medium, utm_campaign, utm_term, utm_content, device, browser, screen_width, country, os)`;
-const newVisit = (visitor: Visitor, beat: Heartbeat, at: number): Array<[unknown, 'BIGINT' | 'INTEGER' | 'TEXT']> => [
-  [visitor.session, 'TEXT'],
-  [at, 'BIGINT'],
-  [at, 'BIGINT'],
-  [1, 'INTEGER'],
-  [beat.page, 'TEXT'],
-  [beat.page, 'TEXT'],
-  [beat.referrer?.host ?? null, 'TEXT'],
-  [beat.referrer?.path ?? null, 'TEXT'],
-  [beat.referrer?.source ?? null, 'TEXT'],
-  ...UTM_FIELDS.map((f): [unknown, 'TEXT'] => [beat.utm?.[f] ?? null, 'TEXT']),
-  [beat.agent?.device ?? null, 'TEXT'],
-  [beat.agent?.browser ?? null, 'TEXT'],
-  [beat.deviceWidth, 'INTEGER'],
-  [beat.country ?? null, 'TEXT'],
-  [beat.agent?.os ?? null, 'TEXT'],
+type NewVisitColumn = readonly [
+  string,
+  'BIGINT' | 'INTEGER' | 'TEXT',
+  (visitor: Visitor, beat: Heartbeat, at: number) => unknown,
 ];
-const placeholders = (values: ReadonlyArray<[unknown, string]>, typed: boolean) =>
-  values.map(([, type]) => (typed && type !== 'TEXT' ? `CAST(? AS ${type})` : '?')).join(', ');
+const NEW_VISIT_COLUMNS: readonly NewVisitColumn[] = [
+  ['session_id', 'TEXT', (visitor) => visitor.session],
+  ['started_at', 'BIGINT', (_, __, at) => at],
+  ['last_view_at', 'BIGINT', (_, __, at) => at],
+  ['views', 'INTEGER', () => 1],
+  ['entry_page', 'TEXT', (_, beat) => beat.page],
+  ['exit_page', 'TEXT', (_, beat) => beat.page],
+  ['referrer', 'TEXT', (_, beat) => beat.referrer?.host ?? null],
+  ['referrer_path', 'TEXT', (_, beat) => beat.referrer?.path ?? null],
+  ['source', 'TEXT', (_, beat) => beat.referrer?.source ?? null],
+  ...UTM_FIELDS.map((f): NewVisitColumn => [f, 'TEXT', (_, beat) => beat.utm?.[f] ?? null]),
+  ['device', 'TEXT', (_, beat) => beat.agent?.device ?? null],
+  ['browser', 'TEXT', (_, beat) => beat.agent?.browser ?? null],
+  ['screen_width', 'INTEGER', (_, beat) => beat.deviceWidth],
+  ['country', 'TEXT', (_, beat) => beat.country ?? null],
+  ['os', 'TEXT', (_, beat) => beat.agent?.os ?? null],
+];
+const NEW_VISIT = `visits (${NEW_VISIT_COLUMNS.map(([column]) => column).join(', ')})`;
+const newVisit = (visitor: Visitor, beat: Heartbeat, at: number): unknown[] =>
+  NEW_VISIT_COLUMNS.map(([, , value]) => value(visitor, beat, at));
+/** A new visit's values as parameters, `typed` with a cast where PostgreSQL needs one. */
+const placeholders = (typed: boolean) =>
+  NEW_VISIT_COLUMNS.map(([, type]) => (typed && type !== 'TEXT' ? `CAST(? AS ${type})` : '?')).join(', ');
 /** The session's latest visit: the one a page view continues, if it is recent enough. */
 const LATEST_VISIT =
   'SELECT id, started_at, last_view_at FROM visits WHERE session_id = ? ORDER BY started_at DESC, id DESC LIMIT 1';
@@ -117,10 +122,10 @@ const addPageView = async (tx: Sql, visitor: Visitor, beat: Heartbeat, at: numbe
     await tx.run(`${CONTINUE_VISIT} WHERE id = ?`, [beat.page, at, visit]);
     if (last.started_at < lateBefore) await noteLate(tx, last.started_at, at);
   } else {
-    const values = newVisit(visitor, beat, at);
-    visit = (await tx.get<{ id: number }>(`INSERT INTO ${NEW_VISIT} VALUES (${placeholders(values, false)}) RETURNING id`, [
-      ...values.map(([value]) => value),
-    ]))!.id;
+    visit = (await tx.get<{ id: number }>(
+      `INSERT INTO ${NEW_VISIT} VALUES (${placeholders(false)}) RETURNING id`,
+      newVisit(visitor, beat, at),
+    ))!.id;
   }
   await tx.run(`${NEW_PAGE_VIEW} VALUES (?, ?, ?, ?, ?)`, [visit, visitor.session, beat.page, at, at]);
 };
@@ -129,7 +134,7 @@ const addPageView = async (tx: Sql, visitor: Visitor, beat: Heartbeat, at: numbe
 const writeBeat = (sql: Sql, visitor: Visitor, beat: Heartbeat, at: number, lateBefore: number) =>
   sql.transaction(async (tx) => {
     const before = await tx.get<{ last_seen: number }>(LAST_SEEN, [visitor.session]);
-    await tx.run(...upsertSession(visitor, beat, at));
+    await tx.run(UPSERT_SESSION, sessionParams(visitor, beat, at));
     await tx.run(PRESENCE_ROW, [visitor.session, beat.page, at]);
     if (beat.initialize) await addPageView(tx, visitor, beat, at, lateBefore);
     else {
@@ -154,27 +159,34 @@ export interface BeatTimes {
 type BeatStatement = (sql: Sql, visitor: Visitor, beat: Heartbeat, times: BeatTimes) => Promise<Others>;
 
 /**
+ * A statement made once for each value of `online` and prepared (visits-beat's PostgreSQL statements:
+ * their text depends on whether the site's count is due and on the columns' types, never on values).
+ */
+const perOnline = (make: (online: boolean) => string) => {
+  const made: Prepared[] = [];
+  return (online: boolean): Prepared => (made[Number(online)] ??= prepared(make(online)));
+};
+
+/**
  * A later beat on PostgreSQL: its writes, the late note (noteLate's statement) and the live counts
  * as ONE statement: one round trip instead of seven (nine beats in ten are later beats, and on a
  * small machine every round trip is CPU time of both the collector and the server).
  */
-const laterBeatAtOnce: BeatStatement = async (sql, visitor, beat, { at, lateBefore, since, online }) => {
-  const [session, sessionParams] = upsertSession(visitor, beat, at);
-  return (await sql.get<Others>(
-    `WITH s AS (${session}),
+const LATER_BEAT = perOnline(
+  (online) => `WITH s AS (${UPSERT_SESSION}),
        p AS (${PRESENCE_ROW}),
        v AS (${STILL_HERE}),
        d AS (${noteLateOf('v', 'at')})
      ${answerSql(online)}`,
-    [
-      ...sessionParams,
-      ...[visitor.session, beat.page, at],
-      ...[at, visitor.session, beat.page],
-      ...[at, lateBefore],
-      ...answerParams(visitor, beat.page, since, online),
-    ],
-  ))!;
-};
+);
+const laterBeatAtOnce: BeatStatement = async (sql, visitor, beat, { at, lateBefore, since, online }) =>
+  (await sql.get<Others>(LATER_BEAT(online), [
+    ...sessionParams(visitor, beat, at),
+    ...[visitor.session, beat.page, at],
+    ...[at, visitor.session, beat.page],
+    ...[at, lateBefore],
+    ...answerParams(visitor, beat.page, since, online),
+  ]))!;
 
 /**
  * A page view's first beat on PostgreSQL, as ONE statement too: the session, the presence row, the
@@ -182,32 +194,29 @@ const laterBeatAtOnce: BeatStatement = async (sql, visitor, beat, { at, lateBefo
  * page view in whichever it is, the late note of a continued visit begun on a counted day, and the
  * live counts. What addPageView does in five round trips.
  */
-const pageViewAtOnce: BeatStatement = async (sql, visitor, beat, { at, lateBefore, since, online }) => {
-  const [session, sessionParams] = upsertSession(visitor, beat, at);
-  const values = newVisit(visitor, beat, at);
-  const continues = 'SELECT id FROM latest WHERE CAST(? AS BIGINT) - last_view_at <= ?';
-  return (await sql.get<Others>(
-    `WITH s AS (${session}),
+const CONTINUES = 'SELECT id FROM latest WHERE CAST(? AS BIGINT) - last_view_at <= ?';
+const PAGE_VIEW = perOnline(
+  (online) => `WITH s AS (${UPSERT_SESSION}),
        p AS (${PRESENCE_ROW}),
        latest AS (${LATEST_VISIT}),
-       cont AS (${CONTINUE_VISIT} WHERE id = (${continues}) RETURNING id, started_at),
-       fresh AS (INSERT INTO ${NEW_VISIT} SELECT ${placeholders(values, true)} WHERE NOT EXISTS (${continues}) RETURNING id),
+       cont AS (${CONTINUE_VISIT} WHERE id = (${CONTINUES}) RETURNING id, started_at),
+       fresh AS (INSERT INTO ${NEW_VISIT} SELECT ${placeholders(true)} WHERE NOT EXISTS (${CONTINUES}) RETURNING id),
        v AS (${NEW_PAGE_VIEW} SELECT id, ?, ?, CAST(? AS BIGINT), CAST(? AS BIGINT) FROM (SELECT id FROM cont UNION ALL SELECT id FROM fresh) x),
        d AS (${noteLateOf('cont', 'started_at')})
      ${answerSql(online)}`,
-    [
-      ...sessionParams,
-      ...[visitor.session, beat.page, at],
-      visitor.session,
-      ...[beat.page, at, at, VISIT_GAP_MS],
-      ...values.map(([value]) => value),
-      ...[at, VISIT_GAP_MS],
-      ...[visitor.session, beat.page, at, at],
-      ...[at, lateBefore],
-      ...answerParams(visitor, beat.page, since, online),
-    ],
-  ))!;
-};
+);
+const pageViewAtOnce: BeatStatement = async (sql, visitor, beat, { at, lateBefore, since, online }) =>
+  (await sql.get<Others>(PAGE_VIEW(online), [
+    ...sessionParams(visitor, beat, at),
+    ...[visitor.session, beat.page, at],
+    visitor.session,
+    ...[beat.page, at, at, VISIT_GAP_MS],
+    ...newVisit(visitor, beat, at),
+    ...[at, VISIT_GAP_MS],
+    ...[visitor.session, beat.page, at, at],
+    ...[at, lateBefore],
+    ...answerParams(visitor, beat.page, since, online),
+  ]))!;
 
 /**
  * Record one beat on the writers' side; answers the sessions seen since `times.since` on its page
