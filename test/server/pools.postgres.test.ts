@@ -9,9 +9,10 @@ import { pageAddress } from '../../collector/server/visitor/page';
 import { sourceOf } from '../../collector/server/visitor/sources';
 import { newPostgresDatabase } from '../support/collector';
 
-// A heartbeat's statement on PostgreSQL is a named prepared statement: parsed and planned once per
-// connection, then only bound and run (collector/server/store/sql.ts `prepared`). Unnamed, PostgreSQL
-// parsed, analysed and planned it with every beat: more than half of its CPU per beat.
+// The PostgreSQL engine's two sides (collector/server/store/postgres.ts). A heartbeat's statement is
+// a named prepared statement: parsed and planned once per connection, then only bound and run
+// (store/sql.ts `prepared`; unnamed, PostgreSQL parsed, analysed and planned it with every beat: more
+// than half of its CPU per beat). The readers' statements run one at a time, on one connection.
 
 const PAGE = 'http://lichtwerk.test/';
 const visitor = (n: number): Visitor => ({ session: `s${n}`.padEnd(64, '0'), userAgent: 'test', ip: '192.0.2.0' });
@@ -47,6 +48,31 @@ describe('heartbeats on PostgreSQL', () => {
       expect(statements.some((s) => s.statement.includes('UPDATE page_views SET last_at'))).toBe(true);
       // each beat ran one of them, once
       expect(statements.reduce((sum, s) => sum + Number(s.runs), 0)).toBe(beats.length);
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it("the readers' statements run one at a time, on one connection, in the order asked; the writers meanwhile", async () => {
+    const engine = postgresEngine(await newPostgresDatabase());
+    try {
+      const started = performance.now();
+      const order: string[] = [];
+      const reading = Promise.all(
+        [0, 1, 2].map(async (n) => {
+          const row = await engine.reads.get<{ pid: number }>('SELECT pg_backend_pid() AS pid, pg_sleep(0.2)::text AS slept');
+          order.push(`read ${n}`);
+          return row!;
+        }),
+      );
+      // the writers' side is not held by the readers: answered before the first read's 0.2 s are over
+      await engine.sql.get('SELECT 1 AS one');
+      order.push('write');
+      const answers = await reading;
+      expect(new Set(answers.map((a) => a.pid)).size).toBe(1);
+      expect(order).toEqual(['write', 'read 0', 'read 1', 'read 2']);
+      // three sleeps of 0.2 s one after another, not side by side
+      expect(performance.now() - started).toBeGreaterThanOrEqual(590);
     } finally {
       await engine.close();
     }
