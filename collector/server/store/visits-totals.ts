@@ -68,10 +68,18 @@ export function inMatchingVisit(filter: VisitFilter, session: string, at: string
 
 /** The visits area's totals on an open database. */
 export function visitTotals(reads: Reads) {
-  /** Raw totals of the days (page views, visitors, visits) per day index: what a built day keeps. */
+  /**
+   * Raw totals of the days (page views, visitors, visits) per day index: what a built day keeps
+   * (`byDay`, the builder). For a read (not `byDay`) only page views and visitors come per day (the
+   * chart's figures); the visits and their breakdowns come summed over the days, on day index 0: a
+   * read adds them up anyway, and per day a filtered month was 20,000 to 30,000 rows for the
+   * collector's one thread to take in and add (20 to 30 ms in which no heartbeat was answered),
+   * summed a few hundred.
+   */
   async function countDays(
     days: readonly Range[],
     filter: VisitFilter = [],
+    byDay = false,
   ): Promise<Array<{ i: number; metric: string; label: string; n: number; total: number }>> {
     if (days.length === 0) return [];
     const d = dayTable(days);
@@ -84,10 +92,12 @@ export function visitTotals(reads: Reads) {
     // filtered: the matching visits once (a table of their own), not once per dimension
     const visits = filtered ? 'fv v JOIN d ON d.i = v.i WHERE 1 = 1' : range;
     const withVisits = filtered ? `, fv AS MATERIALIZED (SELECT d.i AS i, v.* FROM ${range}${f.visits.sql})` : '';
+    // the visits' rows per day (the builder) or summed over the days (a read)
+    const [day, perDay] = byDay ? ['d.i', 'd.i, '] : ['0', ''];
     const dimensions = Object.entries(VISIT_DIMENSIONS).map(
       ([metric, label]) =>
-        `SELECT d.i AS i, '${metric}' AS metric, ${label} AS label, COUNT(*) AS n, 0 AS total
-         FROM ${visits} AND ${label} IS NOT NULL GROUP BY d.i, ${label}`,
+        `SELECT ${day} AS i, '${metric}' AS metric, ${label} AS label, COUNT(*) AS n, 0 AS total
+         FROM ${visits} AND ${label} IS NOT NULL GROUP BY ${perDay}${label}`,
     );
     // filtered: the matching page views once too, for the pages and the visitors. With a visit
     // dimension, from the matching visits (`pv`) by the page views' visit index, not a visit looked
@@ -118,8 +128,12 @@ export function visitTotals(reads: Reads) {
     const pagesParams = byVisits
       ? [d.span[0], d.span[0], ...f.onVisits.params, ...d.span, ...f.onPages.params]
       : [...d.span, ...f.pages.params];
+    // filtered (always a read): each page's views summed over the days, and the day's views of every
+    // page (`views`, for the chart) instead of a row per page and day
     const pageRows = filtered
-      ? `SELECT i, 'page' AS metric, page AS label, COUNT(*) AS n, SUM(t) AS total FROM fp GROUP BY i, page
+      ? `SELECT 0 AS i, 'page' AS metric, page AS label, COUNT(*) AS n, SUM(t) AS total FROM fp GROUP BY page
+         UNION ALL
+         SELECT i, 'views', '', COUNT(*), 0 FROM fp GROUP BY i
          UNION ALL
          SELECT i, 'visitors', '', COUNT(DISTINCT session_id), 0 FROM fp GROUP BY i`
       : `SELECT d.i AS i, 'page' AS metric, p.page AS label, COUNT(*) AS n, SUM(p.last_at - p.at) AS total
@@ -130,8 +144,8 @@ export function visitTotals(reads: Reads) {
       `WITH${byVisits ? ' RECURSIVE' : ''} ${d.sql}${withVisits}${withPages}
        ${pageRows}
        UNION ALL
-       SELECT d.i, 'visits', '', COUNT(*), SUM(CASE WHEN v.views = 1 THEN 1 ELSE 0 END)
-       FROM ${visits} GROUP BY d.i
+       SELECT ${day}, 'visits', '', COUNT(*), COALESCE(SUM(CASE WHEN v.views = 1 THEN 1 ELSE 0 END), 0)
+       FROM ${visits}${byDay ? ' GROUP BY d.i' : ''}
        UNION ALL ${dimensions.join(' UNION ALL ')}`,
       // the span's bounds (and the filter's values) once per subquery: filtered, the two tables made
       // once; else two on page views, then one per subquery on visits
@@ -164,7 +178,7 @@ export function visitTotals(reads: Reads) {
   async function filteredCoverage(days: readonly Day[], filter: VisitFilter) {
     const { months } = filter.length === 1 ? await coverage(reads, days) : { months: [] };
     const kept = await readFilteredMonths(reads, filter, months);
-    return { rows: kept.rows, raw: days.filter((d) => !kept.months.has(d.day.slice(0, 7))) };
+    return { rows: kept.rows, perMonth: kept.perMonth, raw: days.filter((d) => !kept.months.has(d.day.slice(0, 7))) };
   }
 
   /** Page views and visitors per hour of a day, counted from the stored rows. */
@@ -215,7 +229,8 @@ export function visitTotals(reads: Reads) {
         for (const r of rows) add(r.metric, r.label, r.n, r.total);
       }
       for (const r of filtered?.rows ?? []) add(r.metric, r.label, r.n, r.total);
-      for (const r of await (filter.length > 0 ? countShared(raw, filter) : countDays(raw))) add(r.metric, r.label, r.n, r.total);
+      for (const r of await (filter.length > 0 ? countShared(raw, filter) : countDays(raw)))
+        if (r.metric !== 'views') add(r.metric, r.label, r.n, r.total);
       return out;
     },
     /**
@@ -228,7 +243,7 @@ export function visitTotals(reads: Reads) {
       months = false,
       filter: VisitFilter = [],
     ): Promise<Map<string, { views: number; visitors: number }>> {
-      const filtered = filter.length > 0 ? await (months ? filteredCoverage(days, filter) : { rows: [], raw: days }) : null;
+      const filtered = filter.length > 0 ? await (months ? filteredCoverage(days, filter) : { perMonth: [], raw: days }) : null;
       const {
         months: whole,
         days: built,
@@ -251,14 +266,18 @@ export function visitTotals(reads: Reads) {
           if (entry) entry[r.metric === 'page' ? 'views' : 'visitors'] = Number(r.n);
         }
       }
-      for (const r of filtered?.rows ?? []) {
+      for (const r of filtered?.perMonth ?? []) {
         const entry = out.get(`${r.month}-01`);
-        if (entry && r.metric === 'page') entry.views += r.n;
-        if (entry && r.metric === 'visitors') entry.visitors += r.n;
+        if (entry) {
+          entry.views += r.views;
+          entry.visitors += r.visitors;
+        }
       }
+      // a filtered count has each day's views as one row (`views`), an unfiltered one per page and day
+      const views = filter.length > 0 ? 'views' : 'page';
       for (const r of await (filter.length > 0 ? countShared(raw, filter) : countDays(raw))) {
         const entry = out.get(raw[r.i]!.day)!;
-        if (r.metric === 'page') entry.views += Number(r.n);
+        if (r.metric === views) entry.views += Number(r.n);
         if (r.metric === 'visitors') entry.visitors = Number(r.n);
       }
       return out;
@@ -282,7 +301,7 @@ export function visitTotals(reads: Reads) {
 
     /** The day totals of `days`, counted from the stored rows (the builder reads these, then `keepTotals`). */
     async countForTotals(days: readonly Day[], hoursOf: (day: Day) => Range[]) {
-      const rows = await countDays(days);
+      const rows = await countDays(days, [], true);
       const perDay = days.map((day) => ({ day: day.day, rows: [] as Array<[string, string, number, number]> }));
       for (const r of rows) perDay[r.i]!.rows.push([r.metric, r.label, Number(r.n), Number(r.total)]);
       for (const [i, day] of days.entries()) {
