@@ -122,7 +122,7 @@ export async function readFilteredMonths(
   const list = months.map(() => '?').join(', ');
   // `kind`: 0 a month with its page views and visitors, 1 a metric and label over every month
   const rows = await reads.all<{ kind: number; month: string; metric: string; label: string; n: number; total: number }>(
-    `WITH s AS (
+    `WITH s AS MATERIALIZED (
        SELECT b.month AS month, s.metric AS metric, s.label AS label, s.n AS n, s.total AS total
        FROM stats_visits_by_built b LEFT JOIN stats_visits_by s ON s.start_at = b.start_at AND s.dimension = ? AND s.value = ?
        WHERE b.month IN (${list})
