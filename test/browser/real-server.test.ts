@@ -247,6 +247,16 @@ describe('the debug box never covers the page', () => {
 
     // nothing moved, and a click on the breadcrumb under the box lands
     expect(await where()).toEqual(before);
+    // the box at rest: its slide-in (300 ms from below, debug.css) runs on the document's timeline,
+    // which on a busy machine can still be inside it here (seen: 70 % through, the box 45 px lower)
+    await page.evaluate(() =>
+      Promise.all(
+        document
+          .querySelector('pagepulse-debug')!
+          .shadowRoot!.getAnimations()
+          .map((a) => a.finished),
+      ).then(() => null),
+    );
     const box = await page.evaluate(
       () => document.querySelector('pagepulse-debug')!.shadowRoot!.querySelector('section')!.getBoundingClientRect().bottom,
     );
