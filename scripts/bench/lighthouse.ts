@@ -279,6 +279,8 @@ export const GOALS: Record<Visit, Partial<Record<Variant, number>>> = {
   first: { lite: 1.0, react: 1.3, liteBefore: 1.0, reactBefore: 1.3 },
   return: { lite: 1.0, react: 1.5, liteBefore: 1.0, reactBefore: 1.5 },
 };
+/** Issue 33's goals for the largest contentful paint: (variant - bare) / (peers - bare) of LCP, per round, at most this. */
+export const LCP_GOALS: Partial<Record<Variant, number>> = { lite: 1.0, react: 1.5, liteBefore: 1.0, reactBefore: 1.5 };
 /** The variants held to a goal, in table order. */
 const RATED = ['lite', 'react', 'liteBefore', 'reactBefore'] as const satisfies readonly Variant[];
 
@@ -335,6 +337,11 @@ export interface LighthouseSummary {
       ratio: Partial<Record<Variant, PairedWith>>;
       /** `script` of the current build minus the older build's (BENCH_BEFORE), per round, ms. */
       nowMinusBefore?: { lite: PairedWith; react: PairedWith };
+      /** Simulated LCP per variant, per round, ms, and the element Lighthouse named. */
+      lcp: Partial<Record<Variant, number[]>>;
+      lcpElement: Partial<Record<Variant, string[]>>;
+      /** (variant - bare) / (peers - bare) of `lcp`, per round. */
+      lcpRatio: Partial<Record<Variant, PairedWith>>;
     }
   >;
 }
@@ -351,9 +358,10 @@ export async function lighthouseSection(
   for (const v of ['lite', 'react', 'liteBefore', 'reactBefore'] as const) pending[v]?.push(...consent);
   pending.peers!.push(await ccCookie(server.origin));
   // samples[visit][variant][round]
+  type Sample = Omit<Figures, 'added'> & { lcpElement: string };
   const samples = Object.fromEntries(
-    VISITS.map((visit) => [visit, Object.fromEntries(variants.map((v) => [v, [] as Array<Omit<Figures, 'added'>>]))]),
-  ) as Record<Visit, Record<Variant, Array<Omit<Figures, 'added'>>>>;
+    VISITS.map((visit) => [visit, Object.fromEntries(variants.map((v) => [v, [] as Sample[]]))]),
+  ) as Record<Visit, Record<Variant, Sample[]>>;
   const chrome = await chromeLauncher.launch({ chromePath: CHROME, chromeFlags: FLAGS });
   const audit = (variant: Variant, visit: Visit) =>
     lighthouse(`${server.origin}/v/${variant}/${visit}/`, {
@@ -431,7 +439,17 @@ export async function lighthouseSection(
         rounds.map((r) => added(v, r) / added('peers', r)),
         GOALS[visit][v],
       );
+    const lcpAdded = (v: Variant, r: number): number => of[v][r]!.lcp - of.bare[r]!.lcp;
+    const lcpRatio: Partial<Record<Variant, PairedWith>> = {};
+    for (const v of RATED.filter((x) => variants.includes(x)))
+      lcpRatio[v] = withValues(
+        rounds.map((r) => lcpAdded(v, r) / lcpAdded('peers', r)),
+        LCP_GOALS[v],
+      );
     summary.visits[visit] = {
+      lcp: Object.fromEntries(variants.map((v) => [v, round(of[v].map((f) => f.lcp))])),
+      lcpElement: Object.fromEntries(variants.map((v) => [v, of[v].map((f) => f.lcpElement)])),
+      lcpRatio,
       script: Object.fromEntries(variants.map((v) => [v, round(of[v].map((f) => f.script))])),
       bootup: Object.fromEntries(variants.map((v) => [v, round(of[v].map((f) => f.bootup))])),
       ratio,
@@ -481,6 +499,24 @@ export async function lighthouseSection(
       ratioRows.push(
         `| ${LABEL[v]} | ${visit} | ${x(p.median)} | ${x(p.low)} to ${x(p.high)} | <= ${x(p.goal!)} | ${p.met} of ${p.rounds} |`,
       );
+  const lcpRows = [
+    "| page | visit | LCP added over the bare page, median ms | added / peers' added, median of rounds | quartiles | goal (issue 33) | rounds that met it | LCP element (rounds) |",
+    '|---|---|---|---|---|---|---|---|',
+  ];
+  const elements = (list: string[]): string =>
+    Object.entries(list.reduce<Record<string, number>>((n, e) => ({ ...n, [e]: (n[e] ?? 0) + 1 }), {}))
+      .sort((a, b) => b[1] - a[1])
+      .map(([e, n]) => `\`${e}\` (${n})`)
+      .join(', ');
+  for (const visit of VISITS)
+    for (const v of variants) {
+      const s = summary.visits[visit];
+      const p = s.lcpRatio[v];
+      const added = median(rounds.map((r) => s.lcp[v]![r]! - s.lcp.bare![r]!));
+      lcpRows.push(
+        `| ${LABEL[v]} | ${visit} | ${v === 'bare' ? '' : added.toFixed(0)} | ${p ? x(p.median) : ''} | ${p ? `${x(p.low)} to ${x(p.high)}` : ''} | ${p ? `<= ${x(p.goal!)}` : ''} | ${p ? `${p.met} of ${p.rounds}` : ''} | ${elements(s.lcpElement[v]!)} |`,
+      );
+    }
   const diff = (p: PairedWith): string =>
     `${p.median.toFixed(0)} ms (quartiles ${p.low.toFixed(0)} to ${p.high.toFixed(0)} ms; less in ${p.met} of ${p.rounds} rounds)`;
   const beforeNote = before
@@ -506,6 +542,10 @@ export async function lighthouseSection(
     '',
     ...ratioRows,
     ...beforeNote,
+    '',
+    `The **largest contentful paint** (Lighthouse's simulated LCP), taken the same way: per round, (page - bare) / (peers - bare), median and quartiles over the rounds, with the element Lighthouse named as the LCP in each round. Goals (issue 33): lite <= 1.0x the peers', React <= 1.5x.`,
+    '',
+    ...lcpRows,
     SECTION_END,
   ].join('\n');
   return { markdown, figures, summary };

@@ -19,7 +19,7 @@ export const de = {
   // consent
   consentTitle: 'Cookie-Einstellungen',
   consentText:
-    'Wir verwenden Cookies für den Betrieb der Website, Ihre Einstellungen und die Auswertung der Nutzung. Sie entscheiden, was Sie zulassen.',
+    'Wir nutzen Cookies für den Betrieb der Website, Ihre Einstellungen, Statistiken und Marketing. Sie wählen, was Sie zulassen.',
   consentDecline: 'Ablehnen',
   consentSave: 'Auswahl speichern',
   consentAcceptAll: 'Alle akzeptieren',

@@ -18,7 +18,7 @@ export const en: Messages = {
   ajaxOtherMessage: 'An error has occurred while fetching the JSON data: HTTP %s status code. %m',
   error: 'Error',
   consentTitle: 'Cookie settings',
-  consentText: 'We use cookies to run this site, keep your settings and understand how it is used. You decide what to allow.',
+  consentText: 'We use cookies to run this site, for your settings, statistics and marketing. You choose what to allow.',
   consentDecline: 'Decline',
   consentSave: 'Save selection',
   consentAcceptAll: 'Accept all',

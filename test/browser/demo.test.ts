@@ -221,4 +221,43 @@ describe('demo site on the reference collector', () => {
     const after = await consents(collector.url);
     expect(after).toEqual(before);
   });
+  it("the banner is never the page's largest contentful paint: 360 to 1366 px, German and English", async () => {
+    // every LCP candidate the page reports; the banner's text lies in a shadow root, whose
+    // elements paint timing does not expose (element null)
+    const lcpEntries = `window.__lcp = [];
+new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__lcp.push({ size: e.size, element: e.element ? e.element.localName : null }); }).observe({ type: 'largest-contentful-paint', buffered: true });`;
+    for (const [width, height] of [
+      [360, 740],
+      [390, 844],
+      [412, 823],
+      [1366, 768],
+    ] as const)
+      for (const lang of ['de', 'en']) {
+        const context = await browser.newContext({ viewport: { width, height } });
+        await serveBundleUnderTest(context);
+        await context.addInitScript(lcpEntries);
+        await context.route(`${collector.url}/`, async (route) => {
+          const response = await route.fetch();
+          const html = (await response.text()).replace('<html lang="de"', `<html lang="${lang}"`);
+          await route.fulfill({ response, body: html });
+        });
+        const page = await context.newPage();
+        const errors = collectPageErrors(page);
+        await page.goto(`${collector.url}/`);
+        await page.locator('pagepulse-consent .banner').waitFor();
+        // two frames after the banner is in view: its text has been painted
+        await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+        const entries = (await page.evaluate(() => (window as unknown as { __lcp: unknown[] }).__lcp)) as Array<{
+          size: number;
+          element: string | null;
+        }>;
+        expect(entries.length, `${width} px, ${lang}`).toBeGreaterThan(0);
+        expect(
+          entries.filter((e) => e.element === null),
+          `${width} px, ${lang}: ${JSON.stringify(entries)}`,
+        ).toEqual([]);
+        expect(errors).toEqual([]);
+        await context.close();
+      }
+  });
 });
