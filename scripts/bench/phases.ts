@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import { build, type Plugin } from 'vite';
+import { MARKS, markPhases } from './phase-marks';
 import { BENCH_OUT, median } from './util';
 
 const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium';
@@ -29,35 +30,12 @@ const FILE = build_ === 'lite' ? 'pagepulse.lite.iife.js' : 'pagepulse.iife.js';
 const TAG =
   '<script src="/dist/pagepulse.iife.js" data-privacy-url="/kontakt/datenschutz.html" data-state-input="#pp-state"></script>';
 
-/** [text in src/main.ts, the same text with a mark before it]: each must be found exactly once. */
-const MARKS: Array<[anchor: string, name: string]> = [
-  ['  const config = readConfig({', 'config parse'],
-  ['  const t = messages(config.lang);', 'messages, notifier, stores (the consent cookies read)'],
-  ['  lifetime.add(() => notifier.dispose());', 'consent early (Consent Mode, cookie clearing, blocker)'],
-  ['  const bannerNow = ', 'banner now (first visit: the widget and its first render)'],
-  ['  whenReady(lifetime, run);', '(waiting for DOMContentLoaded)'],
-  ['  lifetime.add(watchDebugBox(ctx, besideBundle));', 'debug box watcher, keep-alive'],
-  ['  const tracker = config.tracker ? createTracker(ctx) : null;', 'tracker (first heartbeat sent)'],
-  ['  lifetime.add(ctx.consent.subscribe(() =>', 'consent widget (form consent, controller, release)'],
-  ['  const api = createApi(ctx, {', 'public API, ready event'],
-];
-
-/** Insert `performance.mark('pp:N')` before each anchor of src/main.ts; fails when one is gone. */
+/** Insert the phase marks into src/main.ts as it is compiled for this bench. */
 function phaseMarks(): Plugin {
   return {
     name: 'bench-phase-marks',
     enforce: 'pre',
-    transform(code, id) {
-      if (!id.endsWith('/src/main.ts')) return null;
-      let out = code;
-      MARKS.forEach(([anchor], i) => {
-        if (out.split(anchor).length !== 2) throw new Error(`phases: src/main.ts no longer has exactly one "${anchor.trim()}"`);
-        out = out.replace(anchor, `performance.mark('pp:${i + 1}');\n${anchor}`);
-      });
-      const end = "  ctx.emit('pagepulse:ready', { version: api.version });";
-      if (out.split(end).length !== 2) throw new Error('phases: src/main.ts no longer emits pagepulse:ready once');
-      return out.replace(end, `${end}\n  performance.mark('pp:${MARKS.length + 1}');`);
-    },
+    transform: (code, id) => (id.endsWith('/src/main.ts') ? markPhases(code) : null),
   };
 }
 
