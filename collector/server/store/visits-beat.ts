@@ -112,6 +112,10 @@ const LATEST_VISIT =
   'SELECT id, started_at, last_view_at FROM visits WHERE session_id = ? ORDER BY started_at DESC, id DESC LIMIT 1';
 const CONTINUE_VISIT = 'UPDATE visits SET views = views + 1, exit_page = ?, last_view_at = ?';
 const NEW_PAGE_VIEW = 'INSERT INTO page_views (visit_id, session_id, page, at, last_at)';
+/** SQLite's statements for a page view, written once (the texts are its statement cache's keys). */
+const CONTINUE_VISIT_BY_ID = `${CONTINUE_VISIT} WHERE id = ?`;
+const INSERT_VISIT = `INSERT INTO ${NEW_VISIT} VALUES (${placeholders(false)}) RETURNING id`;
+const INSERT_PAGE_VIEW = `${NEW_PAGE_VIEW} VALUES (?, ?, ?, ?, ?)`;
 
 /** A page view in its visit: the session's latest visit, or a new one after VISIT_GAP_MS. */
 const addPageView = async (tx: Sql, visitor: Visitor, beat: Heartbeat, at: number, lateBefore: number) => {
@@ -119,15 +123,12 @@ const addPageView = async (tx: Sql, visitor: Visitor, beat: Heartbeat, at: numbe
   let visit: number;
   if (last && at - last.last_view_at <= VISIT_GAP_MS) {
     visit = last.id;
-    await tx.run(`${CONTINUE_VISIT} WHERE id = ?`, [beat.page, at, visit]);
+    await tx.run(CONTINUE_VISIT_BY_ID, [beat.page, at, visit]);
     if (last.started_at < lateBefore) await noteLate(tx, last.started_at, at);
   } else {
-    visit = (await tx.get<{ id: number }>(
-      `INSERT INTO ${NEW_VISIT} VALUES (${placeholders(false)}) RETURNING id`,
-      newVisit(visitor, beat, at),
-    ))!.id;
+    visit = (await tx.get<{ id: number }>(INSERT_VISIT, newVisit(visitor, beat, at)))!.id;
   }
-  await tx.run(`${NEW_PAGE_VIEW} VALUES (?, ?, ?, ?, ?)`, [visit, visitor.session, beat.page, at, at]);
+  await tx.run(INSERT_PAGE_VIEW, [visit, visitor.session, beat.page, at, at]);
 };
 
 /** A beat's writes in one transaction (SQLite); answers the session's `last_seen` before them (null: new). */
