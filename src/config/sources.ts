@@ -173,7 +173,7 @@ function readOwnConfig(
 function joomlaOptions(env: ConfigEnv): Record<string, unknown> {
   const merged: Record<string, unknown> = {};
   let found = false;
-  for (const element of Array.from(env.doc.querySelectorAll('script.joomla-script-options'))) {
+  for (const element of env.doc.querySelectorAll('script.joomla-script-options')) {
     const parsed = guard(() => JSON.parse(element.textContent ?? '') as unknown, env.warn, 'joomla-script-options');
     const record = asRecord(parsed);
     if (record) {

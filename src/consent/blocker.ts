@@ -154,7 +154,7 @@ export function startBlocker(deps: BlockerDeps): Blocker {
   /** Run a held script as a fresh element in its place; an external one is waited for (order). */
   function run(old: Element): Promise<void> {
     const script = create('script') as HTMLScriptElement;
-    for (const { name, value } of Array.from(old.attributes))
+    for (const { name, value } of old.attributes)
       if (!/^(type|src|data-src|data-type|data-category)$/.test(name)) script.setAttribute(name, value);
     const type = old.getAttribute('data-type');
     if (type) script.setAttribute('type', type);

@@ -37,7 +37,7 @@ export function watchFormConsent({ doc, win, lifetime, request, config, log }: F
         ['formid', form.id],
         ['formname', form.getAttribute('name') ?? ''],
       ];
-      for (const field of Array.from(form.elements) as HTMLInputElement[]) {
+      for (const field of form.elements as Iterable<HTMLInputElement>) {
         const key = field.id || field.name;
         if (!key || field === box || field.type === 'hidden' || !isTrackedField(key) || field.getClientRects().length === 0)
           continue;

@@ -45,7 +45,7 @@ export function sanitizeFragment(html: string, baseUrl: string, parser: DOMParse
     if (node.nodeType !== 1) return [];
     const element = node as Element;
     const tag = element.localName;
-    const children = (): SafeNode[] => Array.from(element.childNodes).flatMap((child) => walk(child, depth + 1));
+    const children = (): SafeNode[] => [...element.childNodes].flatMap((child) => walk(child, depth + 1));
     if (DROPPED.has(tag)) return [];
     if (!ALLOWED.has(tag)) return children();
     const out: { tag: string; className?: string; href?: string; children: SafeNode[] } = {
@@ -60,7 +60,7 @@ export function sanitizeFragment(html: string, baseUrl: string, parser: DOMParse
     }
     return [out];
   };
-  return Array.from(body.childNodes).flatMap((child) => walk(child, 0));
+  return [...body.childNodes].flatMap((child) => walk(child, 0));
 }
 
 /** An address a link may carry: http(s) after resolution, never javascript:, data: or the like. */

@@ -38,7 +38,7 @@ export function watchInsertions({ win, doc, lifetime, onError }: WatchDeps): Ins
     for (const [selector, inspect] of only ? [only] : inspectors) {
       try {
         if (type === 1 && (node as Element).matches(selector)) inspect(node as Element, existing);
-        for (const element of Array.from((node as ParentNode).querySelectorAll(selector))) inspect(element, existing);
+        for (const element of (node as ParentNode).querySelectorAll(selector)) inspect(element, existing);
       } catch (error) {
         onError(error);
       }
@@ -63,10 +63,11 @@ export function watchInsertions({ win, doc, lifetime, onError }: WatchDeps): Ins
   for (const name of ELEMENT_METHODS) wrap(page.Element.prototype as unknown as Record<string, unknown>, name);
 
   const observer = new page.MutationObserver((records: MutationRecord[]) => {
-    for (const record of records) {
-      if (record.type === 'attributes') inspectTree(record.target, false);
-      else for (const node of Array.from(record.addedNodes)) inspectTree(node, false);
-    }
+    const nodes = records.flatMap((record) => (record.type === 'attributes' ? [record.target] : [...record.addedNodes]));
+    const batch = new Set<Node | null>(nodes);
+    // the parser adds an element and then each of its descendants, a record each: a node whose
+    // parent is in this batch too is in that parent's subtree query already
+    for (const node of nodes) if (!batch.has(node.parentNode)) inspectTree(node, false);
   });
   observer.observe(doc.documentElement, { childList: true, subtree: true, attributeFilter: ['src'] });
   lifetime.add(() => observer.disconnect());

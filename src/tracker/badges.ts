@@ -17,7 +17,7 @@ export function moduleAvailable(doc: Document): 0 | 1 {
 export function updateBadges(doc: Document, binds: ReadonlyArray<readonly [string, string]>): void {
   if (binds.length === 0) return;
   const texts = new Map(binds);
-  for (const badge of Array.from(doc.querySelectorAll(BADGE_SELECTOR))) {
+  for (const badge of doc.querySelectorAll(BADGE_SELECTOR)) {
     const text = texts.get(badge.getAttribute('data-bind') ?? '');
     if (text !== undefined && badge.textContent !== text) badge.textContent = text;
   }

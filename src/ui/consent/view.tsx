@@ -54,7 +54,7 @@ function Details({ view, actions, t, config }: Props) {
   };
   const onKeyDown = (event: React.KeyboardEvent) => {
     if (event.key !== 'Tab' || !dialog.current) return;
-    const focusable = Array.from(dialog.current.querySelectorAll<HTMLElement>('button, a[href], input:enabled'));
+    const focusable = [...dialog.current.querySelectorAll<HTMLElement>('button, a[href], input:enabled')];
     const first = focusable[0];
     const last = focusable[focusable.length - 1];
     const active = (dialog.current.getRootNode() as ShadowRoot).activeElement;
