@@ -63,11 +63,14 @@ export function watchInsertions({ win, doc, lifetime, onError }: WatchDeps): Ins
   for (const name of ELEMENT_METHODS) wrap(page.Element.prototype as unknown as Record<string, unknown>, name);
 
   const observer = new page.MutationObserver((records: MutationRecord[]) => {
-    const nodes = records.flatMap((record) => (record.type === 'attributes' ? [record.target] : [...record.addedNodes]));
-    const batch = new Set<Node | null>(nodes);
+    // into the set directly (scripts/bench/watch-batch.ts, 2,161 records at 4x: 6 to 8 ms, a NodeList
+    // spread per record 10 to 12; an index loop 2.6, for 13 B of gzip the lite build does not have)
+    const batch = new Set<Node | null>();
+    for (const record of records)
+      for (const node of record.type === 'attributes' ? [record.target] : record.addedNodes) batch.add(node);
     // the parser adds an element and then each of its descendants, a record each: a node whose
     // parent is in this batch too is in that parent's subtree query already
-    for (const node of nodes) if (!batch.has(node.parentNode)) inspectTree(node, false);
+    for (const node of batch) if (!batch.has(node!.parentNode)) inspectTree(node, false);
   });
   observer.observe(doc.documentElement, { childList: true, subtree: true, attributeFilter: ['src'] });
   lifetime.add(() => observer.disconnect());
