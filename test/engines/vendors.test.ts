@@ -113,6 +113,18 @@ const held = async (tab: EnginePage) => {
   return { runs, embeds: ENGINE === 'chromium' ? embeds.filter((e) => !EMBEDS.includes(e)) : embeds };
 };
 
+/** Until the page's load event (at once when it has fired). */
+const loaded = (tab: EnginePage) =>
+  tab.evaluate(
+    () => new Promise((resolve) => (document.readyState === 'complete' ? resolve(0) : addEventListener('load', resolve))),
+  );
+
+/** The addresses the page's iframes still carry: a held iframe carries none. */
+const liveFrames = (tab: EnginePage) =>
+  tab.evaluate(() =>
+    Array.from(document.querySelectorAll('iframe'), (frame) => frame.getAttribute('src')).filter((src) => src !== null),
+  ) as Promise<string[]>;
+
 /** Requests that reached the vendors' hosts, as `dest host/path` (query dropped). */
 const wire = () => suite.vendors.requests.map((r) => `${r.dest ?? '?'} ${r.host}${r.path.split('?')[0]}`).sort();
 
@@ -150,9 +162,7 @@ for (const bundle of BUNDLES) {
 
     it('nothing runs or loads before a choice; after "Alle akzeptieren" every vendor runs once, without a reload', async () => {
       const tab = await suite.open(path);
-      await tab.evaluate(
-        () => new Promise((resolve) => (document.readyState === 'complete' ? resolve(0) : addEventListener('load', resolve))),
-      );
+      await loaded(tab);
       await sleep(NOTHING_BEFORE_CHOICE_MS);
       expect(await held(tab)).toEqual({ runs: [], embeds: [] });
       expect(Object.keys(await tab.cookies()).filter((name) => /^_(fbp|ga)/.test(name))).toEqual([]);
@@ -213,25 +223,19 @@ for (const bundle of BUNDLES) {
       // every embed is held, each under its placeholder, an iframe Chromium's parser let load first
       // (held() above) too: the bundle replaces it by a copy without the address, which ends its document
       expect(names).toEqual(all);
-      const live = await tab.evaluate(() =>
-        Array.from(document.querySelectorAll('iframe'), (frame) => frame.getAttribute('src')).filter((src) => src !== null),
-      );
-      expect(live).toEqual([]);
+      expect(await liveFrames(tab)).toEqual([]);
     });
 
     it('on a long parsed page every embed deep in the markup is held, with one subtree query per batch root, not per element', async () => {
       const tab = await suite.open(`/${bundle.name}/deep.html`);
-      await tab.evaluate(
-        () => new Promise((resolve) => (document.readyState === 'complete' ? resolve(0) : addEventListener('load', resolve))),
-      );
-      const { elements, queries, placeholders, live } = (await tab.evaluate(() => ({
+      await loaded(tab);
+      const { elements, queries, placeholders } = (await tab.evaluate(() => ({
         elements: document.body.querySelectorAll('*').length,
         queries: (window as unknown as { __subtreeQueries: number }).__subtreeQueries,
         placeholders: document.querySelectorAll('.gdprlock-placeholder').length,
-        live: Array.from(document.querySelectorAll('iframe'), (frame) => frame.getAttribute('src')).filter((src) => src !== null),
-      }))) as { elements: number; queries: number; placeholders: number; live: string[] };
+      }))) as { elements: number; queries: number; placeholders: number };
       expect(placeholders).toBe(5);
-      expect(live).toEqual([]);
+      expect(await liveFrames(tab)).toEqual([]);
       expect((await held(tab)).embeds).toEqual([]);
       // the parser gives every element a record of its own, delivered in a few batches: a query per
       // record (787 on this page before) looked at each element once per ancestor added in the same
