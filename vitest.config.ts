@@ -1,4 +1,13 @@
 import { defineConfig } from 'vitest/config';
+import { LongFilesFirst } from './test/support/sequencer';
+
+/**
+ * Files run at once per project, on the 2-core machine CI has (docs/testing.md, "Round 6"): the
+ * unit and collector files are CPU work (two), the browser files wait on real timers and the
+ * network for about half their time (three Chromiums), the engine scenarios two browsers at a
+ * time. `PAGEPULSE_WORKERS_<PROJECT>` (UNIT, SERVER, BROWSER, ENGINES) overrides one for a measurement.
+ */
+const workers = (project: string, count: number) => Number(process.env[`PAGEPULSE_WORKERS_${project}`] ?? count);
 
 /** Unit suites run twice (jsdom and happy-dom); server, browser and engine suites run in node. */
 const unit = (environment: 'jsdom' | 'happy-dom') => ({
@@ -7,6 +16,7 @@ const unit = (environment: 'jsdom' | 'happy-dom') => ({
     environment,
     include: ['test/unit/**/*.test.{ts,tsx}'],
     setupFiles: ['test/unit/setup-dom.ts'],
+    maxWorkers: workers('UNIT', 2),
   },
 });
 
@@ -28,17 +38,28 @@ const litePass = process.env.PAGEPULSE_BUNDLE === 'pagepulse.lite.iife.js';
 
 export default defineConfig({
   test: {
+    // the browser and engine files that wait longest start first, on a fresh clone too
+    sequence: { sequencer: LongFilesFirst },
     projects: [
       unit('jsdom'),
       unit('happy-dom'),
       // the build's dependency edits (build/): small entries built in memory with them, then run
-      { test: { name: 'build', environment: 'node', include: ['test/build/**/*.test.ts'], testTimeout: 30_000 } },
+      {
+        test: {
+          name: 'build',
+          environment: 'node',
+          include: ['test/build/**/*.test.ts'],
+          testTimeout: 30_000,
+          maxWorkers: workers('UNIT', 2),
+        },
+      },
       {
         test: {
           name: 'server',
           environment: 'node',
           include: ['test/server/**/*.test.ts'],
           testTimeout: 20_000,
+          maxWorkers: workers('SERVER', 2),
           // PAGEPULSE_TEST_ENGINE=postgres: the same suite on a throwaway PostgreSQL (test/support/postgres.ts),
           // plus the tests that need several collector processes on one database (`*.postgres.test.ts`)
           ...(postgres
@@ -54,8 +75,8 @@ export default defineConfig({
           exclude: litePass ? BUNDLE_INDEPENDENT : [],
           testTimeout: 60_000,
           hookTimeout: 60_000,
-          // two cores: one Chromium per worker, two workers at most
-          maxWorkers: 2,
+          // one Chromium per worker; a fourth was no quicker than three (the cores are the limit then)
+          maxWorkers: workers('BROWSER', 3),
         },
       },
       {
@@ -66,9 +87,9 @@ export default defineConfig({
           include: ['test/engines/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
-          // one browser at a time: MiniBrowser, its web and network processes and Xvfb already
-          // fill two cores, and the scenarios measure intervals
-          maxWorkers: 1,
+          // two browsers at a time (one engine per step): the scenarios wait on their intervals most
+          // of the time; each bound they measure holds with two CPU hogs beside the run
+          maxWorkers: workers('ENGINES', 2),
         },
       },
     ],
