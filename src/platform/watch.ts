@@ -17,9 +17,9 @@ export interface WatchDeps {
   onError(error: unknown): void;
 }
 
-/** The insertion methods of Node and Element that take nodes to put into the page. */
-const NODE_METHODS = ['appendChild', 'insertBefore', 'replaceChild'];
-const ELEMENT_METHODS = ['append', 'prepend', 'before', 'after', 'replaceWith', 'insertAdjacentElement'];
+/** The insertion methods of Node and Element that take nodes to put into the page (split strings: fewer bytes). */
+const NODE_METHODS = 'appendChild insertBefore replaceChild'.split(' ');
+const ELEMENT_METHODS = 'append prepend before after replaceWith insertAdjacentElement replaceChildren'.split(' ');
 
 /**
  * Watch insertions two ways (docs/decisions.md "Blocking"): what other scripts insert is shown to

@@ -228,9 +228,9 @@ describe('blocking', () => {
     await context.close();
   });
 
-  it('blocks a script and an iframe injected later from a listed domain', async () => {
+  it('blocks a script and iframes injected later from a listed domain, by append and by replaceChildren', async () => {
     const port = new URL(server.origin).port;
-    const html = fixturePage({ body: '<p>Seite</p><div id="slot"></div>' }).replace(
+    const html = fixturePage({ body: '<p>Seite</p><div id="slot"></div><div id="slot2"><p>Alt</p></div>' }).replace(
       '<script src="/dist',
       `<script src="/vendor-config.js"></script><script src="/dist`,
     );
@@ -248,6 +248,13 @@ describe('blocking', () => {
       const frame = document.createElement('iframe');
       frame.src = `http://ads.localhost:${p}/embed.html`;
       document.getElementById('slot')!.append(frame);
+      // replaceChildren too, with the vendor's script going on for 100 ms after it: left to the
+      // observer (its callback runs after the script), the frame would start loading meanwhile
+      const other = document.createElement('iframe');
+      other.src = `http://ads.localhost:${p}/embed.html?by=replaceChildren`;
+      document.getElementById('slot2')!.replaceChildren(other);
+      const until = performance.now() + 100;
+      while (performance.now() < until);
     }, port);
     await sleep(INJECTED_STAYS_INERT_MS);
     expect(await page.evaluate(() => (window as unknown as { __injected?: boolean }).__injected)).toBeUndefined();
@@ -256,7 +263,9 @@ describe('blocking', () => {
     );
     expect(await page.locator('#slot iframe').getAttribute('src')).toBeNull();
     expect(await page.locator('#slot .gdprlock-placeholder-text').textContent()).toContain('ads.localhost');
-    expect(server.requests.filter((r) => r.url.includes('injected.js'))).toEqual([]);
+    expect(await page.locator('#slot2 iframe').getAttribute('src')).toBeNull();
+    expect(await page.locator('#slot2 .gdprlock-placeholder-text').textContent()).toContain('ads.localhost');
+    expect(server.hits.filter((hit) => hit.startsWith('ads.localhost'))).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -226,6 +226,26 @@ for (const bundle of BUNDLES) {
       expect(await liveFrames(tab)).toEqual([]);
     });
 
+    it('an embed a script puts in by replaceChildren before a choice is held before it loads', async () => {
+      const tab = await suite.open(path);
+      await loaded(tab);
+      await tab.evaluate(() => {
+        const slot = document.createElement('div');
+        document.body.append(slot);
+        const frame = document.createElement('iframe');
+        frame.src = 'https://www.youtube.com/embed/rc789';
+        slot.replaceChildren(frame);
+        // the vendor's script goes on: an observer alone would see the frame only after it, loading
+        const until = performance.now() + 100;
+        while (performance.now() < until);
+        return 0;
+      });
+      await sleep(NOTHING_BEFORE_CHOICE_MS);
+      expect(wire().filter((request) => request.includes('rc789'))).toEqual([]);
+      expect(await liveFrames(tab)).toEqual([]);
+      expect((await held(tab)).embeds).toEqual([]);
+    });
+
     it('on a long parsed page every embed deep in the markup is held, with one subtree query per batch root, not per element', async () => {
       const tab = await suite.open(`/${bundle.name}/deep.html`);
       await loaded(tab);

@@ -33,7 +33,10 @@ export type Handler = (request: Recorded, index: number) => Reply | undefined | 
 /** The recording test server: fixture pages, the built bundle and scripted endpoint answers. */
 export interface TestServer {
   origin: string;
+  /** The endpoint's requests (`index.php`), recorded whole. */
   requests: Recorded[];
+  /** Every request the server received, of any path and host name, as `host/path?query`. */
+  hits: string[];
   /** Page errors the probe reported (`startServer({ probe: true })`), as `path text`. */
   pageErrors: string[];
   /** Serve HTML at a path, with extra response headers (a Content-Security-Policy, say). */
@@ -156,6 +159,7 @@ export async function startServer(options: { probe?: boolean } = {}): Promise<Te
   const pages = new Map<string, { body: string; type: string; headers?: Record<string, string> }>();
   const handlers = new Map<string, Handler>();
   const requests: Recorded[] = [];
+  const hits: string[] = [];
   const pageErrors: string[] = [];
   const counts = new Map<string, number>();
   const sockets = new Set<Socket>();
@@ -177,6 +181,7 @@ export async function startServer(options: { probe?: boolean } = {}): Promise<Te
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse, body: string): Promise<void> {
+    hits.push(`${req.headers.host ?? ''}${req.url ?? '/'}`);
     const url = new URL(req.url ?? '/', 'http://x');
     const form = new URLSearchParams(body);
     const record: Recorded = {
@@ -265,6 +270,7 @@ export async function startServer(options: { probe?: boolean } = {}): Promise<Te
   return {
     origin,
     requests,
+    hits,
     pageErrors,
     page: (path, html, headers) =>
       pages.set(path, { body: options.probe ? withProbe(html) : html, type: 'text/html; charset=utf-8', headers }),
