@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { LongFilesFirst } from './test/support/sequencer';
+import { LongFilesFirst } from './test/support/sequencer.ts';
 
 /**
  * Files run at once per project, on the 2-core machine CI has (docs/testing.md, "Round 6"): the
