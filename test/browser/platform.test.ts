@@ -20,47 +20,44 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** A page without consent (the tracker stays silent) and without the consent widget. */
 async function open(
   path: string,
-  options: { body?: string; head?: string; attrs?: Record<string, string> } = {},
+  options: { body?: string; head?: string; attrs?: Record<string, string>; pausedClock?: boolean } = {},
 ): Promise<{ page: Page; errors: string[]; close: () => Promise<void> }> {
-  server.page(path, fixturePage({ ...options, attrs: { 'data-consent': 'off', ...options.attrs } }));
+  const { pausedClock, ...markup } = options;
+  server.page(path, fixturePage({ ...markup, attrs: { 'data-consent': 'off', ...options.attrs } }));
   const context = await browser.newContext();
   const page = await context.newPage();
   const errors = collectPageErrors(page);
+  if (pausedClock) {
+    // the page's timers run only when the test runs its clock: exact times, and no test-side sleep
+    await page.clock.install({ time: CLOCK_START });
+    await page.clock.pauseAt(CLOCK_START + 1000);
+  }
   await page.goto(`${server.origin}${path}`);
   await page.waitForFunction(() => window.PagePulse);
   return { page, errors, close: () => context.close() };
 }
 
-/** Absence window: a hovered notification stays this long (past its 5 s timer). */
-const HOVERED_MS = 6500;
+/** The paused page clock's start (open() with `pausedClock`). */
+const CLOCK_START = Date.UTC(2026, 10, 27, 9, 0, 0);
+/** How long a notification stays (src/ui/notify/store.ts DEFAULT_TIMEOUT_MS, docs/protocol.md). */
+const NOTIFY_MS = 5000;
+/** A message joins the live region this long after notify(). */
+const ADD_DELAY_MS = 50;
+/** The clock run while a notification is hovered: well past its 5 s. */
+const HOVERED_MS = 60_000;
 
 describe('notifications', () => {
   it('close after 5 s, stay while hovered, close after the pointer leaves', async () => {
-    const { page, errors, close } = await open('/notify.html');
-    // times are taken in the PAGE's clock (the notification's own timer runs there): a test-side
-    // sleep racing a 5 s timer fails on a busy machine. __gone(text, since) resolves with the ms
-    // from `since` until the text has left the notifications (checked every 20 ms).
-    await page.evaluate(() => {
-      const w = window as unknown as { __gone: (text: string, since: number) => Promise<number> };
-      w.__gone = (text, since) =>
-        new Promise((resolve) => {
-          let seen = false; // the notification renders a moment after notify()
-          const tick = () => {
-            const shown = (document.querySelector('pagepulse-notify')?.shadowRoot?.textContent ?? '').includes(text);
-            seen ||= shown;
-            if (seen && !shown) resolve(performance.now() - since);
-            else setTimeout(tick, 20);
-          };
-          tick();
-        });
-    });
-    await page.evaluate(() => {
-      const w = window as unknown as { __first: Promise<number>; __gone: (text: string, since: number) => Promise<number> };
-      const since = performance.now();
-      window.PagePulse!.notify('Erste Nachricht');
-      w.__first = w.__gone('Erste Nachricht', since);
-    });
-    await expect.poll(() => shadowText(page, 'pagepulse-notify')).toContain('Erste Nachricht');
+    // on the page's own clock, paused and run by the test: the notification's timer is the page's
+    // setTimeout and its hover the real pointer's events; a 4,999 ms run must leave it, 1 ms more close it
+    const { page, errors, close } = await open('/notify.html', { pausedClock: true });
+    const shown = () => shadowText(page, 'pagepulse-notify');
+    await page.evaluate(() => window.PagePulse!.notify('Erste Nachricht'));
+    // the live region first, the message 50 ms later (src/ui/notify/index.ts: screen readers announce
+    // what changes in a region that is already there)
+    await page.locator('pagepulse-notify ol').waitFor({ state: 'attached' });
+    await page.clock.runFor(ADD_DELAY_MS);
+    await expect.poll(shown).toContain('Erste Nachricht');
     const region = await page.evaluate(() =>
       document.querySelector('pagepulse-notify')!.shadowRoot!.querySelector('ol')!.getAttribute('aria-live'),
     );
@@ -71,30 +68,28 @@ describe('notifications', () => {
     });
     expect(Math.abs(box.centre - box.width / 2)).toBeLessThan(2); // top-center
     expect(box.top).toBeLessThan(40);
-    const first = await page.evaluate(() => (window as unknown as { __first: Promise<number> }).__first);
-    expect(first).toBeGreaterThanOrEqual(4990); // not before its 5 s (the page clock's rounding aside)
-    // at most a second late (the 50 ms before it renders, and a busy machine's timer lateness): a
-    // 6 s close fails here (it did at the earlier 6.5 s bound)
-    expect(first).toBeLessThan(6000);
+    await page.clock.runFor(NOTIFY_MS - 1);
+    expect(await shown()).toContain('Erste Nachricht');
+    await page.clock.runFor(1);
+    await expect.poll(shown).not.toContain('Erste Nachricht');
 
     await page.evaluate(() => window.PagePulse!.notify('Zweite Nachricht', { status: 'warning' }));
+    await page.clock.runFor(ADD_DELAY_MS);
     const item = page.locator('pagepulse-notify li');
     await item.waitFor();
+    await page.clock.runFor(2000);
     await item.hover();
-    await sleep(HOVERED_MS); // absence window: no close while hovered, well past its 5 s
-    expect(await shadowText(page, 'pagepulse-notify')).toContain('Zweite Nachricht');
-    await page.evaluate(() => {
-      const w = window as unknown as { __second: Promise<number>; __gone: (text: string, since: number) => Promise<number> };
-      w.__second = w.__gone('Zweite Nachricht', performance.now());
-    });
+    await page.clock.runFor(HOVERED_MS); // held: no close while hovered, far past its 5 s
+    expect(await shown()).toContain('Zweite Nachricht');
     await page.mouse.move(5, 700);
-    // from the pointer leaving (stamped just before the move): the rest of its 5 s, at least 1 s
-    const second = await page.evaluate(() => (window as unknown as { __second: Promise<number> }).__second);
-    expect(second).toBeGreaterThanOrEqual(1000);
-    expect(second).toBeLessThan(7000);
+    // from the pointer leaving: the 3 s its timer had left when the pointer came
+    await page.clock.runFor(NOTIFY_MS - 2000 - 1);
+    expect(await shown()).toContain('Zweite Nachricht');
+    await page.clock.runFor(1);
+    await expect.poll(shown).not.toContain('Zweite Nachricht');
     expect(errors).toEqual([]);
     await close();
-  }, 30_000);
+  });
 
   it('shows texts as text and closes with its button', async () => {
     const { page, close } = await open('/notify2.html');
