@@ -221,7 +221,7 @@ if (collector) {
 }
 if (want('browser'))
   for (const bundle of BUNDLES) vitest(`browser (${bundle})`, ['browser'], { PAGEPULSE_BUNDLE: bundle }, 'chromium', true);
-// one engine at a time: two browsers at once thrash the two cores and skew the timed scenarios
+// one engine per step (two of its browsers at once, vitest.config.ts): two engines at once would thrash the cores
 for (const engine of engines)
   vitest(`engine scenarios (${engine}, both bundles)`, ['engines'], { PAGEPULSE_ENGINE: engine }, engine, true);
 

@@ -2,15 +2,15 @@ import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * The browser and engine files that take longest, longest first (docs/testing.md, "Round 6"): they
- * wait on real intervals (2,000 heartbeats, the fault matrix's timeouts, the notification timers).
+ * The browser and engine files that take longest, longest first (docs/testing.md, "Round 6"): most
+ * wait on real intervals (2,000 heartbeats, the fault matrix's timeouts and backoffs).
  */
 const LONG = [
   'browser/long-session',
   'browser/faults',
   'browser/pageviews',
   'browser/consent-hostile',
-  'browser/platform',
+  'browser/tracker',
   'engines/consent',
   'engines/platform',
   'engines/vendors',
