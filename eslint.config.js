@@ -128,4 +128,19 @@ export default defineConfig([
     files: ['src/main.ts', 'src/heatmap.ts', 'src/debug.ts'],
     rules: { 'pagepulse/no-top-level-page': 'off' },
   },
+  {
+    // the browser files share their worker's modules (vitest.config.ts `isolate: false`): a mock, a
+    // stubbed global or fake timers in one would reach the files after it in that worker
+    files: ['test/browser/**/*.ts', 'test/support/**/*.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        ...['mock', 'doMock', 'stubGlobal', 'stubEnv', 'useFakeTimers', 'spyOn'].map((property) => ({
+          object: 'vi',
+          property,
+          message: 'Browser test files share their modules (vitest.config.ts isolate: false): no module or global state changes.',
+        })),
+      ],
+    },
+  },
 ]);
