@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { collectPageErrors, shadowText } from '../support/browser';
+import { collectPageErrors, pauseClock, shadowText } from '../support/browser';
 import { fixturePage, type TestServer } from '../support/server';
 import { useBrowserAndServer } from '../support/suite';
 
@@ -29,20 +29,19 @@ async function open(
   const errors = collectPageErrors(page);
   if (pausedClock) {
     // the page's timers run only when the test runs its clock: exact times, and no test-side sleep
-    await page.clock.install({ time: CLOCK_START });
-    await page.clock.pauseAt(CLOCK_START + 1000);
+    await pauseClock(page);
   }
   await page.goto(`${server.origin}${path}`);
   await page.waitForFunction(() => window.PagePulse);
   return { page, errors, close: () => context.close() };
 }
 
-/** The paused page clock's start (open() with `pausedClock`). */
-const CLOCK_START = Date.UTC(2026, 10, 27, 9, 0, 0);
 /** How long a notification stays (src/ui/notify/store.ts DEFAULT_TIMEOUT_MS, docs/protocol.md). */
 const NOTIFY_MS = 5000;
 /** A message joins the live region this long after notify(). */
 const ADD_DELAY_MS = 50;
+/** The clock run before the pointer comes onto a notification: its timer has the rest left then. */
+const BEFORE_HOVER_MS = 2000;
 /** The clock run while a notification is hovered: well past its 5 s. */
 const HOVERED_MS = 60_000;
 
@@ -77,13 +76,13 @@ describe('notifications', () => {
     await page.clock.runFor(ADD_DELAY_MS);
     const item = page.locator('pagepulse-notify li');
     await item.waitFor();
-    await page.clock.runFor(2000);
+    await page.clock.runFor(BEFORE_HOVER_MS);
     await item.hover();
     await page.clock.runFor(HOVERED_MS); // held: no close while hovered, far past its 5 s
     expect(await shown()).toContain('Zweite Nachricht');
     await page.mouse.move(5, 700);
     // from the pointer leaving: the 3 s its timer had left when the pointer came
-    await page.clock.runFor(NOTIFY_MS - 2000 - 1);
+    await page.clock.runFor(NOTIFY_MS - BEFORE_HOVER_MS - 1);
     expect(await shown()).toContain('Zweite Nachricht');
     await page.clock.runFor(1);
     await expect.poll(shown).not.toContain('Zweite Nachricht');

@@ -1,6 +1,6 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { BUNDLE, collectConsole, collectPageErrors, grantConsent, shadowText } from '../support/browser';
+import { BUNDLE, collectConsole, collectPageErrors, grantConsent, pauseClock, shadowText } from '../support/browser';
 import { enc } from '../support/jquery-param';
 import { protostarPage } from '../support/protostar';
 import { COUNT_ANSWERS, realExchange, realReply, type Recorded, type Reply, type TestServer } from '../support/server';
@@ -23,8 +23,6 @@ useBrowserAndServer((b, s) => {
 const BOUND_PX = 110;
 /** The recorded 6 s interval (daemonrefresh "6"). */
 const REFRESH_MS = 6000;
-/** The page's fake clock starts (and stands) here. */
-const CLOCK_START = Date.UTC(2026, 10, 25, 12);
 /** The clock run past the next call: a loop that ended sends none in it. */
 const NO_CALL_MS = 4 * REFRESH_MS;
 
@@ -64,8 +62,7 @@ async function open(path: string, options: { module?: boolean; width?: number } 
   const messages = collectConsole(page);
   // paused: the page's timers run only when the test runs the clock (a busy machine's slowness
   // cannot fire a request timeout or an extra heartbeat of its own)
-  await page.clock.install({ time: CLOCK_START });
-  await page.clock.pauseAt(CLOCK_START + 1000);
+  await pauseClock(page);
   await page.goto(`${server.origin}${path}`);
   return { page, errors, console: messages };
 }

@@ -121,6 +121,15 @@ export function attachments(
   return page.evaluate(() => (window as unknown as { __attachments: () => never }).__attachments());
 }
 
+/**
+ * Put the page's clock on a fake one, paused (call before the page loads): its timers run only when
+ * the test runs the clock (`page.clock.runFor`), so a busy machine's slowness cannot fire a timer.
+ */
+export async function pauseClock(page: Page, start = Date.UTC(2026, 10, 25, 12)): Promise<void> {
+  await page.clock.install({ time: start });
+  await page.clock.pauseAt(start + 1000);
+}
+
 /** Errors the page threw or rejected without handling; a test asserts this stays empty. */
 export function collectPageErrors(page: Page): string[] {
   const errors: string[] = [];
