@@ -66,7 +66,12 @@ describe(`vendor proxy (${ENGINE})`, () => {
     onTestFinished(suite.vendors.on('www.googletagmanager.com/gtag/', () => ({ status: 404, body: 'gone' })));
     const page = await suite.open('/gtag-youtube.html');
     await suite.vendors.waitFor('www.youtube.com/embed/');
-    expect(suite.vendors.matching('www.googletagmanager.com').map((r) => r.path)).toEqual(['/gtag/js?id=G-TEST123']);
+    // Firefox requested the failed script twice once, on a busy CI run (likely its speculative
+    // preload and then the parser's own load): what this test proves is which answer went out and that
+    // it never ran, so every request the host got is that one, and at least one
+    const paths = suite.vendors.matching('www.googletagmanager.com').map((r) => r.path);
+    expect(paths.length).toBeGreaterThan(0);
+    expect([...new Set(paths)]).toEqual(['/gtag/js?id=G-TEST123']);
     expect(await runs(page)).toEqual([]);
   });
 });
