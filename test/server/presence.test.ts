@@ -98,4 +98,48 @@ describe('live counts of a heartbeat', () => {
     expect(await visits.recordHeartbeat(visitor(9), beat, t + 10_901, 0, t + 901)).toMatchObject({ onPage: 2, online: 2 });
     db.close();
   });
+
+  it("the page's count reads the window's presence rows, not the hour of older ones kept beside them", async () => {
+    const db = new Database(':memory:');
+    const sql = sqliteSql(db);
+    await migrate(sql, migrations({ agent: describeAgent, page: pageAddress, source: sourceOf }), 0);
+    const reads: Reads = {
+      all: () => Promise.reject(new Error('not used')),
+      get: <T>(text: string) => Promise.resolve(db.prepare(text).get() as T),
+    };
+    const visits = visitsStore(sql, reads);
+    const t = 10_000_000;
+    // 200 beats of 20 sessions on the page, each counting the page's sessions in its 10 s window
+    const round = async (k: number) => {
+      const started = performance.now();
+      for (let i = 0; i < 200; i++)
+        await visits.recordHeartbeat(
+          visitor(11 + (i % 20)), // 11 to 30: distinct ids (visitor(1) and visitor(10) are one)
+          { ...beat, initialize: false },
+          t + k * 100 + i,
+          0,
+          t + k * 100 + i - 10_000,
+        );
+      return performance.now() - started;
+    };
+    const fastest = async (k: number) => Math.min(await round(k), await round(k + 1), await round(k + 2));
+    await round(0); // statements prepared, pages warm
+    const without = await fastest(1);
+    // an hour of older beats on the page (kept PRESENCE_RETENTION_MS for the live counts), 150,000
+    // as 40 beats a second make: outside every window of the rounds below
+    const insert = db.prepare('INSERT INTO presence (session_id, page, at) VALUES (?, ?, ?)');
+    db.transaction(() => {
+      for (let i = 0; i < 150_000; i++) insert.run(visitor(i % 2_000).session, PAGE, t - 3_600_000 + i * 23);
+    })();
+    const beside = await fastest(4);
+    // the same answers (the old rows are out of the window), in about the same time: the index's
+    // range (page, at) is read; a count that filtered the page's rows by time took 100 times as long
+    expect(
+      await visits.recordHeartbeat(visitor(11), { ...beat, initialize: false }, t + 1_000, 0, t + 1_000 - 10_000),
+    ).toMatchObject({
+      onPage: 20,
+    });
+    expect(beside).toBeLessThan(without * 4);
+    db.close();
+  });
 });

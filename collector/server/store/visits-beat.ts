@@ -41,19 +41,24 @@ const STILL_HERE = `UPDATE page_views SET last_at = ? WHERE id = (
 /**
  * The live counts without the beating session, which is on the page and online (it has just
  * beaten): so they can be read in the same statement as its own writes, whose changes that
- * statement's reads do not see. The page's count reads the (page, at) index (the row value keeps
- * PostgreSQL from taking the `at` index, whose statistics lag behind the newest rows, and filtering
- * the whole window's rows by page); the site's count is every session seen in the window, so it is
- * only counted when the caller asks (visits.ts counts it at most once a second).
+ * statement's reads do not see. The page's count reads the window's range of the (page, at) index,
+ * said to each engine as its planner takes it: PostgreSQL gets a row value (which keeps it from
+ * taking the `at` index, whose statistics lag behind the newest rows, and filtering the whole
+ * window's rows by page); SQLite gets the plain range, since beside `page = ?` it used the row value
+ * only as a filter, reading every presence row of the page (an hour of them are kept: 15 ms a beat
+ * at 500 beats a second, where the window's rows take 0.2). The site's count is every session seen
+ * in the window, so it is only counted when the caller asks (visits.ts counts it at most once a second).
  */
-const others = (online: boolean) => `SELECT
-    (SELECT COUNT(DISTINCT session_id) FROM presence WHERE page = ? AND (page, at) >= (?, ?) AND session_id <> ?) AS on_page,
+const others = (postgres: boolean, online: boolean) => `SELECT
+    (SELECT COUNT(DISTINCT session_id) FROM presence
+      WHERE ${postgres ? 'page = ? AND (page, at) >= (?, ?)' : 'page = ? AND at >= ?'} AND session_id <> ?) AS on_page,
     ${online ? '(SELECT COUNT(*) FROM sessions WHERE last_seen >= ? AND id <> ?)' : 'NULL'} AS online`;
-const OTHERS_WITH_ONLINE = others(true);
-const OTHERS_ON_PAGE = others(false);
-const othersSql = (online: boolean) => (online ? OTHERS_WITH_ONLINE : OTHERS_ON_PAGE);
-const othersParams = (visitor: Visitor, page: string, since: number, online: boolean) => [
-  ...[page, page, since, visitor.session],
+/** The four texts, made once: by engine (SQLite, PostgreSQL), then by whether the site's count is due. */
+const OTHERS = [false, true].map((postgres) => [false, true].map((online) => others(postgres, online)));
+const othersSql = (postgres: boolean, online: boolean) => OTHERS[Number(postgres)]![Number(online)]!;
+const othersParams = (postgres: boolean, visitor: Visitor, page: string, since: number, online: boolean) => [
+  ...(postgres ? [page, page, since] : [page, since]),
+  visitor.session,
   ...(online ? [since, visitor.session] : []),
 ];
 /**
@@ -63,9 +68,9 @@ const othersParams = (visitor: Visitor, page: string, since: number, online: boo
  */
 const LAST_SEEN = 'SELECT last_seen FROM sessions WHERE id = ?';
 /** A PostgreSQL beat statement's answer: the counts, then the session's `last_seen` before it. */
-const answerSql = (online: boolean) => `${othersSql(online)}, (${LAST_SEEN}) AS last_seen`;
+const answerSql = (online: boolean) => `${othersSql(true, online)}, (${LAST_SEEN}) AS last_seen`;
 const answerParams = (visitor: Visitor, page: string, since: number, online: boolean) => [
-  ...othersParams(visitor, page, since, online),
+  ...othersParams(true, visitor, page, since, online),
   visitor.session,
 ];
 /** What a beat's statement answers: the counts without the beating session, its `last_seen` before it. */
@@ -235,7 +240,10 @@ export async function recordBeat(
   if (sql.engine === 'postgres') found = await (beat.initialize ? pageViewAtOnce : laterBeatAtOnce)(sql, visitor, beat, times);
   else {
     const lastSeen = await writeBeat(sql, visitor, beat, at, lateBefore);
-    const counts = await sql.get<Omit<Others, 'last_seen'>>(othersSql(online), othersParams(visitor, beat.page, since, online));
+    const counts = await sql.get<Omit<Others, 'last_seen'>>(
+      othersSql(false, online),
+      othersParams(false, visitor, beat.page, since, online),
+    );
     found = { ...counts!, last_seen: lastSeen };
   }
   return { onPage: found.on_page + 1, online: found.online === null ? null : found.online + 1, lastSeen: found.last_seen };
