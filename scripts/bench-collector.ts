@@ -10,7 +10,8 @@
 //   dashboard answer for 30 days and 12 months timed, the consent CSV exported whole with the
 //   collector's RSS watched, and heartbeats at BENCH_RATE (500) a second alone and while the
 //   dashboard, the overlay and the CSV export read back to back, one request of each at a time
-//   (scripts/bench/collector-readers.ts).
+//   (scripts/bench/collector-readers.ts); these beats come as visitors' do, each at a time of its
+//   own (Poisson arrivals), timed from when each was due (`arrivals` in scripts/bench/collector-run.ts).
 //
 // BENCH_PARTS=throughput,readers (both by default); BENCH_VIEWS (1000000) the large data set;
 // BENCH_ENGINES=SQLite,PostgreSQL (both by default) for the readers.
@@ -93,7 +94,7 @@ try {
         target,
         env,
         views,
-        full ? { seconds: 15, rate: RATE, connections: CONNECTIONS } : null,
+        full ? { seconds: 15, rate: RATE } : null,
       );
       const table = readerTables(engine, views, figures);
       console.log(table);

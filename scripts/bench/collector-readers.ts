@@ -1,13 +1,12 @@
 // The collector's readers against a year of data (scripts/bench-collector.ts): how long each
 // dashboard answer takes, what the consent CSV costs in memory, and what the readers do to the
 // heartbeats answered meanwhile. The collector runs compiled, in a process of its own.
-import type autocannon from 'autocannon';
 import { createCollector } from '../../collector/server/app';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { BENCH_SITE, writeDataset, type Target, type Written } from './collector-data';
 import { dashboardReads, timedGet } from './collector-reader-urls';
-import { BENCH_PASSWORD, cpuTimes, heartbeats, rssMb, signIn, start, stop } from './collector-run';
+import { arrivals, BENCH_PASSWORD, cpuTimes, rssMb, signIn, start, stop, type Arrivals } from './collector-run';
 import { median } from './util';
 
 /** Heartbeats right after the collector started, measured apart (the throughput bench's warm-up). */
@@ -21,14 +20,8 @@ export interface Answer {
   max: number;
 }
 
-/** Heartbeat latencies of one autocannon run. */
-export interface Ingest {
-  rps: number;
-  p50: number;
-  p99: number;
-  max: number;
-  errors: number;
-}
+/** Heartbeat latencies of one run (Poisson arrivals, from each beat's planned time). */
+export type Ingest = Arrivals;
 
 export interface ReaderFigures {
   written: Written;
@@ -51,14 +44,6 @@ export interface IngestFigures {
   /** Per cent of one core used during each phase: the collector, PostgreSQL, the load generator, the readers. */
   cpu: { alone: Record<string, number>; withReaders: Record<string, number> };
 }
-
-const ingestOf = (result: autocannon.Result): Ingest => ({
-  rps: Math.round(result.requests.average),
-  p50: result.latency.p50,
-  p99: result.latency.p99,
-  max: result.latency.max,
-  errors: result.non2xx + result.errors + result.timeouts,
-});
 
 /** The consent CSV whole, its time and size, and the collector's memory before and at its peak. */
 async function csvExport(url: string, cookie: string, pid: number) {
@@ -114,28 +99,28 @@ export async function ingestUnderReaders(
   url: string,
   cookie: string,
   collector: number,
-  full: { seconds: number; rate: number; connections: number },
+  full: { seconds: number; rate: number },
   only?: string,
 ): Promise<IngestFigures> {
   const pids = { collector, load: process.pid };
-  const warmup = await heartbeats(url, WARMUP_SECONDS, full.connections, full.rate);
+  const warmup = await arrivals(url, WARMUP_SECONDS, full.rate);
   let at = performance.now();
   let before = cpuTimes(pids);
-  const alone = await heartbeats(url, full.seconds, full.connections, full.rate);
+  const alone = await arrivals(url, full.seconds, full.rate);
   const cpuAlone = shares(before, cpuTimes(pids), performance.now() - at);
   const readers = await startReaders(url, cookie, only);
   const withPids = { ...pids, readers: readers.pid };
   at = performance.now();
   before = cpuTimes(withPids);
-  const withReaders = await heartbeats(url, full.seconds, full.connections, full.rate);
+  const withReaders = await arrivals(url, full.seconds, full.rate);
   const cpuWith = shares(before, cpuTimes(withPids), performance.now() - at);
   const reads = await readers.stop();
   return {
     rate: full.rate,
     seconds: full.seconds,
-    warmup: ingestOf(warmup),
-    alone: ingestOf(alone),
-    withReaders: ingestOf(withReaders),
+    warmup,
+    alone,
+    withReaders,
     reads,
     cpu: { alone: cpuAlone, withReaders: cpuWith },
   };
@@ -149,7 +134,7 @@ export async function measureReaders(
   target: Target,
   env: Record<string, string>,
   views: number,
-  full: { seconds: number; rate: number; connections: number } | null,
+  full: { seconds: number; rate: number } | null,
 ): Promise<ReaderFigures> {
   const now = Date.now();
   let at = performance.now();

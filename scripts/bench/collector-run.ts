@@ -4,6 +4,7 @@ import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
+import http from 'node:http';
 import { SESSION_COOKIE } from '../../collector/server/visitor/session';
 import { BENCH_SITE } from './collector-data';
 
@@ -58,41 +59,99 @@ export function stop(child: ChildProcess): Promise<void> {
   });
 }
 
+/** The n-th heartbeat's body and headers: 2,000 visitor cookies over 20 pages, one in ten a page view. */
+function beat(n: number): { body: string; headers: Record<string, string> } {
+  const body = new URLSearchParams({
+    task: 'stream.display',
+    nowpage: PAGES[n % PAGES.length]!,
+    initialize: n % 10 === 0 ? 'true' : '',
+    module_available: '1',
+  }).toString();
+  return {
+    body,
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded; charset=UTF-8',
+      'x-requested-with': 'XMLHttpRequest',
+      cookie: `${SESSION_COOKIE}=${VISITORS[n % VISITORS.length]!}`,
+    },
+  };
+}
+const ENDPOINT = '/index.php?option=com_jrealtimeanalytics&format=json';
+
 /**
- * Heartbeats for `seconds` over `connections` connections, from 2,000 visitor cookies over 20 pages,
- * one in ten a page view; as fast as they are answered, or `rate` a second in all.
+ * Heartbeats for `seconds` over `connections` connections, as fast as they are answered, or `rate`
+ * a second in all (the throughput bench). With a rate, autocannon sends each second's share at the
+ * second's start, as fast as the connections are answered: a burst that waits on itself, not
+ * visitors' beats (see `arrivals`).
  */
 export async function heartbeats(url: string, seconds: number, connections: number, rate?: number): Promise<autocannon.Result> {
   let n = 0;
   return autocannon({
-    url: `${url}/index.php?option=com_jrealtimeanalytics&format=json`,
+    url: `${url}${ENDPOINT}`,
     connections,
     duration: seconds,
     ...(rate ? { overallRate: rate } : {}),
-    requests: [
-      {
-        method: 'POST',
-        setupRequest: (request) => {
-          n++;
-          const body = new URLSearchParams({
-            task: 'stream.display',
-            nowpage: PAGES[n % PAGES.length]!,
-            initialize: n % 10 === 0 ? 'true' : '',
-            module_available: '1',
-          }).toString();
-          return {
-            ...request,
-            headers: {
-              'content-type': 'application/x-www-form-urlencoded; charset=UTF-8',
-              'x-requested-with': 'XMLHttpRequest',
-              cookie: `${SESSION_COOKIE}=${VISITORS[n % VISITORS.length]!}`,
-            },
-            body,
-          };
-        },
-      },
-    ],
+    requests: [{ method: 'POST', setupRequest: (request) => ({ ...request, ...beat(++n) }) }],
   });
+}
+
+/** Latencies of `arrivals`, in ms. */
+export interface Arrivals {
+  rps: number;
+  p50: number;
+  p99: number;
+  max: number;
+  errors: number;
+}
+
+/**
+ * Heartbeats as visitors send them: `rate` a second on average, each at a time of its own (Poisson
+ * arrivals: every visitor's timer runs apart from the others'), for `seconds`, over as many
+ * keep-alive connections as are busy. Each latency counts from the beat's planned time, so a beat
+ * that could not even be sent while the collector stood still counts that wait too.
+ */
+export async function arrivals(url: string, seconds: number, rate: number): Promise<Arrivals> {
+  const target = new URL(`${url}${ENDPOINT}`);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  const latencies: number[] = [];
+  let errors = 0;
+  const send = (n: number, planned: number) =>
+    new Promise<void>((done) => {
+      const { body, headers } = beat(n);
+      const request = http.request(
+        { host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method: 'POST', agent, headers },
+        (res) => {
+          res.resume();
+          res.on('end', () => {
+            if (res.statusCode === 200) latencies.push(performance.now() - planned);
+            else errors++;
+            done();
+          });
+        },
+      );
+      request.on('error', () => (errors++, done()));
+      request.end(body);
+    });
+  const started = performance.now();
+  const end = started + seconds * 1000;
+  const sent: Array<Promise<void>> = [];
+  let next = started;
+  await new Promise<void>((finished) => {
+    const tick = () => {
+      while (next <= performance.now() && next < end) {
+        sent.push(send(sent.length + 1, next));
+        next += -Math.log(1 - Math.random()) * (1000 / rate);
+      }
+      if (next < end) setTimeout(tick, 1);
+      else finished();
+    };
+    tick();
+  });
+  await Promise.all(sent);
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN);
+  return { rps: Math.round(latencies.length / seconds), p50: at(0.5), p99: at(0.99), max: at(1), errors };
 }
 
 /** A process's resident memory now, in MB (Linux). */

@@ -42,7 +42,7 @@ try {
     try {
       const cookie = await signIn(url);
       const only = readers === 'all' ? undefined : readers.replace(/\+/g, ',');
-      const f = await ingestUnderReaders(url, cookie, child.pid!, { seconds: 15, rate: 500, connections: 32 }, only);
+      const f = await ingestUnderReaders(url, cookie, child.pid!, { seconds: 15, rate: 500 }, only);
       console.log(
         JSON.stringify({ run, warmup: f.warmup, alone: f.alone, withReaders: f.withReaders, reads: f.reads, cpu: f.cpu }),
       );
