@@ -80,4 +80,58 @@ describe("a filtered read's rows", () => {
     expect(returned.some((r) => r.some((row) => row.metric === 'entry'))).toBe(true);
     db.close();
   });
+
+  it('count no day that ended before the first visit: a year asked of a site three days old makes a table of three days', async () => {
+    const db = new Database(':memory:');
+    const sql = sqliteSql(db);
+    await migrate(sql, migrations({ agent: describeAgent, page: pageAddress, source: sourceOf }), 0);
+    const tables: number[] = [];
+    const reads: Reads = {
+      all: <T>(text: string, params?: readonly unknown[]) => {
+        if (text.includes('d (i, s, e) AS (VALUES')) tables.push(text.split('CAST(? AS INTEGER)').length - 1);
+        return sql.all<T>(text, params);
+      },
+      get: (text, params) => sql.get(text, params),
+    };
+    const visits = visitsStore(sql, reads);
+    // 365 days; the site's first visitor came on the third-last
+    const year = Array.from({ length: 365 }, (_, k) => ({
+      day: new Date(START + (k - 362) * DAY).toISOString().slice(0, 10),
+      start: START + (k - 362) * DAY,
+      end: START + (k - 361) * DAY,
+    }));
+    for (let k = 0; k < 3; k++)
+      for (let n = 0; n <= k; n++)
+        await visits.recordHeartbeat(
+          visitor(k * 10 + n + 1),
+          {
+            page: 'http://lichtwerk.test/',
+            initialize: true,
+            deviceWidth: 1280,
+            deviceHeight: 800,
+            agent: { device: 'desktop', browser: 'Firefox', os: 'Linux' },
+          },
+          START + k * DAY + 3_600_000,
+          0,
+          START + k * DAY,
+        );
+    for (const filter of [[], [['browser', 'Firefox']]] as const) {
+      tables.length = 0;
+      const perDay = await visits.perDay(year, false, filter);
+      const totals = await visits.totals(year, filter);
+      // the figures on their own days (1, 2 and 3 visitors), none before
+      expect([...perDay.values()].slice(-4)).toEqual([
+        { views: 0, visitors: 0 },
+        { views: 1, visitors: 1 },
+        { views: 2, visitors: 2 },
+        { views: 3, visitors: 3 },
+      ]);
+      expect([...perDay.values()].slice(0, -3).every((d) => d.views === 0 && d.visitors === 0)).toBe(true);
+      expect(totals.get('visits')?.get('')).toEqual({ n: 6, total: 6 });
+      // every count of the rows had the three days of the site's life, not the year
+      expect(tables.length).toBeGreaterThan(0);
+      expect(new Set(tables)).toEqual(new Set([3]));
+    }
+    db.close();
+  });
 });

@@ -147,7 +147,11 @@ export async function noteLate(tx: Sql, at: number, now: number): Promise<void> 
  * range it scans the whole table (a million page views for the rest of this month's days), where
  * the span's bounds let it read the rows of the span from the index.
  */
-export function dayTable(ranges: readonly Range[]): {
+export function dayTable(
+  ranges: readonly Range[],
+  /** Each range's `i` (when the ranges are some of a longer list, their places in it); else 0, 1, 2... */
+  indices?: readonly number[],
+): {
   sql: string;
   params: number[];
   within: (column: string) => string;
@@ -156,7 +160,7 @@ export function dayTable(ranges: readonly Range[]): {
   const values = ranges.map(() => '(CAST(? AS INTEGER), CAST(? AS BIGINT), CAST(? AS BIGINT))').join(', ');
   return {
     sql: `d (i, s, e) AS (VALUES ${values})`,
-    params: ranges.flatMap((r, i) => [i, r.start, r.end]),
+    params: ranges.flatMap((r, i) => [indices?.[i] ?? i, r.start, r.end]),
     within: (column) => `${column} >= CAST(? AS BIGINT) AND ${column} < CAST(? AS BIGINT)`,
     span: [ranges.reduce((m, r) => Math.min(m, r.start), Infinity), ranges.reduce((m, r) => Math.max(m, r.end), -Infinity)],
   };

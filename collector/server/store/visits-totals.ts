@@ -25,6 +25,9 @@ const SLOT_MS = 15 * 60 * 1000;
  */
 const PAGE_IS = "(p.page || '') = ?";
 
+/** When the first visit kept began (by the index visits_started). */
+const FIRST_VISIT = 'SELECT MIN(started_at) AS at FROM visits';
+
 /** The conditions of `filter` on visits (`v`) and on page views (`p`, joined to their visit `v` when `join`). */
 function filterSql(filter: VisitFilter) {
   const onVisits = filter.filter(([dimension]) => dimension !== 'page');
@@ -81,8 +84,17 @@ export function visitTotals(reads: Reads) {
     filter: VisitFilter = [],
     byDay = false,
   ): Promise<Array<{ i: number; metric: string; label: string; n: number; total: number }>> {
+    // the days that end before the first visit began hold no page view and no visit: not counted
+    // (a year's days of a site younger than that, or a previous period before its first visitor:
+    // 35,000 quarter hours of a filtered year made for nothing, 40 ms at 10,000 page views)
     if (days.length === 0) return [];
-    const d = dayTable(days);
+    const first = (await reads.get<{ at: number | null }>(FIRST_VISIT))?.at ?? null;
+    const indices = first === null ? [] : days.flatMap((r, i) => (r.end > Number(first) ? [i] : []));
+    if (indices.length === 0) return [];
+    const d = dayTable(
+      indices.map((i) => days[i]!),
+      indices,
+    );
     const f = filterSql(filter);
     const filtered = filter.length > 0;
     // the days first, then each day's page views (visits) by the time index (CROSS JOIN: SQLite keeps
