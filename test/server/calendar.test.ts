@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { isoInZone } from '../../collector/server/calendar';
 
 /**
@@ -28,7 +28,7 @@ const ZONES = [
   'Africa/Casablanca',
 ];
 
-describe('isoInZone (the consent CSV and the log: the site clock, one Intl call per hour of data)', () => {
+describe('isoInZone (the consent CSV and the log: the site clock, two Intl calls per day of data)', () => {
   it('shows what Intl shows for every minute around each offset change of 2025 in nine zones', () => {
     const start = Date.UTC(2025, 0, 1);
     const end = Date.UTC(2026, 0, 1);
@@ -61,6 +61,25 @@ describe('isoInZone (the consent CSV and the log: the site clock, one Intl call 
     ).sort((a, b) => b - a);
     for (const zone of ZONES)
       for (const ms of instants) expect(isoInZone(zone, ms), `${zone} at ${ms}`).toBe(reference(zone, ms));
+  });
+
+  it('an export of a small site (a row every 53 minutes of a year), two at once: Intl asked per day of data, not per row', () => {
+    // a zone no other test here asks for: its days are not known yet
+    const zone = 'Europe/Lisbon';
+    const start = Date.UTC(2025, 0, 1);
+    const rows = Array.from({ length: 10_000 }, (_, i) => start + i * 3_153_600);
+    const calls = vi.spyOn(Intl.DateTimeFormat.prototype, 'formatToParts');
+    onTestFinished(() => calls.mockRestore());
+    // the CSV and the log of the same records, newest first, row by row in turn
+    for (let i = rows.length - 1; i >= 0; i--)
+      for (let twice = 0; twice < 2; twice++) {
+        const shown = isoInZone(zone, rows[i]!);
+        if (i % 10 === 0) expect(shown, `${rows[i]}`).toBe(reference(zone, rows[i]!));
+      }
+    // two calls for each of the 365 days, and for each hour of the two days of a change (96); the
+    // reference's toLocaleString does not call formatToParts. Per row it was 17,520
+    expect(calls.mock.calls.length).toBeLessThan(900);
+    expect(calls.mock.calls.length).toBeGreaterThanOrEqual(730);
   });
 
   it('keeps the seconds of a local mean time offset out of the shown offset but in the wall clock (Berlin, 1890)', () => {
