@@ -194,7 +194,8 @@ export function readerTables(name: string, views: number, f: ReaderFigures): str
       `Consent CSV, all ${n(f.csv.lines - 1)} records (${f.csv.mb.toFixed(0)} MB): ${(f.csv.ms / 1000).toFixed(1)} s; the collector's RSS ${n(f.csv.rssBeforeMb)} MB before, at most ${n(f.csv.rssPeakMb)} MB during it.`,
     );
   if (f.ingest) {
-    const row = (what: string, i: Ingest) => `| ${what} | ${i.rps} | ${i.p50} | ${i.p99} | ${i.max} | ${i.errors} |`;
+    const row = (what: string, i: Ingest) =>
+      `| ${what} | ${i.rps} | ${i.p50} | ${i.p99} | ${i.max} | ${i.errors} | ${i.sentLateP99} |`;
     lines.push(
       '',
       `Heartbeats at ${f.ingest.rate}/s: for ${WARMUP_SECONDS} s right after the collector started (warm-up), then for ${f.ingest.seconds} s alone and while the readers (a process of their own) read back to back: the dashboard (each answer in turn), the overlay and the CSV export (reads done meanwhile: ${Object.entries(
@@ -203,8 +204,8 @@ export function readerTables(name: string, views: number, f: ReaderFigures): str
         .map(([k, v]) => `${k} ${v}`)
         .join(', ')}):`,
       '',
-      '| heartbeats | per s | p50 ms | p99 ms | max ms | errors |',
-      '|---|---|---|---|---|---|',
+      '| heartbeats | per s | p50 ms | p99 ms | max ms | errors | sent late, p99 ms |',
+      '|---|---|---|---|---|---|---|',
       row(`first ${WARMUP_SECONDS} s (warm-up)`, f.ingest.warmup),
       row('alone', f.ingest.alone),
       row('with the readers', f.ingest.withReaders),

@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createCollector } from '../../collector/server/app';
 import { BENCH_SITE } from './collector-data';
-import { BENCH_PASSWORD, heartbeats } from './collector-run';
+import { arrivals, BENCH_PASSWORD, type Arrivals } from './collector-run';
 
 const path = process.env.BENCH_DB;
 if (!path) throw new Error('BENCH_DB=<sqlite file> is required');
@@ -29,10 +29,9 @@ const { url } = await collector.listen(0, '127.0.0.1');
 const started = performance.now();
 let built = 0;
 const building = collector.buildTotals().then(() => (built = performance.now() - started));
-const show = (what: string, r: Awaited<ReturnType<typeof heartbeats>>) =>
-  console.log(
-    `${what}: ${r.requests.total} heartbeats, ${Math.round(r.requests.average)}/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, max ${r.latency.max} ms, errors ${r.non2xx + r.errors + r.timeouts}`,
-  );
+// heartbeats as visitors send them (Poisson arrivals at 500/s, each timed from when it was due)
+const show = (what: string, r: Arrivals) =>
+  console.log(`${what}: ${r.rps}/s, p50 ${r.p50} ms, p99 ${r.p99} ms, max ${r.max} ms, errors ${r.errors}`);
 const delay = monitorEventLoopDelay({ resolution: 5 });
 const held = (what: string) => {
   console.log(
@@ -41,11 +40,11 @@ const held = (what: string) => {
   delay.reset();
 };
 delay.enable();
-show(`during the count of ${months.n} months' filtered totals (first ${SECONDS} s)`, await heartbeats(url, SECONDS, 32, 500));
+show(`during the count of ${months.n} months' filtered totals (first ${SECONDS} s)`, await arrivals(url, SECONDS, 500));
 held('during the count, with heartbeats');
 await building;
 held('the rest of the count, no heartbeats');
 console.log(`counted in ${Math.round(built / 1000)} s`);
-show('after it (10 s)', await heartbeats(url, 10, 32, 500));
+show('after it (10 s)', await arrivals(url, 10, 500));
 held('after it');
 await collector.close();
