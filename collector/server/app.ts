@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEVICE_MS, FAILURE_WINDOW_MS, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, STATS_PATH, createAdmin } from './admin';
-import { addDays, dayAt, startOfDay } from './calendar';
+import { dayAt, zonedDay, type ZonedDay } from './calendar';
 import { NO_COUNTRIES, countryLookup, defaultCountryDatabase } from './edge/country';
 import { HttpError, sendJson } from './edge/http';
 import { RETRY_AFTER_S, createReporter, databaseUnavailable } from './edge/log';
@@ -135,13 +135,11 @@ export function createCollector(options: CollectorOptions = {}): Collector {
   // the start of the site's today, for the visitor tasks: read the zone at most every minute, and
   // the day's bounds once a day (three time-zone conversions a heartbeat were 3 % of a core at 500/s)
   let zone: { name: string; at: number } | null = null;
-  let today: { zone: string; start: number; end: number } | null = null;
+  let today: (ZonedDay & { zone: string }) | null = null;
   const todayStart = async (at: number): Promise<number> => {
     if (!zone || Math.abs(at - zone.at) > ZONE_EVERY_MS) zone = { name: await admin.timeZone(), at };
-    if (!today || today.zone !== zone.name || at < today.start || at >= today.end) {
-      const day = dayAt(zone.name, at);
-      today = { zone: zone.name, start: startOfDay(zone.name, day), end: startOfDay(zone.name, addDays(day, 1)) };
-    }
+    if (!today || today.zone !== zone.name || at < today.start || at >= today.end)
+      today = { ...zonedDay(zone.name, dayAt(zone.name, at)), zone: zone.name };
     return today.start;
   };
   const visitor = createVisitorTasks({
