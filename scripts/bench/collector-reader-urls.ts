@@ -17,12 +17,17 @@ export function dashboardReads(url: string): Array<[string, string]> {
   for (const period of ['30d', '12m'])
     for (const path of ['traffic', 'clicks', 'consent-stats', 'consents'])
       reads.push([`${path} ${period}`, `${url}/admin/api/${path}?period=${period}`]);
-  // filtered: counted from the page views of the period (the day totals hold no combinations)
+  // filtered: one filter from the filtered month totals where whole months are asked, else the rows
   for (const period of ['30d', '12m']) {
     reads.push([`traffic ${period}, filter browser`, `${url}/admin/api/traffic?period=${period}&filter=browser%3AFirefox`]);
     reads.push([
       `traffic ${period}, filter page`,
       `${url}/admin/api/traffic?period=${period}&filter=${encodeURIComponent(`page:${HOME}`)}`,
+    ]);
+    // two filters at once: never from the filtered month totals (they hold single filters), always the rows
+    reads.push([
+      `traffic ${period}, filter page + browser`,
+      `${url}/admin/api/traffic?period=${period}&filter=${encodeURIComponent(`page:${HOME}`)}&filter=browser%3ASafari`,
     ]);
   }
   reads.push(['overlay (/api/clicks)', `${url}/api/clicks?page=${encodeURIComponent(HOME)}`]);
