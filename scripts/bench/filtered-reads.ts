@@ -18,7 +18,11 @@ const pg = process.env.BENCH_PG;
 if (!path && !pg) throw new Error('BENCH_DB=<sqlite file> or BENCH_PG=<url> is required');
 const engine = pg ? postgresEngine(pg) : null;
 const reads = engine ? engine.reads : sqliteReader(path!);
-const dashboard = createDashboard(visitTotals(reads) as unknown as VisitsStore, {} as ClicksStore, {} as ConsentsStore);
+const dashboard = createDashboard(
+  visitTotals(reads, pg ? 'postgres' : 'sqlite') as unknown as VisitsStore,
+  {} as ClicksStore,
+  {} as ConsentsStore,
+);
 const filters: Array<[string, VisitFilter]> = [
   ['none', []],
   ['browser Firefox', [['browser', 'Firefox']]],

@@ -68,7 +68,7 @@ export function visitsStore(sql: Sql, reads: Reads) {
     (await sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM sessions WHERE last_seen >= ?', [since]))!.n;
 
   return {
-    ...visitTotals(reads),
+    ...visitTotals(reads, sql.engine),
     /**
      * One heartbeat: the session, a presence row, and for a page view (`initialize`) the page view
      * in its visit (a new one after 30 minutes without a page view). A later beat moves its page
