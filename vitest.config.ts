@@ -36,6 +36,18 @@ const BUNDLE_INDEPENDENT = [
 ];
 const litePass = process.env.PAGEPULSE_BUNDLE === 'pagepulse.lite.iife.js';
 
+/**
+ * Server files that open no database (the site's calendar, page addresses, the supervisor's
+ * backoff) or always SQLite in memory (read-rows): the same test in both collector passes. They run
+ * in the SQLite pass only; the calendar's comparisons with Intl took 11 s of the PostgreSQL pass.
+ */
+const ENGINE_INDEPENDENT = [
+  'test/server/calendar.test.ts',
+  'test/server/page.test.ts',
+  'test/server/read-rows.test.ts',
+  'test/server/supervisor.test.ts',
+];
+
 export default defineConfig({
   test: {
     // the browser and engine files that wait longest start first, on a fresh clone too
@@ -63,7 +75,7 @@ export default defineConfig({
           // PAGEPULSE_TEST_ENGINE=postgres: the same suite on a throwaway PostgreSQL (test/support/postgres.ts),
           // plus the tests that need several collector processes on one database (`*.postgres.test.ts`)
           ...(postgres
-            ? { globalSetup: ['test/support/postgres-setup.ts'], hookTimeout: 30_000 }
+            ? { globalSetup: ['test/support/postgres-setup.ts'], hookTimeout: 30_000, exclude: ENGINE_INDEPENDENT }
             : { exclude: ['test/server/multiprocess.test.ts', 'test/server/**/*.postgres.test.ts'] }),
         },
       },
