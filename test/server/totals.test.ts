@@ -105,6 +105,33 @@ describe('day totals', () => {
 });
 
 describe('filtered reads', () => {
+  it('count a page view in the 25th hour of the day the clocks go back (its quarter hours, all 100)', async () => {
+    h = await startCollector();
+    const admin = await signIn(h.url);
+    expect((await admin.post('/admin/api/settings', { timeZone: 'Europe/Berlin' })).status).toBe(200);
+    const visitor = h.visitor();
+    // 26 October 2025 in Berlin: 00:00 CEST (22:00 UTC the day before) to 00:00 CET (23:00 UTC), 25 hours;
+    // a visit at 23:20 and 23:35 (CET), in the day's quarter hours 97 and 98
+    h.clock.now = Date.parse('2025-10-26T22:20:00Z');
+    await visitor.beat('http://lichtwerk.test/', true);
+    h.clock.now = Date.parse('2025-10-26T22:35:00Z');
+    await visitor.beat('http://lichtwerk.test/galerie.html', true);
+    h.clock.now = Date.parse('2025-10-28T10:00:00Z');
+    type Read = { summary: { views: { current: number }; visits: { current: number } } };
+    const read = async (filter: string) =>
+      (await (
+        await (await signIn(h.url)).get(`/admin/api/traffic?period=custom&from=2025-10-26&to=2025-10-27${filter}`)
+      ).json()) as Read;
+    expect((await read('')).summary).toMatchObject({ views: { current: 2 }, visits: { current: 1 } });
+    // a visit dimension: the page views found through the visit, each placed in its day by its quarter hour
+    const byEntry = await read(`&filter=${encodeURIComponent('entry:http://lichtwerk.test/')}`);
+    expect(byEntry.summary).toMatchObject({ views: { current: 2 }, visits: { current: 1 } });
+    const both = await read(
+      `&filter=${encodeURIComponent('entry:http://lichtwerk.test/')}&filter=${encodeURIComponent('page:http://lichtwerk.test/galerie.html')}`,
+    );
+    expect(both.summary).toMatchObject({ views: { current: 1 }, visits: { current: 1 } });
+  });
+
   it('count the page views of a matching visit begun the day before (a visit that goes on past midnight)', async () => {
     h = await startCollector();
     const admin = await signIn(h.url);

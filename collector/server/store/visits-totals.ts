@@ -123,11 +123,16 @@ export function visitTotals(reads: Reads, engine: EngineName) {
     // months page + browser at 10,000 page views: 90 ms cold and 51 warm, by quarter hour 104 and 61)
     const visitSlots = slots && engine === 'postgres';
     const byVisits = f.onVisits.params.length > 0 && slots;
+    // each day's quarter hours as its first one plus 0, 1, 2... (`q`: as many as the longest day has,
+    // 100 in a day of 25 hours), made once: counting them up one by one in a recursive table was
+    // most of a small site's read (12 months page + browser at 10,000 page views: 41 ms, now 24)
+    const most = Math.max(...days.map((r) => Math.ceil((r.end - r.start) / SLOT_MS)));
     const withSlots =
       visitSlots || byVisits
-        ? `, sm (i, slot, e) AS (
-           SELECT i, s / ${SLOT_MS}, e FROM d UNION ALL SELECT i, slot + 1, e FROM sm WHERE (slot + 1) * ${SLOT_MS} < e
-         )`
+        ? `, q (k) AS (SELECT 0 UNION ALL SELECT k + 1 FROM q WHERE k < ${most - 1}),
+           sm (i, slot) AS MATERIALIZED (
+             SELECT d.i, d.s / ${SLOT_MS} + q.k FROM d CROSS JOIN q WHERE (d.s / ${SLOT_MS} + q.k) * ${SLOT_MS} < d.e
+           )`
         : '';
     // filtered: the matching visits once (a table of their own), not once per dimension
     const visits = filtered ? 'fv v JOIN d ON d.i = v.i WHERE 1 = 1' : range;
@@ -151,7 +156,9 @@ export function visitTotals(reads: Reads, engine: EngineName) {
     // up for each page view of the days: the visits begun in the span (`fv`; with a page filter too,
     // those with a view of the page, which hold all its views), and those begun before it that went
     // on into it (visits_last_view; the `+` keeps SQLite off the other index). Their page
-    // views find their day by the quarter hour they fall in (`sm`).
+    // views find their day by the quarter hour they fall in (`sm`). CROSS JOIN: SQLite reads the
+    // matching visits' page views by the visit index; left to itself it read every page view of the
+    // file against a Bloom filter of the visits (30 days page + browser at 1 M page views: 0.3 s, now 0.05).
     const withPages = !filtered
       ? ''
       : byVisits
@@ -163,8 +170,8 @@ export function visitTotals(reads: Reads, engine: EngineName) {
            ),
            fp AS MATERIALIZED (
              SELECT sm.i AS i, p.page AS page, p.session_id AS session_id, p.last_at - p.at AS t
-             FROM pv JOIN page_views p ON p.visit_id = pv.id JOIN sm ON sm.slot = p.at / ${SLOT_MS}
-             WHERE ${d.within(`${plus}p.at`)}${f.onPages.sql}
+             FROM pv CROSS JOIN page_views p CROSS JOIN sm
+             WHERE p.visit_id = pv.id AND sm.slot = p.at / ${SLOT_MS} AND ${d.within(`${plus}p.at`)}${f.onPages.sql}
            )`
         : `, fp AS MATERIALIZED (SELECT d.i AS i, p.page AS page, p.session_id AS session_id, p.last_at - p.at AS t FROM ${pages})`;
     const pagesParams = byVisits
