@@ -13,22 +13,30 @@ afterEach(async () => {
   expect(h.errors).toEqual([]);
 });
 
-/** A collector on the UTC calendar with its clock at `at`, and a new visitor. */
-const utcVisitorAt = async (at: string) => {
+/** A collector on the calendar of `timeZone` with its clock at `at`, and a new visitor. */
+const visitorAt = async (at: string, timeZone = 'UTC') => {
   h = await startCollector();
   const admin = await signIn(h.url);
-  expect((await admin.post('/admin/api/settings', { timeZone: 'UTC' })).status).toBe(200);
+  expect((await admin.post('/admin/api/settings', { timeZone })).status).toBe(200);
   const visitor = h.visitor();
   h.clock.now = Date.parse(at);
   return visitor;
 };
+type Traffic = {
+  summary: Record<'views' | 'visits' | 'timeOnPage' | 'bounceRate', { current: number }>;
+  pages: Array<{ label: string; current: number }>;
+};
+/** The overview of the custom days `from` to `to` with each of `filters` (`name:value`), signed in anew. */
+const customTraffic = async (from: string, to: string, ...filters: string[]) =>
+  (await (
+    await (
+      await signIn(h.url)
+    ).get(
+      `/admin/api/traffic?period=custom&from=${from}&to=${to}${filters.map((f) => `&filter=${encodeURIComponent(f)}`).join('')}`,
+    )
+  ).json()) as Traffic;
 /** The traffic summary of 1 May 2025 (a custom range of that day). */
-const mayFirst = async () =>
-  (
-    (await (await (await signIn(h.url)).get('/admin/api/traffic?period=custom&from=2025-05-01&to=2025-05-01')).json()) as {
-      summary: { timeOnPage: { current: number }; bounceRate: { current: number } };
-    }
-  ).summary;
+const mayFirst = async () => (await customTraffic('2025-05-01', '2025-05-01')).summary;
 
 const READS = [
   '/admin/api/traffic?period=today',
@@ -74,7 +82,7 @@ describe('day totals', () => {
   });
 
   it('a page view still open past midnight: its day is counted again with its whole time on page', async () => {
-    const visitor = await utcVisitorAt('2025-05-01T23:59:00Z');
+    const visitor = await visitorAt('2025-05-01T23:59:00Z');
     await visitor.beat('http://lichtwerk.test/', true);
     h.clock.now = Date.parse('2025-05-02T00:00:30Z');
     await visitor.beat('http://lichtwerk.test/');
@@ -90,7 +98,7 @@ describe('day totals', () => {
   });
 
   it('a visit begun before midnight goes on with a page view after it: its day is counted again (no longer a bounce)', async () => {
-    const visitor = await utcVisitorAt('2025-05-01T23:55:00Z');
+    const visitor = await visitorAt('2025-05-01T23:55:00Z');
     await visitor.beat('http://lichtwerk.test/', true);
     h.clock.now = Date.parse('2025-05-02T00:01:00Z');
     await h.buildTotals(); // 1 May is counted: one visit of one page view, a bounce
@@ -106,70 +114,41 @@ describe('day totals', () => {
 
 describe('filtered reads', () => {
   it('count a page view in the 25th hour of the day the clocks go back (its quarter hours, all 100)', async () => {
-    h = await startCollector();
-    const admin = await signIn(h.url);
-    expect((await admin.post('/admin/api/settings', { timeZone: 'Europe/Berlin' })).status).toBe(200);
-    const visitor = h.visitor();
     // 26 October 2025 in Berlin: 00:00 CEST (22:00 UTC the day before) to 00:00 CET (23:00 UTC), 25 hours;
     // a visit at 23:20 and 23:35 (CET), in the day's quarter hours 97 and 98
-    h.clock.now = Date.parse('2025-10-26T22:20:00Z');
+    const visitor = await visitorAt('2025-10-26T22:20:00Z', 'Europe/Berlin');
     await visitor.beat('http://lichtwerk.test/', true);
     h.clock.now = Date.parse('2025-10-26T22:35:00Z');
     await visitor.beat('http://lichtwerk.test/galerie.html', true);
     h.clock.now = Date.parse('2025-10-28T10:00:00Z');
-    type Read = { summary: { views: { current: number }; visits: { current: number } } };
-    const read = async (filter: string) =>
-      (await (
-        await (await signIn(h.url)).get(`/admin/api/traffic?period=custom&from=2025-10-26&to=2025-10-27${filter}`)
-      ).json()) as Read;
-    expect((await read('')).summary).toMatchObject({ views: { current: 2 }, visits: { current: 1 } });
+    const read = (...filters: string[]) => customTraffic('2025-10-26', '2025-10-27', ...filters);
+    expect((await read()).summary).toMatchObject({ views: { current: 2 }, visits: { current: 1 } });
     // a visit dimension: the page views found through the visit, each placed in its day by its quarter hour
-    const byEntry = await read(`&filter=${encodeURIComponent('entry:http://lichtwerk.test/')}`);
+    const byEntry = await read('entry:http://lichtwerk.test/');
     expect(byEntry.summary).toMatchObject({ views: { current: 2 }, visits: { current: 1 } });
-    const both = await read(
-      `&filter=${encodeURIComponent('entry:http://lichtwerk.test/')}&filter=${encodeURIComponent('page:http://lichtwerk.test/galerie.html')}`,
-    );
+    const both = await read('entry:http://lichtwerk.test/', 'page:http://lichtwerk.test/galerie.html');
     expect(both.summary).toMatchObject({ views: { current: 1 }, visits: { current: 1 } });
   });
 
   it('count the page views of a matching visit begun the day before (a visit that goes on past midnight)', async () => {
-    h = await startCollector();
-    const admin = await signIn(h.url);
-    expect((await admin.post('/admin/api/settings', { timeZone: 'UTC' })).status).toBe(200);
-    const visitor = h.visitor();
     // one visit (ten minutes between the views): begun on 1 May, its second page view on 2 May
-    h.clock.now = Date.parse('2025-05-01T23:55:00Z');
+    const visitor = await visitorAt('2025-05-01T23:55:00Z');
     await visitor.beat('http://lichtwerk.test/', true);
     h.clock.now = Date.parse('2025-05-02T00:05:00Z');
     await visitor.beat('http://lichtwerk.test/galerie.html', true);
     expect(await h.query('SELECT COUNT(*) AS n FROM visits')).toEqual([{ n: 1 }]);
     h.clock.now = Date.parse('2025-05-02T10:00:00Z');
-    type Read = {
-      summary: { views: { current: number }; visits: { current: number } };
-      pages: Array<{ label: string; current: number }>;
-    };
-    const read = async (filter: string) =>
-      (await (
-        await (await signIn(h.url)).get(`/admin/api/traffic?period=custom&from=2025-05-02&to=2025-05-02${filter}`)
-      ).json()) as Read;
-    const all = await read('');
+    const read = (...filters: string[]) => customTraffic('2025-05-02', '2025-05-02', ...filters);
+    const all = await read();
     // 2 May: the gallery's view; the visit belongs to 1 May, the day it began
     expect(all.summary.views.current).toBe(1);
     expect(all.summary.visits.current).toBe(0);
     // filtered by the visit's entry page: the same page view, found through the visit begun before the day
-    const byEntry = await read(`&filter=${encodeURIComponent('entry:http://lichtwerk.test/')}`);
+    const byEntry = await read('entry:http://lichtwerk.test/');
     expect(byEntry.summary).toMatchObject({ views: { current: 1 }, visits: { current: 0 } });
     expect(byEntry.pages.map((p) => [p.label, p.current])).toEqual([['http://lichtwerk.test/galerie.html', 1]]);
     // with a page filter beside it, and a visit dimension that does not match
-    expect(
-      (
-        await read(
-          `&filter=${encodeURIComponent('entry:http://lichtwerk.test/')}&filter=${encodeURIComponent('page:http://lichtwerk.test/galerie.html')}`,
-        )
-      ).summary.views.current,
-    ).toBe(1);
-    expect((await read(`&filter=${encodeURIComponent('entry:http://lichtwerk.test/galerie.html')}`)).summary.views.current).toBe(
-      0,
-    );
+    expect((await read('entry:http://lichtwerk.test/', 'page:http://lichtwerk.test/galerie.html')).summary.views.current).toBe(1);
+    expect((await read('entry:http://lichtwerk.test/galerie.html')).summary.views.current).toBe(0);
   });
 });

@@ -123,17 +123,17 @@ export function visitTotals(reads: Reads, engine: EngineName) {
     // months page + browser at 10,000 page views: 90 ms cold and 51 warm, by quarter hour 104 and 61)
     const visitSlots = slots && engine === 'postgres';
     const byVisits = f.onVisits.params.length > 0 && slots;
+    const quarterHours = visitSlots || byVisits;
     // each day's quarter hours as its first one plus 0, 1, 2... (`q`: as many as the longest day has,
     // 100 in a day of 25 hours), made once: counting them up one by one in a recursive table was
     // most of a small site's read (12 months page + browser at 10,000 page views: 41 ms, now 24)
     const most = Math.max(...days.map((r) => Math.ceil((r.end - r.start) / SLOT_MS)));
-    const withSlots =
-      visitSlots || byVisits
-        ? `, q (k) AS (SELECT 0 UNION ALL SELECT k + 1 FROM q WHERE k < ${most - 1}),
+    const withSlots = quarterHours
+      ? `, q (k) AS (SELECT 0 UNION ALL SELECT k + 1 FROM q WHERE k < ${most - 1}),
            sm (i, slot) AS MATERIALIZED (
              SELECT d.i, d.s / ${SLOT_MS} + q.k FROM d CROSS JOIN q WHERE (d.s / ${SLOT_MS} + q.k) * ${SLOT_MS} < d.e
            )`
-        : '';
+      : '';
     // filtered: the matching visits once (a table of their own), not once per dimension
     const visits = filtered ? 'fv v JOIN d ON d.i = v.i WHERE 1 = 1' : range;
     const withVisits = !filtered
@@ -190,7 +190,7 @@ export function visitTotals(reads: Reads, engine: EngineName) {
          UNION ALL
          SELECT d.i, 'visitors', '', COUNT(DISTINCT p.session_id), 0 FROM ${pages} GROUP BY d.i`;
     return reads.all(
-      `WITH${visitSlots || byVisits ? ' RECURSIVE' : ''} ${d.sql}${withSlots}${withVisits}${withPages}
+      `WITH${quarterHours ? ' RECURSIVE' : ''} ${d.sql}${withSlots}${withVisits}${withPages}
        ${pageRows}
        UNION ALL
        SELECT ${day}, 'visits', '', COUNT(*), COALESCE(SUM(CASE WHEN v.views = 1 THEN 1 ELSE 0 END), 0)
