@@ -114,7 +114,10 @@ export interface Arrivals {
  */
 export async function arrivals(url: string, seconds: number, rate: number): Promise<Arrivals> {
   const target = new URL(`${url}${ENDPOINT}`);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  // a free socket is closed after 4 s, before the collector's 5 (node's keepAliveTimeout): a beat sent
+  // on a socket the collector was closing failed with ECONNRESET (a browser sends it again); the
+  // sockets opened in a burst sat idle that long and the bench counted those as errors
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 256, timeout: 4_000 });
   const latencies: number[] = [];
   let errors = 0;
   const send = (n: number, planned: number) =>
