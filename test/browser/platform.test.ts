@@ -170,7 +170,9 @@ describe('keep-alive', () => {
       .slice(1, 7)
       .map((at, i) => at - issued[i]!)
       .sort((a, b) => a - b);
-    expect(gaps[0]!).toBeGreaterThanOrEqual(50);
+    // a second timer beside the first gives gaps of a few ms (and a median of half the interval); a
+    // tick that a loaded CI machine delayed by 265 ms left a gap of 35.8 ms, so the floor is 10
+    expect(gaps[0]!).toBeGreaterThanOrEqual(10);
     expect(gaps[5]!).toBeLessThan(800);
     const median = (gaps[2]! + gaps[3]!) / 2;
     expect(median).toBeGreaterThanOrEqual(260);
