@@ -151,4 +151,34 @@ describe('filtered reads', () => {
     expect((await read('entry:http://lichtwerk.test/', 'page:http://lichtwerk.test/galerie.html')).summary.views.current).toBe(1);
     expect((await read('entry:http://lichtwerk.test/galerie.html')).summary.views.current).toBe(0);
   });
+
+  it('a page and a visit dimension: a visit begun in the period whose view of the page came after it counts, without the view', async () => {
+    // one visit begun on 1 May at 23:55 (`/`), its view of the gallery on 2 May
+    const visitor = await visitorAt('2025-05-01T23:55:00Z');
+    await visitor.beat('http://lichtwerk.test/', true);
+    h.clock.now = Date.parse('2025-05-02T00:05:00Z');
+    await visitor.beat('http://lichtwerk.test/galerie.html', true);
+    h.clock.now = Date.parse('2025-05-03T10:00:00Z');
+    const both = ['entry:http://lichtwerk.test/', 'page:http://lichtwerk.test/galerie.html'];
+    // 1 May: the visit (it has a view of the page), none of the page's views
+    expect((await customTraffic('2025-05-01', '2025-05-01', ...both)).summary).toMatchObject({
+      views: { current: 0 },
+      visits: { current: 1 },
+    });
+    // 2 May: the view, not the visit (begun the day before); both days: one of each
+    expect((await customTraffic('2025-05-02', '2025-05-02', ...both)).summary).toMatchObject({
+      views: { current: 1 },
+      visits: { current: 0 },
+    });
+    expect((await customTraffic('2025-05-01', '2025-05-02', ...both)).summary).toMatchObject({
+      views: { current: 1 },
+      visits: { current: 1 },
+    });
+    // a page the visit never viewed: nothing
+    const never = ['entry:http://lichtwerk.test/', 'page:http://lichtwerk.test/kontakt.html'];
+    expect((await customTraffic('2025-05-01', '2025-05-02', ...never)).summary).toMatchObject({
+      views: { current: 0 },
+      visits: { current: 0 },
+    });
+  });
 });

@@ -27,7 +27,7 @@ export const FILTERED_KEY = 'start_at, dimension, value, metric, label';
 /**
  * One filtered total: filter dimension and value, metric and label, `n` and `total` (as the driver
  * gives them: PostgreSQL's sums of BIGINT come as text). Kept as read: converting a month's 200,000
- * held the collector's thread for tens of ms.
+ * rows held the collector's thread for tens of ms.
  */
 export interface FilteredRow {
   readonly dimension: string;
