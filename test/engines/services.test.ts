@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ALLOW_ALL, DECLINED_MARKETING, TRACKING } from '../support/consent-cookies';
 import { BUNDLES, useEngine, type EnginePage } from '../support/engines';
-import { clickAndWatch, consentLogs, placeholderButtons, serve, timeOrigin } from '../support/engines/scenario';
+import { clickAndWatch, consentLogs, placeholderButtons, serve, documentId, loadedDocumentId } from '../support/engines/scenario';
 
 // docs/protocol.md section 5b in the engine of this run (PAGEPULSE_ENGINE), against both built
 // bundles: cookies cleared when consent goes, a revision asks again, "load once / always allow".
@@ -35,13 +35,9 @@ async function withCookies(path: string, cookies: Record<string, string>): Promi
 const ready = (page: EnginePage) => expect.poll(() => page.evaluate(() => window.PagePulse !== undefined)).toBe(true);
 /** Run `act` (which reloads the page) and wait for the new document to be loaded. */
 async function reloadedBy(page: EnginePage, act: () => Promise<unknown>): Promise<void> {
-  const before = await timeOrigin(page);
+  const before = await documentId(page);
   await act();
-  await expect
-    .poll(() => page.evaluate(() => (document.readyState === 'complete' ? performance.timeOrigin : 0)).catch(() => 0), {
-      timeout: 10_000,
-    })
-    .not.toBe(before);
+  await expect.poll(() => loadedDocumentId(page), { timeout: 10_000 }).not.toBeOneOf(['', before]);
   await expect.poll(() => page.evaluate(() => (document.readyState === 'complete' ? 1 : 0)).catch(() => 0)).toBe(1);
 }
 const srcs = (page: EnginePage) =>
@@ -127,10 +123,10 @@ for (const bundle of BUNDLES) {
       await page.reload();
       await expect.poll(() => srcs(page)).toEqual([null, null, null]);
 
-      const origin = await timeOrigin(page);
+      const origin = await documentId(page);
       await page.click('button:nth-of-type(2)', '.gdprlock-placeholder');
       await expect.poll(() => srcs(page)).toEqual(['/embed.html?yt1', '/embed.html?yt2', null]);
-      expect(await timeOrigin(page)).toBe(origin);
+      expect(await documentId(page)).toBe(origin);
       expect(await page.cookies()).toMatchObject({ ...DECLINED_MARKETING, pagepulse_services: 'youtube' });
       await page.reload();
       await expect.poll(() => srcs(page)).toEqual(['/embed.html?yt1', '/embed.html?yt2', null]);

@@ -26,19 +26,38 @@ export function serve(
   return path;
 }
 
-/** The document's time origin; a reload gives a new one. */
-export const timeOrigin = (page: EnginePage): Promise<number> => page.evaluate(() => performance.timeOrigin);
+/**
+ * The document's identity: a random mark its window keeps (set at the first ask), so a reload gives
+ * a new one. Not `performance.timeOrigin`: WebKit's (Performance::timeOrigin) turns the monotonic
+ * origin into wall time at each read (approximateWallTime, the clocks' offset at that moment) and
+ * rounds it, so one document may answer two values a millisecond apart, and the watch took that for
+ * a reload (engines/vendors.test.ts failed so once in CI, in WebKit, 655 ms into the test).
+ */
+export const documentId = (page: EnginePage): Promise<string> =>
+  page.evaluate(() => {
+    const w = window as unknown as { __ppDocument?: string };
+    return (w.__ppDocument ??= `${Math.random()}`);
+  });
+
+/** The document's identity once it has loaded, else '' (while the new document loads, a script may fail or wait). */
+export const loadedDocumentId = (page: EnginePage): Promise<string> =>
+  page
+    .evaluate(() => {
+      if (document.readyState !== 'complete') return '';
+      const w = window as unknown as { __ppDocument?: string };
+      return (w.__ppDocument ??= `${Math.random()}`);
+    })
+    .catch(() => '');
 
 /** Click, then report whether the page reloaded (a new document, loaded) within `waitMs`. */
 export async function clickAndWatch(page: EnginePage, selector: string, host: string, waitMs = 2500): Promise<boolean> {
-  const before = await timeOrigin(page);
+  const before = await documentId(page);
   await page.click(selector, host);
   const deadline = Date.now() + waitMs;
   while (Date.now() < deadline) {
     await sleep(100);
-    // while the new document loads, a script may fail or wait: that is "not yet"
-    const now = await page.evaluate(() => (document.readyState === 'complete' ? performance.timeOrigin : 0)).catch(() => 0);
-    if (now !== 0 && now !== before) return true;
+    const now = await loadedDocumentId(page);
+    if (now !== '' && now !== before) return true;
   }
   return false;
 }
