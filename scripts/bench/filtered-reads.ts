@@ -35,6 +35,20 @@ const filters: Array<[string, VisitFilter]> = [
       ['browser', 'Safari'],
     ],
   ],
+  [
+    'page (home) + country DE',
+    [
+      ['page', HOME],
+      ['country', 'DE'],
+    ],
+  ],
+  [
+    'device mobile + browser Chrome',
+    [
+      ['device', 'mobile'],
+      ['browser', 'Chrome'],
+    ],
+  ],
 ];
 console.log('| period | filter | cold ms | median ms | max ms | page views counted |');
 console.log('|---|---|---|---|---|---|');
