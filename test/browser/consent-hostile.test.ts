@@ -42,6 +42,49 @@ async function open(path: string, html: string, viewport = WIDTHS.desktop, query
   return { context, tab, errors, lines };
 }
 
+/** A CPU profile as Chromium's Profiler.stop gives it (the fields read here). */
+interface CpuProfile {
+  nodes: Array<{ id: number; callFrame: { url: string; functionName: string }; children?: number[] }>;
+  samples?: number[];
+  timeDeltas?: number[];
+}
+
+/**
+ * The longest the code of `script` (a URL part) held the thread, in ms: its samples (one of its frames
+ * on the stack, what it calls included, DOM methods too) joined into one hold across breaks of at
+ * most `GAP_MS` of other work (the browser calling its next listener or observer callback in the
+ * same task); the garbage collector's samples neither break nor add to a hold.
+ */
+function longestHold(profile: CpuProfile, script: string): number {
+  const GAP_MS = 2;
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const ours = (id: number): boolean => {
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at))
+      if (byId.get(at)!.callFrame.url.includes(script)) return true;
+    return false;
+  };
+  const deltas = profile.timeDeltas ?? [];
+  let longest = 0;
+  let hold = 0;
+  let gap = 0;
+  (profile.samples ?? []).forEach((id, i) => {
+    // a sample's time is the delta to the next one
+    const ms = (deltas[i + 1] ?? 0) / 1000;
+    if (byId.get(id)!.callFrame.functionName === '(garbage collector)') return;
+    if (ours(id)) {
+      hold += (hold > 0 ? gap : 0) + ms;
+      gap = 0;
+      longest = Math.max(longest, hold);
+    } else if ((gap += ms) > GAP_MS) {
+      hold = 0;
+      gap = 0;
+    }
+  });
+  return longest;
+}
+
 async function shoot(tab: Page, name: string): Promise<void> {
   if (!SHOTS) return;
   mkdirSync(SHOTS, { recursive: true });
@@ -143,31 +186,54 @@ describe('hostile pages', () => {
     expect(errors).toEqual(['vendor snippet broke']);
   });
 
-  // Chromium alone takes about 11 s to load a page of 500 iframes (docs/testing.md): its own bound
-  it('500 blocked iframes: placeholders for all, released at once, the page stays responsive', { timeout: 150_000 }, async () => {
-    const many = Array.from(
-      { length: 500 },
-      (_, i) =>
-        `<iframe data-service="youtube" data-src="/embed.html?n=${i}" title="Film ${i}" width="200" height="120"></iframe>`,
-    ).join('\n');
-    const { tab, errors } = await open('/many.html', page('de', '', many, ' data-consent="on"'));
-    await expect.poll(() => tab.locator('.gdprlock-placeholder').count()).toBe(500);
-    const longest = await tab.evaluate(
-      () =>
-        new Promise<number>((resolve) => {
-          let worst = 0;
-          new PerformanceObserver((list) => {
-            for (const entry of list.getEntries()) worst = Math.max(worst, entry.duration);
-          }).observe({ type: 'longtask', buffered: true });
-          setTimeout(() => resolve(worst), 300);
-        }),
-    );
-    expect(longest).toBeLessThan(1000);
-    await tab.locator('pagepulse-consent').getByRole('button', { name: 'Alle akzeptieren' }).click();
-    await expect.poll(() => tab.locator('iframe[src]').count(), { timeout: 20_000 }).toBe(500);
-    expect(await tab.locator('.gdprlock-placeholder').count()).toBe(0);
-    expect(errors).toEqual([]);
-  });
+  // Chromium alone takes about 11 s to load a page of 500 iframes (docs/testing.md): its own bound.
+  // Its parser holds the thread about 500 ms at a time on this page with or without the bundle (a
+  // long task of the page is Chromium's; one of 1,002 ms under a loaded CI run failed a bound on it),
+  // so the test bounds what is ours: the longest the bundle's code held the thread, from a CPU profile
+  // of the load (10 to 31 ms here; the placeholders made in one pass at DOMContentLoaded, each reading
+  // its iframe's box, held it 895 ms, and the page's longest task was then 1,836 ms)
+  it(
+    '500 blocked iframes: placeholders for all, released at once, our code never holds the page',
+    { timeout: 150_000 },
+    async () => {
+      const many = Array.from(
+        { length: 500 },
+        (_, i) =>
+          `<iframe data-service="youtube" data-src="/embed.html?n=${i}" title="Film ${i}" width="200" height="120"></iframe>`,
+      ).join('\n');
+      server.page('/many.html', page('de', '', many, ' data-consent="on"'));
+      const context = await browser.newContext({ viewport: WIDTHS.desktop });
+      const tab = await context.newPage();
+      const errors = collectPageErrors(tab);
+      const cdp = await context.newCDPSession(tab);
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+      await cdp.send('Profiler.start');
+      await tab.goto(`${server.origin}/many.html`);
+      await expect.poll(() => tab.locator('.gdprlock-placeholder').count()).toBe(500);
+      const { profile } = await cdp.send('Profiler.stop');
+      const held = longestHold(profile, `/dist/${BUNDLE}`);
+      const longest = await tab.evaluate(
+        () =>
+          new Promise<number>((resolve) => {
+            let worst = 0;
+            new PerformanceObserver((list) => {
+              for (const entry of list.getEntries()) worst = Math.max(worst, entry.duration);
+            }).observe({ type: 'longtask', buffered: true });
+            setTimeout(() => resolve(worst), 300);
+          }),
+      );
+      console.log(
+        `500 blocked iframes: our code held the thread at most ${held.toFixed(1)} ms at a time; the page's longest task ${Math.round(longest)} ms`,
+      );
+      expect(held).toBeGreaterThan(0);
+      expect(held).toBeLessThan(200);
+      await tab.locator('pagepulse-consent').getByRole('button', { name: 'Alle akzeptieren' }).click();
+      await expect.poll(() => tab.locator('iframe[src]').count(), { timeout: 20_000 }).toBe(500);
+      expect(await tab.locator('.gdprlock-placeholder').count()).toBe(0);
+      expect(errors).toEqual([]);
+    },
+  );
 
   it('a page that redefines document.createElement (throwing) keeps its page and its held content', async () => {
     const redefine = `<script>document.createElement = function () { throw new Error('createElement is ours'); };</script>`;
