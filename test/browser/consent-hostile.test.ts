@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, CDPSession, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { axeViolations } from '../support/axe';
 import { BUNDLE, collectConsole, collectPageErrors } from '../support/browser';
@@ -32,12 +32,20 @@ const page = (lang: string, head: string, body: string, attrs = '') => `<!doctyp
 const EMBEDS = `<iframe data-service="youtube" data-category="4" data-src="/embed.html?yt" width="560" height="315" title="Film"></iframe>
 <iframe data-category="4" data-src="/embed.html?other" width="400" height="200" title="Andere"></iframe>`;
 
-async function open(path: string, html: string, viewport = WIDTHS.desktop, query = '') {
+/** A page of `html` at `path` in a new context, loaded; `beforeLoad` runs on the tab before it navigates. */
+async function open(
+  path: string,
+  html: string,
+  viewport = WIDTHS.desktop,
+  query = '',
+  beforeLoad: (tab: Page) => Promise<void> = async () => {},
+) {
   server.page(path, html);
   const context = await browser.newContext({ viewport });
   const tab = await context.newPage();
   const errors = collectPageErrors(tab);
   const lines = collectConsole(tab);
+  await beforeLoad(tab);
   await tab.goto(`${server.origin}${path}${query}`);
   return { context, tab, errors, lines };
 }
@@ -201,17 +209,21 @@ describe('hostile pages', () => {
         (_, i) =>
           `<iframe data-service="youtube" data-src="/embed.html?n=${i}" title="Film ${i}" width="200" height="120"></iframe>`,
       ).join('\n');
-      server.page('/many.html', page('de', '', many, ' data-consent="on"'));
-      const context = await browser.newContext({ viewport: WIDTHS.desktop });
-      const tab = await context.newPage();
-      const errors = collectPageErrors(tab);
-      const cdp = await context.newCDPSession(tab);
-      await cdp.send('Profiler.enable');
-      await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
-      await cdp.send('Profiler.start');
-      await tab.goto(`${server.origin}/many.html`);
+      let cdp: CDPSession | undefined;
+      const { tab, errors } = await open(
+        '/many.html',
+        page('de', '', many, ' data-consent="on"'),
+        WIDTHS.desktop,
+        '',
+        async (t) => {
+          cdp = await t.context().newCDPSession(t);
+          await cdp.send('Profiler.enable');
+          await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+          await cdp.send('Profiler.start');
+        },
+      );
       await expect.poll(() => tab.locator('.gdprlock-placeholder').count()).toBe(500);
-      const { profile } = await cdp.send('Profiler.stop');
+      const { profile } = await cdp!.send('Profiler.stop');
       const held = longestHold(profile, `/dist/${BUNDLE}`);
       const longest = await tab.evaluate(
         () =>

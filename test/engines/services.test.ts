@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ALLOW_ALL, DECLINED_MARKETING, TRACKING } from '../support/consent-cookies';
 import { BUNDLES, useEngine, type EnginePage } from '../support/engines';
-import { clickAndWatch, consentLogs, placeholderButtons, serve, documentId, loadedDocumentId } from '../support/engines/scenario';
+import { clickAndWatch, consentLogs, documentId, loadedDocumentId, placeholderButtons, serve } from '../support/engines/scenario';
 
 // docs/protocol.md section 5b in the engine of this run (PAGEPULSE_ENGINE), against both built
 // bundles: cookies cleared when consent goes, a revision asks again, "load once / always allow".
@@ -37,8 +37,8 @@ const ready = (page: EnginePage) => expect.poll(() => page.evaluate(() => window
 async function reloadedBy(page: EnginePage, act: () => Promise<unknown>): Promise<void> {
   const before = await documentId(page);
   await act();
+  // (loadedDocumentId answers only once the document has loaded)
   await expect.poll(() => loadedDocumentId(page), { timeout: 10_000 }).not.toBeOneOf(['', before]);
-  await expect.poll(() => page.evaluate(() => (document.readyState === 'complete' ? 1 : 0)).catch(() => 0)).toBe(1);
 }
 const srcs = (page: EnginePage) =>
   page.evaluate(() => Array.from(document.querySelectorAll('iframe')).map((f) => f.getAttribute('src')));

@@ -94,8 +94,11 @@ function dayBuckets(ranges: readonly Range[], indices: readonly number[]): { sql
   const bounds: number[] = [];
   const map: Array<number | null> = [];
   for (const day of days) {
-    if (bounds.length > 0 && bounds[bounds.length - 1]! < day.start) map.push(null);
-    if (bounds.length === 0 || bounds[bounds.length - 1]! < day.start) bounds.push(day.start);
+    const last = bounds.at(-1);
+    if (last === undefined || last < day.start) {
+      if (last !== undefined) map.push(null);
+      bounds.push(day.start);
+    }
     map.push(day.i);
     bounds.push(day.end);
   }

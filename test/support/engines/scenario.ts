@@ -33,21 +33,17 @@ export function serve(
  * rounds it, so one document may answer two values a millisecond apart, and the watch took that for
  * a reload (engines/vendors.test.ts failed so once in CI, in WebKit, 655 ms into the test).
  */
-export const documentId = (page: EnginePage): Promise<string> =>
-  page.evaluate(() => {
-    const w = window as unknown as { __ppDocument?: string };
-    return (w.__ppDocument ??= `${Math.random()}`);
-  });
+export const documentId = (page: EnginePage): Promise<string> => page.evaluate(markOf, false);
 
 /** The document's identity once it has loaded, else '' (while the new document loads, a script may fail or wait). */
-export const loadedDocumentId = (page: EnginePage): Promise<string> =>
-  page
-    .evaluate(() => {
-      if (document.readyState !== 'complete') return '';
-      const w = window as unknown as { __ppDocument?: string };
-      return (w.__ppDocument ??= `${Math.random()}`);
-    })
-    .catch(() => '');
+export const loadedDocumentId = (page: EnginePage): Promise<string> => page.evaluate(markOf, true).catch(() => '');
+
+/** In the page: the window's mark (made at the first ask); with `loaded`, '' until the document has loaded. */
+function markOf(loaded: boolean): string {
+  if (loaded && document.readyState !== 'complete') return '';
+  const w = window as unknown as { __ppDocument?: string };
+  return (w.__ppDocument ??= `${Math.random()}`);
+}
 
 /** Click, then report whether the page reloaded (a new document, loaded) within `waitMs`. */
 export async function clickAndWatch(page: EnginePage, selector: string, host: string, waitMs = 2500): Promise<boolean> {
