@@ -198,11 +198,11 @@ describe('hostile pages', () => {
   // Its parser holds the thread about 500 ms at a time on this page with or without the bundle (a
   // long task of the page is Chromium's; one of 1,002 ms under a loaded CI run failed a bound on it),
   // so the test bounds what is ours: the longest the bundle's code held the thread, from a CPU profile
-  // of the load (10 to 31 ms here; the placeholders made in one pass at DOMContentLoaded, each reading
-  // its iframe's box, held it 895 ms, and the page's longest task was then 1,836 ms)
+  // of the load (8 to 17 ms here, 15 with two CPU hogs; the placeholders made in one pass at
+  // DOMContentLoaded, each reading its iframe's box, held it 796 to 895 ms)
   it(
     '500 blocked iframes: placeholders for all, released at once, our code never holds the page',
-    { timeout: 150_000 },
+    { timeout: 180_000 },
     async () => {
       const many = Array.from(
         { length: 500 },
@@ -216,9 +216,11 @@ describe('hostile pages', () => {
         WIDTHS.desktop,
         '',
         async (t) => {
+          // The load under the profiler took over Playwright's default 30 s once on a loaded CI machine
+          t.setDefaultNavigationTimeout(120_000);
           cdp = await t.context().newCDPSession(t);
           await cdp.send('Profiler.enable');
-          await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+          await cdp.send('Profiler.setSamplingInterval', { interval: 1000 });
           await cdp.send('Profiler.start');
         },
       );
