@@ -2,13 +2,16 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { migrations } from '../../collector/server/store';
 import { migrate } from '../../collector/server/store/migrate';
-import type { Reads, Sql } from '../../collector/server/store/sql';
+import { textOf, type Reads, type Sql, type Statement } from '../../collector/server/store/sql';
+import { postgresEngine } from '../../collector/server/store/postgres';
 import { sqliteSql } from '../../collector/server/store/sqlite';
 import type { Heartbeat, Visitor } from '../../collector/server/store/types';
 import { ONLINE_EVERY_MS, visitsStore } from '../../collector/server/store/visits';
+import { snapshotSees } from '../../collector/server/store/visits-beat';
 import { describeAgent } from '../../collector/server/visitor/agent';
 import { pageAddress } from '../../collector/server/visitor/page';
 import { sourceOf } from '../../collector/server/visitor/sources';
+import { newPostgresDatabase, TEST_ENGINE } from '../support/collector';
 
 const PAGE = 'http://lichtwerk.test/';
 const beat: Heartbeat = { page: PAGE, initialize: true, deviceWidth: null, deviceHeight: null };
@@ -46,11 +49,10 @@ describe('live counts of a heartbeat', () => {
     const meanwhile = record(4, 1_012_001);
     expect(await settled(starter)).toBe(true);
     expect(await settled(meanwhile)).toBe(true);
-    // the last count (1) and the sessions new since, each counted at once: here as many as online
-    for (const answered of [await starter, await meanwhile]) {
-      expect(answered.online).toBeGreaterThanOrEqual(3);
-      expect(answered.total).toBe(answered.online);
-    }
+    // online: visitors 2, 3 and 4 (visitor 1's beat is out of the window; the count saw visitor 4's
+    // write, so its answer adds nobody); ever: the last count (1) and each new session at once
+    expect(await starter).toMatchObject({ online: 3, total: 3 });
+    expect(await meanwhile).toMatchObject({ online: 3, total: 4 });
     expect(counts).toHaveLength(1); // one count at a time
     counts.shift()!.answer();
     await new Promise((r) => setTimeout(r, 0));
@@ -157,5 +159,86 @@ describe('live counts of a heartbeat', () => {
     });
     expect(beside).toBeLessThan(without * 4);
     db.close();
+  });
+
+  it('an arrival answered beside a count of the sessions online is counted once, whichever of the two is answered first', async () => {
+    // the test's engine (a fresh PostgreSQL database in its pass); the next beat's counts may be
+    // held after their statement ran, so that a beat is answered after a later one
+    const parsers = { agent: describeAgent, page: pageAddress, source: sourceOf };
+    const engine = TEST_ENGINE === 'postgres' ? postgresEngine(await newPostgresDatabase()) : null;
+    const db = engine ? null : new Database(':memory:');
+    const base = engine ? engine.sql : sqliteSql(db!);
+    await migrate(base, migrations(parsers), 0);
+    let gate: { ran: () => void; release: Promise<void> } | null = null;
+    const hold = () => {
+      let release!: () => void;
+      let ran!: () => void;
+      const done = new Promise<void>((r) => (ran = r));
+      gate = { ran, release: new Promise<void>((r) => (release = r)) };
+      return { ran: done, release };
+    };
+    const sql: Sql = {
+      ...base,
+      // the counts of a beat (on PostgreSQL the beat's one statement, its writes with them)
+      get: async <T>(statement: Statement, params?: readonly unknown[]) => {
+        const held = textOf(statement).includes('COUNT(DISTINCT session_id) FROM presence') ? gate : null;
+        if (held) gate = null;
+        const row = await base.get<T>(statement, params);
+        held?.ran();
+        await held?.release;
+        return row;
+      },
+    };
+    const reads: Reads = { all: () => Promise.reject(new Error('not used')), get: <T>() => Promise.resolve({ n: 0 } as T) };
+    const visits = visitsStore(sql, reads);
+    const t = 1_000_000;
+    const record = async (n: number, at: number) =>
+      (await visits.recordHeartbeat(visitor(n), { ...beat, initialize: false }, at, 0, at - 10_000)).online;
+    try {
+      expect(await record(1, t)).toBe(1);
+      expect(await record(2, t + 100)).toBe(2);
+      expect(await record(3, t + 200)).toBe(3);
+
+      // visitor 4 arrives and is written; a count (visitor 1, a second on) sees it and is answered
+      // first: 4 online, and visitor 4's own answer, later, adds nobody
+      const written = hold();
+      const arrival = record(4, t + 300);
+      await written.ran;
+      expect(await record(1, t + 1_000)).toBe(4);
+      written.release();
+      expect(await arrival).toBe(4);
+      expect(await record(2, t + 1_001)).toBe(4);
+
+      // a count runs (visitor 1, a second on) but is answered after visitor 5 arrives, whose write
+      // it did not see: 5 online, not the count's 4
+      const counted = hold();
+      const count = record(1, t + 2_000);
+      await counted.ran;
+      expect(await record(5, t + 2_001)).toBe(5);
+      counted.release();
+      expect(await count).toBe(5);
+      expect(await record(2, t + 2_002)).toBe(5);
+      // and the next count has all five, the list of arrivals it did not see empty again
+      expect(await record(3, t + 3_000)).toBe(5);
+      expect(await record(6, t + 3_001)).toBe(6);
+    } finally {
+      await (engine ? engine.close() : Promise.resolve(db!.close()));
+    }
+  });
+
+  it("PostgreSQL's order of a beat and a count: a snapshot sees the transactions before its xmin and those below its xmax not running", () => {
+    const snapshot = '10:20:12,15';
+    expect([9n, 10n, 12n, 13n, 15n, 19n, 20n, 25n].map((xid) => snapshotSees(snapshot, xid))).toEqual([
+      true,
+      true,
+      false,
+      true,
+      false,
+      true,
+      false,
+      false,
+    ]);
+    expect(snapshotSees('700:700:', 699n)).toBe(true);
+    expect(snapshotSees('700:700:', 700n)).toBe(false);
   });
 });

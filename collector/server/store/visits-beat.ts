@@ -52,7 +52,8 @@ const STILL_HERE = `UPDATE page_views SET last_at = ? WHERE id = (
 const others = (postgres: boolean, online: boolean) => `SELECT
     (SELECT COUNT(DISTINCT session_id) FROM presence
       WHERE ${postgres ? 'page = ? AND (page, at) >= (?, ?)' : 'page = ? AND at >= ?'} AND session_id <> ?) AS on_page,
-    ${online ? '(SELECT COUNT(*) FROM sessions WHERE last_seen >= ? AND id <> ?)' : 'NULL'} AS online`;
+    ${online ? '(SELECT COUNT(*) FROM sessions WHERE last_seen >= ? AND id <> ?)' : 'NULL'} AS online,
+    ${online ? (postgres ? 'CAST(pg_current_snapshot() AS TEXT)' : 'total_changes()') : 'NULL'} AS seen`;
 /** The four texts, made once: by engine (SQLite, PostgreSQL), then by whether the site's count is due. */
 const OTHERS = [false, true].map((postgres) => [false, true].map((online) => others(postgres, online)));
 const othersSql = (postgres: boolean, online: boolean) => OTHERS[Number(postgres)]![Number(online)]!;
@@ -67,8 +68,19 @@ const othersParams = (postgres: boolean, visitor: Visitor, page: string, since: 
  * own upsert).
  */
 const LAST_SEEN = 'SELECT last_seen FROM sessions WHERE id = ?';
-/** A PostgreSQL beat statement's answer: the counts, then the session's `last_seen` before it. */
-const answerSql = (online: boolean) => `${othersSql(true, online)}, (${LAST_SEEN}) AS last_seen`;
+/**
+ * SQLite: the session's `last_seen` and the connection's count of rows changed so far
+ * (`total_changes()`), read in the beat's transaction before its writes: a count of the sessions
+ * online saw this beat's session if it read more changes than that (see BeatOrder).
+ */
+const LAST_SEEN_AND_CHANGES = `SELECT (${LAST_SEEN}) AS last_seen, total_changes() AS mark`;
+/**
+ * A PostgreSQL beat statement's answer: the counts, the session's `last_seen` before it, and its
+ * transaction's id (a count of the sessions online saw this beat's session if its snapshot shows
+ * that transaction as committed; see BeatOrder).
+ */
+const answerSql = (online: boolean) =>
+  `${othersSql(true, online)}, (${LAST_SEEN}) AS last_seen, CAST(pg_current_xact_id() AS TEXT) AS mark`;
 const answerParams = (visitor: Visitor, page: string, since: number, online: boolean) => [
   ...othersParams(true, visitor, page, since, online),
   visitor.session,
@@ -77,7 +89,11 @@ const answerParams = (visitor: Visitor, page: string, since: number, online: boo
 interface Others {
   on_page: number;
   online: number | null;
+  /** With `online`: SQLite's changes so far, PostgreSQL's snapshot (`xmin:xmax:xip,...`). */
+  seen: number | string | null;
   last_seen: number | null;
+  /** SQLite's changes before the beat's writes, PostgreSQL's transaction id. */
+  mark: number | string;
 }
 
 /**
@@ -136,10 +152,13 @@ const addPageView = async (tx: Sql, visitor: Visitor, beat: Heartbeat, at: numbe
   await tx.run(INSERT_PAGE_VIEW, [visit, visitor.session, beat.page, at, at]);
 };
 
-/** A beat's writes in one transaction (SQLite); answers the session's `last_seen` before them (null: new). */
+/**
+ * A beat's writes in one transaction (SQLite); answers the session's `last_seen` before them (null:
+ * new) and the connection's changes before them.
+ */
 const writeBeat = (sql: Sql, visitor: Visitor, beat: Heartbeat, at: number, lateBefore: number) =>
   sql.transaction(async (tx) => {
-    const before = await tx.get<{ last_seen: number }>(LAST_SEEN, [visitor.session]);
+    const before = (await tx.get<{ last_seen: number | null; mark: number }>(LAST_SEEN_AND_CHANGES, [visitor.session]))!;
     await tx.run(UPSERT_SESSION, sessionParams(visitor, beat, at));
     await tx.run(PRESENCE_ROW, [visitor.session, beat.page, at]);
     if (beat.initialize) await addPageView(tx, visitor, beat, at, lateBefore);
@@ -147,7 +166,7 @@ const writeBeat = (sql: Sql, visitor: Visitor, beat: Heartbeat, at: number, late
       const view = await tx.get<{ at: number }>(STILL_HERE, [at, visitor.session, beat.page]);
       if (view && view.at < lateBefore) await noteLate(tx, view.at, at);
     }
-    return before?.last_seen ?? null;
+    return before;
   });
 
 /**
@@ -225,26 +244,66 @@ const pageViewAtOnce: BeatStatement = async (sql, visitor, beat, { at, lateBefor
   ]))!;
 
 /**
+ * Where a beat's session write falls against a count of the sessions online (the order of the
+ * database's writes): `write` marks the beat (SQLite: the connection's changes before its
+ * transaction; PostgreSQL: its transaction id), and a count answers whether it `saw` a mark (SQLite:
+ * it read more changes than that, the writes being one connection's, one transaction at a time;
+ * PostgreSQL: its snapshot shows that transaction committed). So the count of sessions online
+ * (visits.ts) adds an arrival answered beside a count only if that count did not have it.
+ */
+export type BeatMark = number | bigint;
+export interface BeatOrder {
+  write: BeatMark;
+  /** With a count of the sessions online: whether it saw a beat's writes. */
+  saw: ((write: BeatMark) => boolean) | null;
+}
+
+/** PostgreSQL: whether a snapshot (`xmin:xmax:xip,...`, pg_current_snapshot) sees transaction `xid` as committed. */
+export function snapshotSees(snapshot: string, xid: bigint): boolean {
+  const [xmin, xmax, list = ''] = snapshot.split(':');
+  if (xid < BigInt(xmin!)) return true;
+  if (xid >= BigInt(xmax!)) return false;
+  return !list
+    .split(',')
+    .filter(Boolean)
+    .some((running) => BigInt(running) === xid);
+}
+
+/** A count's `saw` from its statement's `seen`. */
+const sawOf = (seen: number | string | null): BeatOrder['saw'] =>
+  seen === null
+    ? null
+    : typeof seen === 'string'
+      ? (write) => snapshotSees(seen, BigInt(write))
+      : (write) => Number(write) < seen;
+
+/**
  * Record one beat on the writers' side; answers the sessions seen since `times.since` on its page
- * and, if `times.online`, on the site (the beating session among them, else null), and the session's `last_seen`
- * before the beat (null for a new session).
+ * and, if `times.online`, on the site (the beating session among them, else null), the session's
+ * `last_seen` before the beat (null for a new session), and the beat's place in the order of writes.
  */
 export async function recordBeat(
   sql: Sql,
   visitor: Visitor,
   beat: Heartbeat,
   times: BeatTimes,
-): Promise<{ onPage: number; online: number | null; lastSeen: number | null }> {
+): Promise<{ onPage: number; online: number | null; lastSeen: number | null } & BeatOrder> {
   const { at, lateBefore, since, online } = times;
   let found: Others;
   if (sql.engine === 'postgres') found = await (beat.initialize ? pageViewAtOnce : laterBeatAtOnce)(sql, visitor, beat, times);
   else {
-    const lastSeen = await writeBeat(sql, visitor, beat, at, lateBefore);
-    const counts = await sql.get<Omit<Others, 'last_seen'>>(
+    const before = await writeBeat(sql, visitor, beat, at, lateBefore);
+    const counts = await sql.get<Omit<Others, 'last_seen' | 'mark'>>(
       othersSql(false, online),
       othersParams(false, visitor, beat.page, since, online),
     );
-    found = { ...counts!, last_seen: lastSeen };
+    found = { ...counts!, last_seen: before.last_seen, mark: before.mark };
   }
-  return { onPage: found.on_page + 1, online: found.online === null ? null : found.online + 1, lastSeen: found.last_seen };
+  return {
+    onPage: found.on_page + 1,
+    online: found.online === null ? null : found.online + 1,
+    lastSeen: found.last_seen,
+    write: typeof found.mark === 'string' ? BigInt(found.mark) : found.mark,
+    saw: sawOf(found.online === null ? null : found.seen),
+  };
 }

@@ -1,7 +1,7 @@
 import type { RetentionStep } from './retention';
 import type { Reads, Sql } from './sql';
 import type { Heartbeat, Presence, Visitor } from './types';
-import { recordBeat } from './visits-beat';
+import { recordBeat, type BeatMark, type BeatOrder } from './visits-beat';
 import { FILTERED_KEY } from './visits-filtered';
 import { visitTotals } from './visits-totals';
 
@@ -28,6 +28,8 @@ const TOTAL_EVERY_MS = 10_000;
  * of the window is a row to read, and with 2,000 visitors online every beat read 2,000 rows.
  */
 export const ONLINE_EVERY_MS = 1_000;
+/** Arrivals kept for the next count to tell whether it had them (only while counts fail does the list grow). */
+const ARRIVALS_KEPT = 10_000;
 /** The visits area on an open database. */
 export function visitsStore(sql: Sql, reads: Reads) {
   let prunedAt = Number.NEGATIVE_INFINITY;
@@ -37,9 +39,19 @@ export function visitsStore(sql: Sql, reads: Reads) {
    * it is ONLINE_EVERY_MS old, a beat of a session not seen since that start (a new arrival) adds
    * one to it, one seen since is in it already; so an arrival is counted at once and a departure
    * within a second (the window itself is at least 10 s). Another process's arrivals are counted
-   * at this one's next count.
+   * at this one's next count. An arrival answered beside a count is added only if that count did
+   * not see its write (`saw`, BeatOrder): taken as it came, one written before a count but answered
+   * after it landed was counted twice, and one written after a count but answered before it landed
+   * was lost, each until the next count.
    */
-  let online = { n: 0, since: Number.NEGATIVE_INFINITY, at: Number.NEGATIVE_INFINITY };
+  let online: { n: number; since: number; at: number; saw: BeatOrder['saw'] } = {
+    n: 0,
+    since: Number.NEGATIVE_INFINITY,
+    at: Number.NEGATIVE_INFINITY,
+    saw: null,
+  };
+  /** The arrivals added to `online.n` that its count did not see: the next count may have them. */
+  let arrivals: BeatMark[] = [];
   const countTotal = (at: number): Promise<number> => {
     if (at - total.at < TOTAL_EVERY_MS) return Promise.resolve(total.n);
     // while a count runs every beat answers the last one, the beat that started it too (a scan of a
@@ -82,8 +94,16 @@ export function visitsStore(sql: Sql, reads: Reads) {
       const recount = !(at >= online.at && at - online.at < ONLINE_EVERY_MS);
       if (recount) online.at = at;
       const counts = await recordBeat(sql, visitor, beat, { at, lateBefore, since, online: recount });
-      if (counts.online !== null) online = { n: counts.online, since, at };
-      else if (counts.lastSeen === null || counts.lastSeen < online.since) online.n++;
+      if (counts.online !== null) {
+        // the arrivals answered so far that this count did not see are online too
+        const saw = counts.saw!;
+        arrivals = arrivals.filter((write) => !saw(write));
+        online = { n: counts.online + arrivals.length, since, at, saw };
+      } else if ((counts.lastSeen === null || counts.lastSeen < online.since) && !online.saw?.(counts.write)) {
+        online.n++;
+        arrivals.push(counts.write);
+        if (arrivals.length > ARRIVALS_KEPT) arrivals.shift();
+      }
       const onSite = Math.max(online.n, counts.onPage);
       // a new session is one more ever, counted at once (as an arrival is online): so it is in the
       // total it is answered while the count is not due or runs; the next count has it anyway
