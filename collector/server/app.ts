@@ -157,6 +157,8 @@ export function createCollector(options: CollectorOptions = {}): Collector {
   });
   const ready = (async () => {
     await store.migrate(now());
+    // the badge's first count on the readers' side ahead of the totals' run (a first beat waits for it)
+    store.visits.startCounts(now());
     const result = await admin.init(options.adminPassword ?? null);
     jobs.start();
     return result;

@@ -73,6 +73,47 @@ describe('live counts of a heartbeat', () => {
     db.close();
   });
 
+  it("the badge's first count starts as the collector opens: the first beat waits for it, not behind the readers' work begun after it", async () => {
+    const db = new Database(':memory:');
+    const sql = sqliteSql(db);
+    await migrate(sql, migrations({ agent: describeAgent, page: pageAddress, source: sourceOf }), 0);
+    for (const n of [1, 2, 3])
+      db.prepare('INSERT INTO sessions (id, first_seen, last_seen, user_agent) VALUES (?, 0, 0, ?)').run(
+        visitor(n).session,
+        'test',
+      );
+    // the readers' side as the reader thread is: one statement at a time, in the order asked
+    const asked: Array<{ text: string; answer: () => void }> = [];
+    const reads: Reads = {
+      all: () => Promise.reject(new Error('not used')),
+      get: <T>(text: string) =>
+        new Promise<T | undefined>((answer) => asked.push({ text, answer: () => answer(db.prepare(text).get() as T) })),
+    };
+    const answerNext = async () => {
+      asked.shift()!.answer();
+      await new Promise((r) => setTimeout(r, 0));
+    };
+    const settled = (p: Promise<unknown>) =>
+      Promise.race([p.then(() => true), new Promise((r) => setTimeout(() => r(false), 100))]);
+    const visits = visitsStore(sql, reads);
+    const t = 1_000_000;
+    visits.startCounts(t);
+    // the totals' run begins on the readers' side (a month's count: about 1 s at 1 M page views)
+    const month = reads.get('SELECT 1 AS month');
+    // a beat before the first count is answered waits for it (never answers a total of 0)
+    const early = visits.recordHeartbeat(visitor(4), beat, t + 5, 0, t - 9_995);
+    expect(await settled(early)).toBe(false);
+    await answerNext();
+    expect(await settled(early)).toBe(true);
+    expect(await early).toMatchObject({ total: 4 });
+    // the next beats do not wait for the month's count, still running
+    expect(await settled(visits.recordHeartbeat(visitor(5), beat, t + 10, 0, t - 9_990))).toBe(true);
+    expect(asked.map((a) => a.text)).toEqual(['SELECT 1 AS month']);
+    await answerNext();
+    await month;
+    db.close();
+  });
+
   it('counts the sessions online at most once a second; an arrival at once, a departure at the next count', async () => {
     const db = new Database(':memory:');
     const base = sqliteSql(db);

@@ -57,8 +57,8 @@ export function visitsStore(sql: Sql, reads: Reads) {
     // while a count runs every beat answers the last one, the beat that started it too (a scan of a
     // large table takes a few hundred ms, and on the readers' side it waits behind whatever dashboard
     // read runs there: up to 1.9 s measured); only the first count of a process is waited for
-    if (total.counting) return Promise.resolve(total.n);
     const first = total.at === Number.NEGATIVE_INFINITY;
+    if (total.counting) return first ? total.counting : Promise.resolve(total.n);
     // on the readers' side: a count of every session is a scan
     total.counting = reads
       .get<{ n: number }>('SELECT COUNT(*) AS n FROM sessions')
@@ -81,6 +81,15 @@ export function visitsStore(sql: Sql, reads: Reads) {
 
   return {
     ...visitTotals(reads, sql.engine),
+    /**
+     * Start the first count of the badge's total now (the collector opening, before the readers'
+     * work it starts with): the first beat waits for the first count, and asked by that beat it
+     * waited behind the month counts the totals' run starts with on the readers' side (about 1 s at
+     * 1 M page views). A count that fails is asked again by the first beat.
+     */
+    startCounts(at: number): void {
+      countTotal(at).catch(() => {});
+    },
     /**
      * One heartbeat: the session, a presence row, and for a page view (`initialize`) the page view
      * in its visit (a new one after 30 minutes without a page view). A later beat moves its page
