@@ -50,8 +50,11 @@ export function visitsStore(sql: Sql, reads: Reads) {
     at: Number.NEGATIVE_INFINITY,
     saw: null,
   };
-  /** The arrivals added to `online.n` that its count did not see: the next count may have them. */
-  let arrivals: BeatMark[] = [];
+  /**
+   * The arrivals added to `online.n` that its count did not see, by session: the next count may have
+   * them, and a session's second beat at once (which read the same old `last_seen`) is not another.
+   */
+  const arrivals = new Map<string, BeatMark>();
   const countTotal = (at: number): Promise<number> => {
     if (at - total.at < TOTAL_EVERY_MS) return Promise.resolve(total.n);
     // while a count runs every beat answers the last one, the beat that started it too (a scan of a
@@ -106,12 +109,16 @@ export function visitsStore(sql: Sql, reads: Reads) {
       if (counts.online !== null) {
         // the arrivals answered so far that this count did not see are online too
         const saw = counts.saw!;
-        arrivals = arrivals.filter((write) => !saw(write));
-        online = { n: counts.online + arrivals.length, since, at, saw };
-      } else if ((counts.lastSeen === null || counts.lastSeen < online.since) && !online.saw?.(counts.write)) {
+        for (const [session, write] of arrivals) if (saw(write)) arrivals.delete(session);
+        online = { n: counts.online + arrivals.size, since, at, saw };
+      } else if (
+        (counts.lastSeen === null || counts.lastSeen < online.since) &&
+        !online.saw?.(counts.write) &&
+        !arrivals.has(visitor.session)
+      ) {
         online.n++;
-        arrivals.push(counts.write);
-        if (arrivals.length > ARRIVALS_KEPT) arrivals.shift();
+        arrivals.set(visitor.session, counts.write);
+        if (arrivals.size > ARRIVALS_KEPT) arrivals.delete(arrivals.keys().next().value!);
       }
       const onSite = Math.max(online.n, counts.onPage);
       // a new session is one more ever, counted at once (as an arrival is online): so it is in the

@@ -1,0 +1,63 @@
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { migrations } from '../../collector/server/store';
+import { migrate } from '../../collector/server/store/migrate';
+import { postgresEngine } from '../../collector/server/store/postgres';
+import type { Reads } from '../../collector/server/store/sql';
+import type { Heartbeat, Visitor } from '../../collector/server/store/types';
+import { visitsStore } from '../../collector/server/store/visits';
+import { describeAgent } from '../../collector/server/visitor/agent';
+import { pageAddress } from '../../collector/server/visitor/page';
+import { sourceOf } from '../../collector/server/visitor/sources';
+import { newPostgresDatabase } from '../support/collector';
+
+// Two beats of one session at once on PostgreSQL (two tabs of a returning visitor restored together):
+// each statement reads the session's `last_seen` in its own snapshot, so both can read the old one and
+// both look like an arrival. (PostgreSQL pass only: on SQLite a beat's writes are one transaction at a
+// time, and the second reads the first's `last_seen`.)
+
+const PAGE = 'http://lichtwerk.test/';
+const beat: Heartbeat = { page: PAGE, initialize: false, deviceWidth: null, deviceHeight: null };
+const visitor = (n: number): Visitor => ({ session: `s${n}`.padEnd(64, '0'), userAgent: 'test', ip: '192.0.2.0' });
+
+describe('the sessions online on PostgreSQL', () => {
+  it('a returning session whose two beats come at once is one arrival, not two', async () => {
+    const url = await newPostgresDatabase();
+    const engine = postgresEngine(url);
+    const other = new pg.Client({ connectionString: url });
+    await other.connect();
+    try {
+      await migrate(engine.sql, migrations({ agent: describeAgent, page: pageAddress, source: sourceOf }), 0);
+      const reads: Reads = { all: () => Promise.reject(new Error('not used')), get: <T>() => Promise.resolve({ n: 0 } as T) };
+      const visits = visitsStore(engine.sql, reads);
+      const t = 1_000_000;
+      const record = async (n: number, at: number) => (await visits.recordHeartbeat(visitor(n), beat, at, 0, at - 10_000)).online;
+      // visitor 9 was here an hour ago (out of the window); visitors 1 and 2 are online
+      expect(await record(9, t - 3_600_000)).toBe(1);
+      expect(await record(1, t)).toBe(1);
+      expect(await record(2, t + 100)).toBe(2);
+      // another transaction holds visitor 9's row, so that both of its beats start (and read its old
+      // `last_seen`) before either writes
+      await other.query('BEGIN');
+      await other.query('UPDATE sessions SET last_seen = last_seen WHERE id = $1', [visitor(9).session]);
+      const both = [record(9, t + 200), record(9, t + 201)];
+      let waiting = 0;
+      for (let tries = 0; waiting < 2 && tries < 250; tries++) {
+        await new Promise((r) => setTimeout(r, 20));
+        const { rows } = await other.query<{ n: string }>(
+          "SELECT COUNT(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+        );
+        waiting = Number(rows[0]!.n);
+      }
+      expect(waiting).toBe(2);
+      await other.query('COMMIT');
+      expect(await Promise.all(both)).toEqual([3, 3]);
+      expect(await record(1, t + 300)).toBe(3);
+      // the next count agrees
+      expect(await record(2, t + 1_200)).toBe(3);
+    } finally {
+      await other.end();
+      await engine.close();
+    }
+  });
+});
