@@ -24,8 +24,11 @@ describe('the sessions online on PostgreSQL', () => {
   it('a returning session whose two beats come at once is one arrival, not two', async () => {
     const url = await newPostgresDatabase();
     const engine = postgresEngine(url);
+    // `other` holds the row; `watcher` reads who waits (pg_stat_activity is read once per transaction:
+    // `other`, inside its own, would see the first reading again and again)
     const other = new pg.Client({ connectionString: url });
-    await other.connect();
+    const watcher = new pg.Client({ connectionString: url });
+    await Promise.all([other.connect(), watcher.connect()]);
     try {
       await migrate(engine.sql, migrations({ agent: describeAgent, page: pageAddress, source: sourceOf }), 0);
       const reads: Reads = { all: () => Promise.reject(new Error('not used')), get: <T>() => Promise.resolve({ n: 0 } as T) };
@@ -44,7 +47,7 @@ describe('the sessions online on PostgreSQL', () => {
       let waiting = 0;
       for (let tries = 0; waiting < 2 && tries < 250; tries++) {
         await new Promise((r) => setTimeout(r, 20));
-        const { rows } = await other.query<{ n: string }>(
+        const { rows } = await watcher.query<{ n: string }>(
           "SELECT COUNT(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
         );
         waiting = Number(rows[0]!.n);
@@ -56,7 +59,7 @@ describe('the sessions online on PostgreSQL', () => {
       // the next count agrees
       expect(await record(2, t + 1_200)).toBe(3);
     } finally {
-      await other.end();
+      await Promise.all([other.end(), watcher.end()]);
       await engine.close();
     }
   });
