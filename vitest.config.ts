@@ -34,6 +34,12 @@ const BUNDLE_INDEPENDENT = [
   'test/browser/admin-dashboard.test.ts',
   'test/browser/vendor-proxy.test.ts',
 ];
+/**
+ * Browser files of what the default (React) build does and the lite build leaves out for its gzip
+ * budget: iframes in markup set by another script held before the call connects them
+ * (src/platform/watch.ts holdMarkup; docs/decisions.md "Blocking").
+ */
+const DEFAULT_BUILD_ONLY = ['test/browser/consent-markup.test.ts'];
 const litePass = process.env.PAGEPULSE_BUNDLE === 'pagepulse.lite.iife.js';
 
 /**
@@ -86,7 +92,7 @@ export default defineConfig({
           name: 'browser',
           environment: 'node',
           include: ['test/browser/**/*.test.ts'],
-          exclude: litePass ? BUNDLE_INDEPENDENT : [],
+          exclude: litePass ? [...BUNDLE_INDEPENDENT, ...DEFAULT_BUILD_ONLY] : [],
           testTimeout: 60_000,
           hookTimeout: 60_000,
           // one Chromium per worker; a fourth was no quicker than three (the cores are the limit then)

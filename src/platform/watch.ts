@@ -61,6 +61,7 @@ export function watchInsertions({ win, doc, lifetime, onError }: WatchDeps): Ins
   };
   for (const name of NODE_METHODS) wrap(page.Node.prototype as unknown as Record<string, unknown>, name);
   for (const name of ELEMENT_METHODS) wrap(page.Element.prototype as unknown as Record<string, unknown>, name);
+  if (__PAGEPULSE_BUILD__ === 'react') holdMarkup(page, doc, lifetime, (fragment) => inspectTree(fragment, false));
 
   const observer = new page.MutationObserver((records: MutationRecord[]) => {
     // into the set directly (scripts/bench/watch-batch.ts, 2,161 records at 4x: 6 to 8 ms, a NodeList
@@ -82,4 +83,66 @@ export function watchInsertions({ win, doc, lifetime, onError }: WatchDeps): Ins
       inspectTree(doc.documentElement, true, entry);
     },
   };
+}
+
+/** Where insertAdjacentHTML puts markup, as the Element method that puts nodes there (both wrapped above). */
+const PLACES: Record<string, 'before' | 'prepend' | 'append' | 'after'> = {
+  beforebegin: 'before',
+  afterbegin: 'prepend',
+  beforeend: 'append',
+  afterend: 'after',
+};
+
+/**
+ * Markup with an iframe set by another script (the innerHTML setter, insertAdjacentHTML on an HTML
+ * element): parsed first into an inert template, its elements shown to the inspectors there, then
+ * put in place. Chromium starts an iframe's request while such a call connects it, so neither the
+ * observer (a microtask later) nor a look right after the call held it: 10 to 30 % of loads sent one
+ * to the vendor before a choice. The fragment parser is the one both calls use, so scripts in the
+ * markup stay inert as they were; any other markup (no iframe), and elements outside HTML, go to the
+ * native call untouched. The React build only: the lite build has no room left in its gzip budget
+ * (docs/decisions.md "Blocking").
+ */
+function holdMarkup(
+  page: Window & typeof globalThis,
+  doc: Document,
+  lifetime: Lifetime,
+  hold: (fragment: DocumentFragment) => void,
+) {
+  const proto = page.Element.prototype;
+  const html = Object.getOwnPropertyDescriptor(proto, 'innerHTML');
+  const adjacent = proto.insertAdjacentHTML;
+  if (!html?.set || typeof adjacent !== 'function') return;
+  const setHtml = html.set;
+  const parsed = (element: Element, markup: unknown): DocumentFragment | null => {
+    if (
+      element.namespaceURI !== 'http://www.w3.org/1999/xhtml' ||
+      element.localName === 'template' ||
+      !/<iframe/i.test(String(markup))
+    )
+      return null;
+    const template = doc.createElement('template');
+    setHtml.call(template, String(markup));
+    hold(template.content);
+    return template.content;
+  };
+  Object.defineProperty(proto, 'innerHTML', {
+    ...html,
+    set(this: Element, markup: unknown) {
+      const fragment = parsed(this, markup);
+      if (fragment) this.replaceChildren(fragment);
+      else setHtml.call(this, markup);
+    },
+  });
+  proto.insertAdjacentHTML = function (this: Element, where: InsertPosition, markup: string) {
+    const place = PLACES[String(where).toLowerCase()];
+    // beside an element without a parent: the native call's error
+    const fragment = place && (this.parentNode || place === 'prepend' || place === 'append') ? parsed(this, markup) : null;
+    if (fragment) this[place!](fragment);
+    else adjacent.call(this, where, markup);
+  };
+  lifetime.add(() => {
+    Object.defineProperty(proto, 'innerHTML', html);
+    proto.insertAdjacentHTML = adjacent;
+  });
 }
