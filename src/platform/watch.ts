@@ -99,7 +99,8 @@ const PLACES: Record<string, 'before' | 'prepend' | 'append' | 'after'> = {
  * put in place. Chromium starts an iframe's request while such a call connects it, so neither the
  * observer (a microtask later) nor a look right after the call held it: 10 to 30 % of loads sent one
  * to the vendor before a choice. The fragment parser is the one both calls use, so scripts in the
- * markup stay inert as they were; any other markup (no iframe), and elements outside HTML, go to the
+ * markup stay inert as they were (parsed as a template's contents, a `<tr>` set into a `<table>`
+ * gets no implied `<tbody>`); any other markup (no iframe), and elements outside HTML, go to the
  * native call untouched. The React build only: the lite build has no room left in its gzip budget
  * (docs/decisions.md "Blocking").
  */
@@ -121,7 +122,8 @@ function holdMarkup(
       !/<iframe/i.test(String(markup))
     )
       return null;
-    const template = doc.createElement('template');
+    // the prototype's createElement: a page may have redefined the document's
+    const template = page.Document.prototype.createElement.call(doc, 'template') as HTMLTemplateElement;
     setHtml.call(template, String(markup));
     hold(template.content);
     return template.content;
