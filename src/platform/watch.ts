@@ -61,7 +61,7 @@ export function watchInsertions({ win, doc, lifetime, onError }: WatchDeps): Ins
   };
   for (const name of NODE_METHODS) wrap(page.Node.prototype as unknown as Record<string, unknown>, name);
   for (const name of ELEMENT_METHODS) wrap(page.Element.prototype as unknown as Record<string, unknown>, name);
-  if (__PAGEPULSE_BUILD__ === 'react') holdMarkup(page, doc, lifetime, (fragment) => inspectTree(fragment, false));
+  if (__PAGEPULSE_BUILD__ === 'react') holdMarkup(page, doc, lifetime);
 
   const observer = new page.MutationObserver((records: MutationRecord[]) => {
     // into the set directly (scripts/bench/watch-batch.ts, 2,161 records at 4x: 6 to 8 ms, a NodeList
@@ -95,8 +95,8 @@ const PLACES: Record<string, 'before' | 'prepend' | 'append' | 'after'> = {
 
 /**
  * Markup with an iframe set by another script (the innerHTML setter, insertAdjacentHTML on an HTML
- * element): parsed first into an inert template, its elements shown to the inspectors there, then
- * put in place. Chromium starts an iframe's request while such a call connects it, so neither the
+ * element): parsed first into an inert template, then put in place by the wrapped insertion methods
+ * above, which show its elements to the inspectors before they are connected. Chromium starts an iframe's request while such a call connects it, so neither the
  * observer (a microtask later) nor a look right after the call held it: 10 to 30 % of loads sent one
  * to the vendor before a choice. The fragment parser is the one both calls use, so scripts in the
  * markup stay inert as they were (parsed as a template's contents, a `<tr>` set into a `<table>`
@@ -104,12 +104,7 @@ const PLACES: Record<string, 'before' | 'prepend' | 'append' | 'after'> = {
  * native call untouched. The React build only: the lite build has no room left in its gzip budget
  * (docs/decisions.md "Blocking").
  */
-function holdMarkup(
-  page: Window & typeof globalThis,
-  doc: Document,
-  lifetime: Lifetime,
-  hold: (fragment: DocumentFragment) => void,
-) {
+function holdMarkup(page: Window & typeof globalThis, doc: Document, lifetime: Lifetime) {
   const proto = page.Element.prototype;
   const html = Object.getOwnPropertyDescriptor(proto, 'innerHTML');
   const adjacent = proto.insertAdjacentHTML;
@@ -125,7 +120,6 @@ function holdMarkup(
     // the prototype's createElement: a page may have redefined the document's
     const template = page.Document.prototype.createElement.call(doc, 'template') as HTMLTemplateElement;
     setHtml.call(template, String(markup));
-    hold(template.content);
     return template.content;
   };
   Object.defineProperty(proto, 'innerHTML', {
