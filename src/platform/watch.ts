@@ -94,11 +94,12 @@ const PLACES: Record<string, 'before' | 'prepend' | 'append' | 'after'> = {
 };
 
 /**
- * Markup with an iframe set by another script (the innerHTML setter, insertAdjacentHTML on an HTML
- * element): parsed first into an inert template, then put in place by the wrapped insertion methods
- * above, which show its elements to the inspectors before they are connected. Chromium starts an iframe's request while such a call connects it, so neither the
+ * Markup with an iframe set by another script (the innerHTML and outerHTML setters,
+ * insertAdjacentHTML; on an HTML element): parsed first into an inert template, then put in place by
+ * the wrapped insertion methods above, which show its elements to the inspectors before they are
+ * connected. Chromium starts an iframe's request while such a call connects it, so neither the
  * observer (a microtask later) nor a look right after the call held it: 10 to 30 % of loads sent one
- * to the vendor before a choice. The fragment parser is the one both calls use, so scripts in the
+ * to the vendor before a choice. The fragment parser is the one these calls use, so scripts in the
  * markup stay inert as they were (parsed as a template's contents, a `<tr>` set into a `<table>`
  * gets no implied `<tbody>`); any other markup (no iframe), and elements outside HTML, go to the
  * native call untouched. The React build only: the lite build has no room left in its gzip budget
@@ -130,6 +131,22 @@ function holdMarkup(page: Window & typeof globalThis, doc: Document, lifetime: L
       else setHtml.call(this, markup);
     },
   });
+  // outerHTML: parsed in its parent's context. A child of a document or of a fragment gets the native
+  // setter (the document's error; an element at the top of a shadow root is left to the observer)
+  const outer = Object.getOwnPropertyDescriptor(proto, 'outerHTML');
+  if (outer?.set) {
+    const setOuter = outer.set;
+    Object.defineProperty(proto, 'outerHTML', {
+      ...outer,
+      set(this: Element, markup: unknown) {
+        const parent = this.parentNode;
+        const fragment = parent?.nodeType === 1 ? parsed(parent as Element, markup) : null;
+        if (fragment) this.replaceWith(fragment);
+        else setOuter.call(this, markup);
+      },
+    });
+    lifetime.add(() => Object.defineProperty(proto, 'outerHTML', outer));
+  }
   proto.insertAdjacentHTML = function (this: Element, where: InsertPosition, markup: string) {
     const place = PLACES[String(where).toLowerCase()];
     // beside an element without a parent: the native call's error
