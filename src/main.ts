@@ -18,7 +18,7 @@ import { createDebugStore } from './platform/debug';
 import { createConsentViewPort } from './ui/consent';
 import { createPlaceholders } from './ui/consent/placeholder';
 import { supersedeOriginals, type Originals } from './joomla/originals';
-import { watchInsertions } from './platform/watch';
+import { holdMarkup, watchInsertions } from './platform/watch';
 import { createNotifier } from './ui/notify';
 import { lazySurface, loadQaFile, watchDebugBox } from './ui/surfaces';
 import type { createHeatmapOverlay } from './ui/heatmap';
@@ -181,6 +181,9 @@ function boot(marker: Record<symbol, unknown>): void {
   // before the DOM is ready: the insertion watch, which keeps the component's own clients (when
   // PagePulse replaces them) and vendor code (until a choice) from running, must precede other tags
   const watch = config.tracker || config.consent ? watchInsertions({ win, doc, lifetime, onError: log.error }) : null;
+  // the React build, with the consent blocker: iframes in markup other scripts set held before the call
+  // connects them (the lite build has no room for it: docs/decisions.md "Blocking")
+  if (__PAGEPULSE_BUILD__ === 'react' && config.consent) holdMarkup(win, doc, lifetime);
   const originals = watch ? supersedeOriginals(watch, { tracker: config.tracker, consent: config.consent }) : null;
   // com_gdpr's own client runs already (its tag came first): one banner, never two
   const early =

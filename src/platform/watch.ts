@@ -61,7 +61,6 @@ export function watchInsertions({ win, doc, lifetime, onError }: WatchDeps): Ins
   };
   for (const name of NODE_METHODS) wrap(page.Node.prototype as unknown as Record<string, unknown>, name);
   for (const name of ELEMENT_METHODS) wrap(page.Element.prototype as unknown as Record<string, unknown>, name);
-  if (__PAGEPULSE_BUILD__ === 'react') holdMarkup(page, doc, lifetime);
 
   const observer = new page.MutationObserver((records: MutationRecord[]) => {
     // into the set directly (scripts/bench/watch-batch.ts, 2,161 records at 4x: 6 to 8 ms, a NodeList
@@ -94,18 +93,29 @@ const PLACES: Record<string, 'before' | 'prepend' | 'append' | 'after'> = {
 };
 
 /**
+ * Elements whose markup a template would parse otherwise than the call does: a template's own (its
+ * contents), `<html>` (the call makes a head and a body, a template drops them), those whose contents
+ * are text (`<textarea>`, `<title>`, `<style>`, `<script>`...: an `<iframe>` there is no element), a
+ * frameset's (no iframe in it).
+ */
+const NATIVE_CONTEXT = /^(template|html|title|textarea|style|xmp|iframe|noembed|noframes|noscript|script|plaintext|frameset)$/;
+
+/**
  * Markup with an iframe set by another script (the innerHTML and outerHTML setters,
  * insertAdjacentHTML; on an HTML element): parsed first into an inert template, then put in place by
  * the wrapped insertion methods above, which show its elements to the inspectors before they are
  * connected. Chromium starts an iframe's request while such a call connects it, so neither the
  * observer (a microtask later) nor a look right after the call held it: 10 to 30 % of loads sent one
  * to the vendor before a choice. The fragment parser is the one these calls use, so scripts in the
- * markup stay inert as they were (parsed as a template's contents, a `<tr>` set into a `<table>`
- * gets no implied `<tbody>`); any other markup (no iframe), and elements outside HTML, go to the
- * native call untouched. The React build only: the lite build has no room left in its gzip budget
- * (docs/decisions.md "Blocking").
+ * markup stay inert as they were, and the tree is the native call's (consent-markup.test.ts compares
+ * them for markup set on `<html>`, `<head>`, `<body>`, a `<table>`, a `<select>`, a `<textarea>`).
+ * Any other markup (no iframe), elements outside HTML and NATIVE_CONTEXT's go to the native call
+ * untouched (and are held by the observer, a microtask later). Set up after watchInsertions, with
+ * the consent blocker only: without it the page's calls stay the browser's own. The React build only: the
+ * lite build has no room left in its gzip budget (docs/decisions.md "Blocking").
  */
-function holdMarkup(page: Window & typeof globalThis, doc: Document, lifetime: Lifetime) {
+export function holdMarkup(win: Window, doc: Document, lifetime: Lifetime): void {
+  const page = win as Window & typeof globalThis;
   const proto = page.Element.prototype;
   const html = Object.getOwnPropertyDescriptor(proto, 'innerHTML');
   const adjacent = proto.insertAdjacentHTML;
@@ -114,7 +124,7 @@ function holdMarkup(page: Window & typeof globalThis, doc: Document, lifetime: L
   const parsed = (element: Element, markup: unknown): DocumentFragment | null => {
     if (
       element.namespaceURI !== 'http://www.w3.org/1999/xhtml' ||
-      element.localName === 'template' ||
+      NATIVE_CONTEXT.test(element.localName) ||
       !/<iframe/i.test(String(markup))
     )
       return null;

@@ -92,4 +92,66 @@ describe('markup set by another script', () => {
       expect(requested).toBe(0);
     },
   );
+
+  it(
+    'markup set on <html>, <head>, <body>, a table, a select and a textarea makes the tree the native call makes; with consent off the calls stay native',
+    { timeout: 60_000 },
+    async () => {
+      const video = `<iframe src="${VIDEO}t" title="T"></iframe>`;
+      const cases: Record<string, string> = {
+        html: `document.documentElement.innerHTML = '<head><title>T</title></head><body class="k"><p>a</p>${video}</body>';`,
+        head: `document.head.innerHTML = '<title>T</title>${video}';`,
+        body: `document.body.innerHTML = '<body class="k"><p>a</p>${video}</body>';`,
+        table: `document.getElementById('t').innerHTML = '<caption>c</caption><tr><td>${video}</td></tr>';`,
+        select: `document.getElementById('s').insertAdjacentHTML('beforeend', '<option>o</option>${video}');`,
+        // text, not elements, in a textarea (and in a title, a style, a script...)
+        textarea: `document.getElementById('a').innerHTML = '${video}';`,
+      };
+      for (const [name, script] of Object.entries(cases)) {
+        const trees: string[] = [];
+        // without the bundle the native call; with it (consent on, no choice made) the held path
+        for (const tag of ['', `<script src="/dist/${BUNDLE}" data-consent="on"></script>`]) {
+          const consent = tag ? 'on' : 'none';
+          server.page(
+            `/tree-${name}-${consent}.html`,
+            `<!doctype html><html lang="de"><head>${tag}<title>Seite</title></head>
+<body><main><select id="s"></select><table id="t"></table><textarea id="a"></textarea></main><script>${script}</script></body></html>`,
+          );
+          const context = await browser.newContext();
+          const tab = await context.newPage();
+          await tab.route(/youtube\.com/, (route) => route.fulfill({ body: '<p>Video</p>', contentType: 'text/html' }));
+          await tab.goto(`${server.origin}/tree-${name}-${consent}.html`);
+          trees.push(
+            await tab.evaluate(() => {
+              // the page's elements (the bundle's own hosts and placeholders left out), with id and class
+              const walk = (e: Element): string =>
+                e.localName.startsWith('pagepulse') || e.getAttribute('src')?.startsWith('/dist/')
+                  ? ''
+                  : `${e.localName}${e.id ? `#${e.id}` : ''}${e.getAttribute('class') ? `.${e.getAttribute('class')}` : ''}(${Array.from(e.children, walk).filter(Boolean).join(',')})`;
+              return walk(document.documentElement);
+            }),
+          );
+          await context.close();
+        }
+        expect(trees[1], name).toBe(trees[0]);
+        if (name !== 'textarea') expect(trees[1], name).toContain('iframe');
+      }
+      // without the consent blocker the page's markup calls stay the browser's own
+      server.page(
+        '/tree-off.html',
+        `<!doctype html><html><head><script src="/dist/${BUNDLE}" data-consent="off"></script></head><body></body></html>`,
+      );
+      const context = await browser.newContext();
+      const tab = await context.newPage();
+      await tab.goto(`${server.origin}/tree-off.html`);
+      await tab.waitForFunction(() => 'PagePulse' in window);
+      const setters = await tab.evaluate(() =>
+        (['innerHTML', 'outerHTML'] as const).map((name) =>
+          String(Object.getOwnPropertyDescriptor(Element.prototype, name)!.set),
+        ),
+      );
+      expect(setters.every((setter) => setter.includes('[native code]'))).toBe(true);
+      await context.close();
+    },
+  );
 });
