@@ -61,6 +61,11 @@ export function watchInsertions({ win, doc, lifetime, onError }: WatchDeps): Ins
   };
   for (const name of NODE_METHODS) wrap(page.Node.prototype as unknown as Record<string, unknown>, name);
   for (const name of ELEMENT_METHODS) wrap(page.Element.prototype as unknown as Record<string, unknown>, name);
+  // the React build: a fragment's append, prepend and replaceChildren too (a shadow root is a
+  // fragment; it has no before, after...: wrap passes those by). Not in the lite build (its gzip
+  // budget): there an iframe a script appends to a shadow root that way loads before a choice
+  if (__PAGEPULSE_BUILD__ === 'react')
+    for (const name of ELEMENT_METHODS) wrap(page.DocumentFragment.prototype as unknown as Record<string, unknown>, name);
 
   const observer = new page.MutationObserver((records: MutationRecord[]) => {
     // into the set directly (scripts/bench/watch-batch.ts, 2,161 records at 4x: 6 to 8 ms, a NodeList
@@ -74,7 +79,6 @@ export function watchInsertions({ win, doc, lifetime, onError }: WatchDeps): Ins
   });
   observer.observe(doc.documentElement, { childList: true, subtree: true, attributeFilter: ['src'] });
   lifetime.add(() => observer.disconnect());
-
   return {
     add(selector, inspect) {
       const entry: [string, Inspector] = [selector, inspect];
@@ -110,19 +114,22 @@ const NATIVE_CONTEXT = /^(template|html|title|textarea|style|xmp|iframe|noembed|
  * markup stay inert as they were, and the tree is the native call's (consent-markup.test.ts compares
  * them for markup set on `<html>`, `<head>`, `<body>`, a `<table>`, a `<select>`, a `<textarea>`).
  * Any other markup (no iframe), elements outside HTML and NATIVE_CONTEXT's go to the native call
- * untouched (and are held by the observer, a microtask later). Set up after watchInsertions, with
- * the consent blocker only: without it the page's calls stay the browser's own. The React build only: the
- * lite build has no room left in its gzip budget (docs/decisions.md "Blocking").
+ * untouched (and are held by the observer, a microtask later). A shadow root's innerHTML is held
+ * the same way, in its host's context. Set up after watchInsertions, with the consent blocker only:
+ * without it the page's calls stay the browser's own. The React build only: the lite build has no
+ * room left in its gzip budget (docs/decisions.md "Blocking").
  */
 export function holdMarkup(win: Window, doc: Document, lifetime: Lifetime): void {
   const page = win as Window & typeof globalThis;
   const proto = page.Element.prototype;
-  const html = Object.getOwnPropertyDescriptor(proto, 'innerHTML');
+  const setHtml = Object.getOwnPropertyDescriptor(proto, 'innerHTML')?.set;
   const adjacent = proto.insertAdjacentHTML;
-  if (!html?.set || typeof adjacent !== 'function') return;
-  const setHtml = html.set;
-  const parsed = (element: Element, markup: unknown): DocumentFragment | null => {
+  if (!setHtml || typeof adjacent !== 'function') return;
+  // the markup's context: an element, or a shadow root's host (a plain fragment's: none, the native call)
+  const parsed = (node: Node | null, markup: unknown): DocumentFragment | null => {
+    const element = node?.nodeType === 1 ? (node as Element) : (node as ShadowRoot | null)?.host;
     if (
+      !element ||
       element.namespaceURI !== 'http://www.w3.org/1999/xhtml' ||
       NATIVE_CONTEXT.test(element.localName) ||
       !/<iframe/i.test(String(markup))
@@ -133,30 +140,30 @@ export function holdMarkup(win: Window, doc: Document, lifetime: Lifetime): void
     setHtml.call(template, String(markup));
     return template.content;
   };
-  Object.defineProperty(proto, 'innerHTML', {
-    ...html,
-    set(this: Element, markup: unknown) {
-      const fragment = parsed(this, markup);
-      if (fragment) this.replaceChildren(fragment);
-      else setHtml.call(this, markup);
-    },
-  });
-  // outerHTML: parsed in its parent's context. A child of a document or of a fragment gets the native
-  // setter (the document's error; an element at the top of a shadow root is left to the observer)
-  const outer = Object.getOwnPropertyDescriptor(proto, 'outerHTML');
-  if (outer?.set) {
-    const setOuter = outer.set;
-    Object.defineProperty(proto, 'outerHTML', {
-      ...outer,
-      set(this: Element, markup: unknown) {
-        const parent = this.parentNode;
-        const fragment = parent?.nodeType === 1 ? parsed(parent as Element, markup) : null;
-        if (fragment) this.replaceWith(fragment);
-        else setOuter.call(this, markup);
+  /**
+   * A markup setter held: innerHTML (an element's, a shadow root's) parsed in the node's context and
+   * put in place of its children; outerHTML in its parent's, in place of the element (a child of a
+   * document or of a plain fragment gets the native setter: the document's error)
+   */
+  const hold = (target: object | undefined, name: 'innerHTML' | 'outerHTML') => {
+    const native = target && Object.getOwnPropertyDescriptor(target, name);
+    if (!native?.set) return;
+    const set = native.set;
+    Object.defineProperty(target, name, {
+      ...native,
+      set(this: Element & ShadowRoot, markup: unknown) {
+        const outer = name === 'outerHTML';
+        const fragment = parsed(outer ? this.parentNode : this, markup);
+        if (!fragment) set.call(this, markup);
+        else if (outer) this.replaceWith(fragment);
+        else this.replaceChildren(fragment);
       },
     });
-    lifetime.add(() => Object.defineProperty(proto, 'outerHTML', outer));
-  }
+    lifetime.add(() => Object.defineProperty(target, name, native));
+  };
+  hold(proto, 'innerHTML');
+  hold(proto, 'outerHTML');
+  hold(page.ShadowRoot?.prototype, 'innerHTML');
   proto.insertAdjacentHTML = function (this: Element, where: InsertPosition, markup: string) {
     const place = PLACES[String(where).toLowerCase()];
     // beside an element without a parent: the native call's error
@@ -165,7 +172,6 @@ export function holdMarkup(win: Window, doc: Document, lifetime: Lifetime): void
     else adjacent.call(this, where, markup);
   };
   lifetime.add(() => {
-    Object.defineProperty(proto, 'innerHTML', html);
     proto.insertAdjacentHTML = adjacent;
   });
 }

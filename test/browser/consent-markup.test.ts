@@ -154,4 +154,56 @@ describe('markup set by another script', () => {
       await context.close();
     },
   );
+
+  it(
+    'iframes a script puts into shadow roots send nothing before a choice (10 loads) and load once allowed',
+    { timeout: 120_000 },
+    async () => {
+      // a shadow root's innerHTML, its append, its appendChild, and innerHTML on an element inside one
+      server.page(
+        '/shadow.html',
+        `<!doctype html><html lang="de"><head><script src="/dist/${BUNDLE}" data-consent="on"></script><title>Seite</title></head>
+<body><main><div id="h1"></div><div id="h2"></div><div id="h3"></div><div id="h4"></div></main><script>
+const root = (id) => document.getElementById(id).attachShadow({ mode: 'open' });
+const frame = (id) => Object.assign(document.createElement('iframe'), { src: '${VIDEO}' + id, title: id });
+root('h1').innerHTML = '<p>Film</p><iframe src="${VIDEO}s1" title="s1"></iframe>';
+root('h2').append(frame('s2'));
+root('h3').appendChild(frame('s3'));
+const deep = root('h4');
+deep.innerHTML = '<div></div>';
+deep.firstChild.innerHTML = '<iframe src="${VIDEO}s4" title="s4"></iframe>';
+</script></body></html>`,
+      );
+      let requested = 0;
+      for (let load = 0; load < 10; load++) {
+        const context = await browser.newContext();
+        const tab = await context.newPage();
+        const errors = collectPageErrors(tab);
+        const videos: string[] = [];
+        await tab.route(/youtube\.com/, (route) => {
+          videos.push(route.request().url());
+          return route.fulfill({ body: '<p>Video</p>', contentType: 'text/html' });
+        });
+        await tab.goto(`${server.origin}/shadow.html`);
+        await tab.waitForTimeout(150);
+        requested += videos.length;
+        if (load === 0) {
+          // each held in its shadow root: no address, a placeholder before it
+          const held = await tab.evaluate(() =>
+            ['h1', 'h2', 'h3', 'h4'].map((id) => {
+              const frame = document.getElementById(id)!.shadowRoot!.querySelector('iframe')!;
+              return [frame.getAttribute('src'), frame.previousElementSibling?.localName ?? null];
+            }),
+          );
+          expect(held).toEqual(Array.from({ length: 4 }, () => [null, 'pagepulse-placeholder']));
+          await tab.locator('pagepulse-consent').getByRole('button', { name: 'Alle akzeptieren' }).click();
+          await expect.poll(() => new Set(videos.map((url) => url.slice(-2))).size, { timeout: 10_000 }).toBe(4);
+        }
+        expect(errors).toEqual([]);
+        await context.close();
+      }
+      // the first load's four after the choice, none before it in any load
+      expect(requested).toBe(0);
+    },
+  );
 });
