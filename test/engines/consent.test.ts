@@ -240,3 +240,44 @@ for (const bundle of BUNDLES) {
     });
   });
 }
+
+// The React build holds iframes in markup that another script sets and iframes put into shadow
+// roots before they connect (src/platform/watch.ts holdMarkup); the lite build leaves that out for its
+// gzip budget (docs/decisions.md "Blocking"), so this scenario is the React build's.
+describe('consent (react bundle): iframes another script sets as markup or puts into shadow roots', () => {
+  /** Absence window: the page has loaded, then this, for an iframe's request to arrive. */
+  const LOAD_WINDOW_MS = 600;
+  const embeds = () => suite.server.hits.filter((hit) => hit.includes('/embed.html?'));
+
+  it('none requested before a choice (5 loads); all seven after Alle akzeptieren', async () => {
+    const path = '/react/markup.html';
+    suite.server.page(
+      path,
+      `<!doctype html><html lang="de"><head><script src="/dist/pagepulse.iife.js"></script><meta charset="utf-8"><title>Markup</title></head>
+<body><h1>Markup</h1><div id="inner"></div><ul id="list"><li>eins</li></ul><p><span id="outer"></span></p>
+<div id="h1"></div><div id="h2"></div><div id="h3"></div><script>
+const embed = (id) => '<iframe data-category="4" src="/embed.html?' + id + '" title="' + id + '"></iframe>';
+document.getElementById('inner').innerHTML = '<p>Film</p>' + embed('inner');
+document.getElementById('list').insertAdjacentHTML('beforeend', '<li>' + embed('item') + '</li>');
+document.getElementById('list').insertAdjacentHTML('afterend', embed('after'));
+document.getElementById('outer').outerHTML = embed('outer');
+document.getElementById('h1').attachShadow({ mode: 'open' }).innerHTML = embed('root');
+const frame = document.createElement('template');
+frame.innerHTML = embed('append');
+document.getElementById('h2').attachShadow({ mode: 'open' }).append(frame.content.firstChild);
+const deep = document.getElementById('h3').attachShadow({ mode: 'open' });
+deep.innerHTML = '<div></div>';
+deep.firstChild.innerHTML = embed('deep');
+</script></body></html>`,
+    );
+    let page: EnginePage | undefined;
+    for (let load = 0; load < 5; load++) {
+      page = await suite.open(path);
+      await expect.poll(() => bannerOpen(page!)).toBe(true);
+      await sleep(LOAD_WINDOW_MS);
+    }
+    expect(embeds()).toEqual([]);
+    expect(await clickAndWatch(page!, ACCEPT, HOST, 1500)).toBe(false);
+    await expect.poll(() => new Set(embeds().map((hit) => hit.split('?')[1])).size).toBe(7);
+  });
+});
