@@ -64,8 +64,11 @@ export function watchInsertions({ win, doc, lifetime, onError }: WatchDeps): Ins
   // the React build: a fragment's append, prepend and replaceChildren too (a shadow root is a
   // fragment; it has no before, after...: wrap passes those by). Not in the lite build (its gzip
   // budget): there an iframe a script appends to a shadow root that way loads before a choice
-  if (__PAGEPULSE_BUILD__ === 'react')
+  if (__PAGEPULSE_BUILD__ === 'react') {
     for (const name of ELEMENT_METHODS) wrap(page.DocumentFragment.prototype as unknown as Record<string, unknown>, name);
+    // and a range's insertNode (it puts the node it is given into the page)
+    wrap(page.Range.prototype as unknown as Record<string, unknown>, 'insertNode');
+  }
 
   const observer = new page.MutationObserver((records: MutationRecord[]) => {
     // into the set directly (scripts/bench/watch-batch.ts, 2,161 records at 4x: 6 to 8 ms, a NodeList
