@@ -39,6 +39,25 @@ document.getElementById('svg').innerHTML = '<circle r="5"></circle>';
 document.getElementById('plain').innerHTML = '<b>fett</b>';
 </script></body></html>`;
 
+/**
+ * A first visit to `path` (a fresh context: no choice made) with the video host answered by the test;
+ * `videos`: the addresses it was asked for, as they come.
+ */
+async function visit(path: string) {
+  const context = await browser.newContext();
+  const tab = await context.newPage();
+  const errors = collectPageErrors(tab);
+  const videos: string[] = [];
+  await tab.route(/youtube\.com/, (route) => {
+    videos.push(route.request().url());
+    return route.fulfill({ body: '<p>Video</p>', contentType: 'text/html' });
+  });
+  await tab.goto(`${server.origin}${path}`);
+  // what would load before a choice has had the time to
+  await tab.waitForTimeout(150);
+  return { context, tab, errors, videos };
+}
+
 describe('markup set by another script', () => {
   it(
     'its iframes send nothing before a choice (20 loads) and load once allowed; the markup lands where it was put',
@@ -47,16 +66,7 @@ describe('markup set by another script', () => {
       server.page('/markup.html', PAGE);
       let requested = 0;
       for (let load = 0; load < 20; load++) {
-        const context = await browser.newContext();
-        const tab = await context.newPage();
-        const errors = collectPageErrors(tab);
-        const videos: string[] = [];
-        await tab.route(/youtube\.com/, (route) => {
-          videos.push(route.request().url());
-          return route.fulfill({ body: '<p>Video</p>', contentType: 'text/html' });
-        });
-        await tab.goto(`${server.origin}/markup.html`);
-        await tab.waitForTimeout(150);
+        const { context, tab, errors, videos } = await visit('/markup.html');
         requested += videos.length;
         if (load === 0) {
           const shape = await tab.evaluate(() => ({
@@ -181,16 +191,7 @@ deep.firstChild.innerHTML = '<iframe src="${VIDEO}s4" title="s4"></iframe>';
       );
       let requested = 0;
       for (let load = 0; load < 10; load++) {
-        const context = await browser.newContext();
-        const tab = await context.newPage();
-        const errors = collectPageErrors(tab);
-        const videos: string[] = [];
-        await tab.route(/youtube\.com/, (route) => {
-          videos.push(route.request().url());
-          return route.fulfill({ body: '<p>Video</p>', contentType: 'text/html' });
-        });
-        await tab.goto(`${server.origin}/shadow.html`);
-        await tab.waitForTimeout(150);
+        const { context, tab, errors, videos } = await visit('/shadow.html');
         requested += videos.length;
         if (load === 0) {
           // each held in its shadow root: no address, a placeholder before it
