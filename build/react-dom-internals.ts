@@ -6,7 +6,9 @@
 // and with it a SECOND internals object, one react-dom/client never updates (eslint's
 // no-restricted-imports says the same for src/). The build also fails, naming file and anchor, when
 // react-dom's internals object or flushSync no longer has the text the stand-in copies, or
-// react-dom/client reads another name from `react-dom` (build/pinned.ts).
+// react-dom/client reads another name from `react-dom` (build/pinned.ts). And one text edit of
+// react-dom/client: the view transitions' four browser messages, in code our views never reach
+// (VIEW_TRANSITION_FILTER: 99 B of gzip).
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
 import { checkAnchors, type Anchor } from './pinned.ts';
@@ -54,6 +56,25 @@ export const REACT_DOM_ANCHORS: Anchor[] = [
   },
 ];
 
+/**
+ * react-dom/client's view transitions: an InvalidStateError of `document.startViewTransition` is
+ * dropped when its message is one of four browser texts (about 260 B raw, 99 B of gzip). React starts
+ * a view transition only for a `<ViewTransition>` in the tree (shouldStartViewTransition, fiber tag
+ * 30), and our views have none: the edit (VIEW_TRANSITION_EDIT) drops every InvalidStateError there
+ * instead, in code this bundle never runs.
+ */
+const VIEW_TRANSITION_FILTER = `                if (
+                  "View transition was skipped because document visibility state is hidden." ===
+                    error.message ||
+                  "Skipping view transition because document visibility state has become hidden." ===
+                    error.message ||
+                  "Skipping view transition because viewport size changed." ===
+                    error.message ||
+                  "Transition was aborted because of invalid state" ===
+                    error.message
+                )
+                  error = null;`;
+
 /** The names react-dom/client reads from a module it required, as `Alias.name`. */
 const readsOf = (code: string, alias: string): string[] => [
   ...new Set([...code.matchAll(new RegExp(`\\b${alias}\\.(\\w+)`, 'g'))].map((m) => m[1]!)),
@@ -62,6 +83,7 @@ const readsOf = (code: string, alias: string): string[] => [
 /** What the stand-ins rely on in react-dom-client.production.js: what it requires, and reads. */
 export const REACT_DOM_CLIENT_ANCHORS: Anchor[] = [
   { name: 'ReactDOM = require("react-dom")', text: 'ReactDOM = require("react-dom")' },
+  { name: "the view transitions' four error messages", text: VIEW_TRANSITION_FILTER },
   { name: 'React = require("react")', text: 'React = require("react")' },
   {
     name: 'ReactDOM read only for __DOM_INTERNALS_DO_NOT_USE_OR_WARN_USERS_THEY_CANNOT_UPGRADE',
@@ -92,6 +114,11 @@ export function reactDomInternals(files: { reactDom?: string; reactDomClient?: s
     buildStart() {
       const problem = checkAnchors(reactDom, REACT_DOM_ANCHORS) ?? checkAnchors(reactDomClient, REACT_DOM_CLIENT_ANCHORS);
       if (problem) this.error(problem);
+    },
+    transform(code, id) {
+      if (id !== reactDomClient) return null;
+      // checked at buildStart (REACT_DOM_CLIENT_ANCHORS): the text is there, once
+      return { code: code.replace(VIEW_TRANSITION_FILTER, '                error = null;'), map: null };
     },
     resolveId(source, importer) {
       if (source !== 'react-dom') return null;

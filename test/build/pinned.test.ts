@@ -48,6 +48,17 @@ describe('dependencies the build edits', () => {
     );
   });
 
+  it("react-dom/client's view-transition messages changed: the build fails naming the anchor", async () => {
+    const file = changedCopy(
+      'react-dom/cjs/react-dom-client.production.js',
+      '"Skipping view transition because viewport size changed."',
+      '"Skipping view transition because the viewport size changed."',
+    );
+    await expect(bundle(fixture('react-entry.ts'), [reactDomInternals({ reactDomClient: file }), reactEsm()])).rejects.toThrow(
+      /react-dom-client\.production\.js: the build edits this file and no longer finds the anchor "the view transitions' four error messages"/,
+    );
+  });
+
   it("React's module with an export the rewrite cannot turn into ESM: the build fails naming react.production.js", async () => {
     const file = changedCopy('react/cjs/react.production.js', 'exports.useRef = function', 'module.exports.useRef = function');
     await expect(bundle(fixture('react-entry.ts'), [reactDomInternals(), reactEsm(file)])).rejects.toThrow(
