@@ -135,7 +135,9 @@ export function holdMarkup(win: Window, doc: Document, lifetime: Lifetime): void
       !element ||
       element.namespaceURI !== 'http://www.w3.org/1999/xhtml' ||
       NATIVE_CONTEXT.test(element.localName) ||
-      !/<iframe/i.test(String(markup))
+      !/<iframe/i.test(String(markup)) ||
+      // markup that declares a shadow root (setHTMLUnsafe makes it one; a template would not)
+      /shadowrootmode/i.test(String(markup))
     )
       return null;
     // the prototype's createElement: a page may have redefined the document's
@@ -144,29 +146,30 @@ export function holdMarkup(win: Window, doc: Document, lifetime: Lifetime): void
     return template.content;
   };
   /**
-   * A markup setter held: innerHTML (an element's, a shadow root's) parsed in the node's context and
-   * put in place of its children; outerHTML in its parent's, in place of the element (a child of a
-   * document or of a plain fragment gets the native setter: the document's error)
+   * A markup setter held: innerHTML and setHTMLUnsafe (an element's, a shadow root's) parsed in the
+   * node's context and put in place of its children; outerHTML in its parent's, in place of the
+   * element (a child of a document or of a plain fragment gets the native setter: the document's error)
    */
-  const hold = (target: object | undefined, name: 'innerHTML' | 'outerHTML') => {
+  const hold = (target: object | undefined, name: 'innerHTML' | 'outerHTML' | 'setHTMLUnsafe') => {
     const native = target && Object.getOwnPropertyDescriptor(target, name);
-    if (!native?.set) return;
-    const set = native.set;
-    Object.defineProperty(target, name, {
-      ...native,
-      set(this: Element & ShadowRoot, markup: unknown) {
-        const outer = name === 'outerHTML';
-        const fragment = parsed(outer ? this.parentNode : this, markup);
-        if (!fragment) set.call(this, markup);
-        else if (outer) this.replaceWith(fragment);
-        else this.replaceChildren(fragment);
-      },
-    });
-    lifetime.add(() => Object.defineProperty(target, name, native));
+    // a setter, or setHTMLUnsafe's method
+    const call = (native?.set ?? native?.value) as ((markup: unknown) => void) | undefined;
+    if (!call) return;
+    const held = function (this: Element & ShadowRoot, markup: unknown) {
+      const outer = name === 'outerHTML';
+      const fragment = parsed(outer ? this.parentNode : this, markup);
+      if (!fragment) call.call(this, markup);
+      else if (outer) this.replaceWith(fragment);
+      else this.replaceChildren(fragment);
+    };
+    Object.defineProperty(target, name, { ...native, [native!.set ? 'set' : 'value']: held });
+    lifetime.add(() => Object.defineProperty(target, name, native!));
   };
-  hold(proto, 'innerHTML');
+  for (const target of [proto, page.ShadowRoot?.prototype]) {
+    hold(target, 'innerHTML');
+    hold(target, 'setHTMLUnsafe');
+  }
   hold(proto, 'outerHTML');
-  hold(page.ShadowRoot?.prototype, 'innerHTML');
   proto.insertAdjacentHTML = function (this: Element, where: InsertPosition, markup: string) {
     const place = PLACES[String(where).toLowerCase()];
     // beside an element without a parent: the native call's error

@@ -4,7 +4,7 @@ import { BUNDLE, collectPageErrors, launch } from '../support/browser';
 import { startServer, type TestServer } from '../support/server';
 
 // An iframe that another script sets as markup (the innerHTML and outerHTML setters,
-// insertAdjacentHTML) or puts in with a range's insertNode, with the tag first in <head> and no choice
+// insertAdjacentHTML, setHTMLUnsafe) or puts in with a range's insertNode, with the tag first in <head> and no choice
 // made: Chromium starts its request while the call connects it, so the MutationObserver held it too
 // late in 10 to 30 % of loads (a range's insertNode: 8 to 10 of 10); the React build parses such
 // markup into an inert template first and holds its iframes there (src/platform/watch.ts holdMarkup),
@@ -24,7 +24,7 @@ const VIDEO = 'https://www.youtube.com/embed/';
 const PAGE = `<!doctype html><html lang="de"><head><script src="/dist/${BUNDLE}" data-consent="on"></script>
 <meta charset="utf-8"><title>Seite</title></head>
 <body><main><h1>Seite</h1><div id="inner"></div><ul id="list"><li>eins</li></ul>
-<table><tbody id="rows"></tbody></table><svg id="svg"></svg><div id="plain"></div><div id="outer"></div><p><span id="outer2"></span></p><div id="range"></div></main>
+<table><tbody id="rows"></tbody></table><svg id="svg"></svg><div id="plain"></div><div id="outer"></div><p><span id="outer2"></span></p><div id="range"></div><div id="unsafe"></div></main>
 <script>
 document.getElementById('inner').innerHTML = '<p>Film</p><iframe src="${VIDEO}a" title="A"></iframe><script>window.__ran = 1<\\/script>';
 document.getElementById('list').insertAdjacentHTML('beforeend', '<li><iframe src="${VIDEO}b" title="B"></iframe></li>');
@@ -35,6 +35,7 @@ document.getElementById('outer2').outerHTML = '<iframe src="${VIDEO}f" title="F"
 const range = document.createRange();
 range.selectNodeContents(document.getElementById('range'));
 range.insertNode(Object.assign(document.createElement('iframe'), { src: '${VIDEO}g', title: 'G' }));
+document.getElementById('unsafe').setHTMLUnsafe('<p>Film</p><iframe src="${VIDEO}h" title="H"></iframe>');
 document.getElementById('svg').innerHTML = '<circle r="5"></circle>';
 document.getElementById('plain').innerHTML = '<b>fett</b>';
 </script></body></html>`;
@@ -92,24 +93,24 @@ describe('markup set by another script', () => {
           expect(shape.cell).toBe(true);
           // outerHTML: the element replaced by the markup, parsed in its parent's context
           expect(shape.outer).toEqual([false, false, true, true]);
-          expect(shape.frames).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((id) => [null, `${VIDEO}${id}`]));
+          expect(shape.frames).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].map((id) => [null, `${VIDEO}${id}`]));
           // other markup as the browser parses it: SVG in its namespace, no script run
           expect(shape.svg).toBe('http://www.w3.org/2000/svg');
           expect(shape.plain).toBe('<b>fett</b>');
           expect(shape.ran).toBeNull();
           await tab.locator('pagepulse-consent').getByRole('button', { name: 'Alle akzeptieren' }).click();
-          await expect.poll(() => new Set(videos.map((url) => url.slice(-1))).size, { timeout: 10_000 }).toBe(7);
+          await expect.poll(() => new Set(videos.map((url) => url.slice(-1))).size, { timeout: 10_000 }).toBe(8);
         }
         expect(errors).toEqual([]);
         await context.close();
       }
-      // the first load's seven after the choice, none before it in any load
+      // the first load's eight after the choice, none before it in any load
       expect(requested).toBe(0);
     },
   );
 
   it(
-    'markup set on <html>, <head>, <body>, a table, a select and a textarea makes the tree the native call makes; with consent off the calls stay native',
+    'markup set on <html>, <head>, <body>, a table, a select, a textarea and by setHTMLUnsafe makes the tree the native call makes; with consent off the calls stay native',
     { timeout: 60_000 },
     async () => {
       const video = `<iframe src="${VIDEO}t" title="T"></iframe>`;
@@ -121,6 +122,9 @@ describe('markup set by another script', () => {
         select: `document.getElementById('s').insertAdjacentHTML('beforeend', '<option>o</option>${video}');`,
         // text, not elements, in a textarea (and in a title, a style, a script...)
         textarea: `document.getElementById('a').innerHTML = '${video}';`,
+        unsafe: `document.getElementById('u').setHTMLUnsafe('<p>a</p>${video}');`,
+        // a shadow root the markup declares: setHTMLUnsafe makes it (the native call; the iframe is not held)
+        declared: `document.getElementById('u').setHTMLUnsafe('<div><template shadowrootmode="open"><p>s</p></template></div>${video}');`,
       };
       for (const [name, script] of Object.entries(cases)) {
         const trees: string[] = [];
@@ -130,7 +134,7 @@ describe('markup set by another script', () => {
           server.page(
             `/tree-${name}-${consent}.html`,
             `<!doctype html><html lang="de"><head>${tag}<title>Seite</title></head>
-<body><main><select id="s"></select><table id="t"></table><textarea id="a"></textarea></main><script>${script}</script></body></html>`,
+<body><main><select id="s"></select><table id="t"></table><textarea id="a"></textarea><div id="u"></div></main><script>${script}</script></body></html>`,
           );
           const context = await browser.newContext();
           const tab = await context.newPage();
@@ -138,11 +142,12 @@ describe('markup set by another script', () => {
           await tab.goto(`${server.origin}/tree-${name}-${consent}.html`);
           trees.push(
             await tab.evaluate(() => {
-              // the page's elements (the bundle's own hosts and placeholders left out), with id and class
+              // the page's elements (the bundle's own hosts and placeholders left out), with id, class and
+              // whether it has a shadow root
               const walk = (e: Element): string =>
                 e.localName.startsWith('pagepulse') || e.getAttribute('src')?.startsWith('/dist/')
                   ? ''
-                  : `${e.localName}${e.id ? `#${e.id}` : ''}${e.getAttribute('class') ? `.${e.getAttribute('class')}` : ''}(${Array.from(e.children, walk).filter(Boolean).join(',')})`;
+                  : `${e.localName}${e.id ? `#${e.id}` : ''}${e.getAttribute('class') ? `.${e.getAttribute('class')}` : ''}${e.shadowRoot ? '[shadow]' : ''}(${Array.from(e.children, walk).filter(Boolean).join(',')})`;
               return walk(document.documentElement);
             }),
           );
@@ -160,11 +165,12 @@ describe('markup set by another script', () => {
       const tab = await context.newPage();
       await tab.goto(`${server.origin}/tree-off.html`);
       await tab.waitForFunction(() => 'PagePulse' in window);
-      const setters = await tab.evaluate(() =>
-        (['innerHTML', 'outerHTML'] as const).map((name) =>
+      const setters = await tab.evaluate(() => [
+        ...(['innerHTML', 'outerHTML'] as const).map((name) =>
           String(Object.getOwnPropertyDescriptor(Element.prototype, name)!.set),
         ),
-      );
+        String(Element.prototype.setHTMLUnsafe),
+      ]);
       expect(setters.every((setter) => setter.includes('[native code]'))).toBe(true);
       await context.close();
     },
@@ -174,11 +180,12 @@ describe('markup set by another script', () => {
     'iframes a script puts into shadow roots send nothing before a choice (10 loads) and load once allowed',
     { timeout: 120_000 },
     async () => {
-      // a shadow root's innerHTML, its append, its appendChild, and innerHTML on an element inside one
+      // a shadow root's innerHTML, its append, its appendChild, innerHTML on an element inside one, and
+      // a shadow root's setHTMLUnsafe
       server.page(
         '/shadow.html',
         `<!doctype html><html lang="de"><head><script src="/dist/${BUNDLE}" data-consent="on"></script><title>Seite</title></head>
-<body><main><div id="h1"></div><div id="h2"></div><div id="h3"></div><div id="h4"></div></main><script>
+<body><main><div id="h1"></div><div id="h2"></div><div id="h3"></div><div id="h4"></div><div id="h5"></div></main><script>
 const root = (id) => document.getElementById(id).attachShadow({ mode: 'open' });
 const frame = (id) => Object.assign(document.createElement('iframe'), { src: '${VIDEO}' + id, title: id });
 root('h1').innerHTML = '<p>Film</p><iframe src="${VIDEO}s1" title="s1"></iframe>';
@@ -187,6 +194,7 @@ root('h3').appendChild(frame('s3'));
 const deep = root('h4');
 deep.innerHTML = '<div></div>';
 deep.firstChild.innerHTML = '<iframe src="${VIDEO}s4" title="s4"></iframe>';
+root('h5').setHTMLUnsafe('<iframe src="${VIDEO}s5" title="s5"></iframe>');
 </script></body></html>`,
       );
       let requested = 0;
@@ -196,19 +204,19 @@ deep.firstChild.innerHTML = '<iframe src="${VIDEO}s4" title="s4"></iframe>';
         if (load === 0) {
           // each held in its shadow root: no address, a placeholder before it
           const held = await tab.evaluate(() =>
-            ['h1', 'h2', 'h3', 'h4'].map((id) => {
+            ['h1', 'h2', 'h3', 'h4', 'h5'].map((id) => {
               const frame = document.getElementById(id)!.shadowRoot!.querySelector('iframe')!;
               return [frame.getAttribute('src'), frame.previousElementSibling?.localName ?? null];
             }),
           );
-          expect(held).toEqual(Array.from({ length: 4 }, () => [null, 'pagepulse-placeholder']));
+          expect(held).toEqual(Array.from({ length: 5 }, () => [null, 'pagepulse-placeholder']));
           await tab.locator('pagepulse-consent').getByRole('button', { name: 'Alle akzeptieren' }).click();
-          await expect.poll(() => new Set(videos.map((url) => url.slice(-2))).size, { timeout: 10_000 }).toBe(4);
+          await expect.poll(() => new Set(videos.map((url) => url.slice(-2))).size, { timeout: 10_000 }).toBe(5);
         }
         expect(errors).toEqual([]);
         await context.close();
       }
-      // the first load's four after the choice, none before it in any load
+      // the first load's five after the choice, none before it in any load
       expect(requested).toBe(0);
     },
   );
