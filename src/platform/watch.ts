@@ -131,18 +131,21 @@ export function holdMarkup(win: Window, doc: Document, lifetime: Lifetime): void
   // the markup's context: an element, or a shadow root's host (a plain fragment's: none, the native call)
   const parsed = (node: Node | null, markup: unknown): DocumentFragment | null => {
     const element = node?.nodeType === 1 ? (node as Element) : (node as ShadowRoot | null)?.host;
+    const text = String(markup);
     if (
       !element ||
       element.namespaceURI !== 'http://www.w3.org/1999/xhtml' ||
       NATIVE_CONTEXT.test(element.localName) ||
-      !/<iframe/i.test(String(markup)) ||
+      !/<iframe/i.test(text) ||
       // markup that declares a shadow root (setHTMLUnsafe makes it one; a template would not)
-      /shadowrootmode/i.test(String(markup))
+      /shadowrootmode/i.test(text)
     )
       return null;
     // the prototype's createElement: a page may have redefined the document's
     const template = page.Document.prototype.createElement.call(doc, 'template') as HTMLTemplateElement;
-    setHtml.call(template, String(markup));
+    // the markup as given, not its text: where the page enforces Trusted Types, a TrustedHTML passes
+    // the setter and a string throws
+    setHtml.call(template, markup);
     return template.content;
   };
   /**

@@ -220,4 +220,28 @@ root('h5').setHTMLUnsafe('<iframe src="${VIDEO}s5" title="s5"></iframe>');
       expect(requested).toBe(0);
     },
   );
+
+  it('a page that enforces Trusted Types sets TrustedHTML with an iframe: the call works and the iframe is held', async () => {
+    server.page(
+      '/trusted.html',
+      `<!doctype html><html lang="de"><head><meta http-equiv="Content-Security-Policy" content="require-trusted-types-for 'script'">
+<script src="/dist/${BUNDLE}" data-consent="on"></script><title>Seite</title></head><body><div id="x"></div><script>
+const policy = trustedTypes.createPolicy('site', { createHTML: (html) => html });
+try {
+  document.getElementById('x').innerHTML = policy.createHTML('<p>Film</p><iframe src="${VIDEO}tt" title="TT"></iframe>');
+} catch (error) {
+  window.__failed = String(error);
+}
+</script></body></html>`,
+    );
+    const { context, tab, errors, videos } = await visit('/trusted.html');
+    const shape = await tab.evaluate(() => ({
+      failed: (window as unknown as { __failed?: string }).__failed ?? null,
+      frame: document.querySelector('#x iframe')?.getAttribute('data-src') ?? null,
+    }));
+    expect(shape).toEqual({ failed: null, frame: `${VIDEO}tt` });
+    expect(videos).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });
