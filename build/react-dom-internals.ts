@@ -60,7 +60,7 @@ export const REACT_DOM_ANCHORS: Anchor[] = [
  * react-dom/client's view transitions: an InvalidStateError of `document.startViewTransition` is
  * dropped when its message is one of four browser texts (about 260 B raw, 99 B of gzip). React starts
  * a view transition only for a `<ViewTransition>` in the tree (shouldStartViewTransition, fiber tag
- * 30), and our views have none: the edit (VIEW_TRANSITION_EDIT) drops every InvalidStateError there
+ * 30), and our views have none: the transform below drops every InvalidStateError there
  * instead, in code this bundle never runs.
  */
 const VIEW_TRANSITION_FILTER = `                if (

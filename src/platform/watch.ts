@@ -82,6 +82,7 @@ export function watchInsertions({ win, doc, lifetime, onError }: WatchDeps): Ins
   });
   observer.observe(doc.documentElement, { childList: true, subtree: true, attributeFilter: ['src'] });
   lifetime.add(() => observer.disconnect());
+
   return {
     add(selector, inspect) {
       const entry: [string, Inspector] = [selector, inspect];
@@ -109,7 +110,7 @@ const NATIVE_CONTEXT = /^(template|html|title|textarea|style|xmp|iframe|noembed|
 
 /**
  * Markup with an iframe set by another script (the innerHTML and outerHTML setters,
- * insertAdjacentHTML; on an HTML element): parsed first into an inert template, then put in place by
+ * insertAdjacentHTML, setHTMLUnsafe; on an HTML element or a shadow root): parsed first into an inert template, then put in place by
  * the wrapped insertion methods above, which show its elements to the inspectors before they are
  * connected. Chromium starts an iframe's request while such a call connects it, so neither the
  * observer (a microtask later) nor a look right after the call held it: 10 to 30 % of loads sent one
