@@ -3,12 +3,13 @@
 // on PostgreSQL `BENCH_PG=<url>` (a database with the bench's data and its totals built:
 // scripts/bench/filtered-postgres.ts makes one). Times the overview's read (period and the previous
 // one, totals and chart) with each filter, five times each, on the readers' side as the collector
-// reads; prints cold, median and slowest in ms.
+// reads; prints cold, median and slowest in ms. SQLite reads on the collector's reader threads
+// (READER_THREADS); `BENCH_READERS=1` on one, as before they were two.
 import { createDashboard } from '../../collector/server/admin/dashboard';
 import { periodOf } from '../../collector/server/admin/period';
 import type { ClicksStore, ConsentsStore, VisitFilter, VisitsStore } from '../../collector/server/store';
 import { postgresEngine } from '../../collector/server/store/postgres';
-import { sqliteReader } from '../../collector/server/store/sqlite';
+import { READER_PAGE_ROWS, READER_THREADS, sqliteReader } from '../../collector/server/store/sqlite';
 import { visitTotals } from '../../collector/server/store/visits-totals';
 import { HOME } from './collector-data';
 import { median } from './util';
@@ -17,7 +18,7 @@ const path = process.env.BENCH_DB;
 const pg = process.env.BENCH_PG;
 if (!path && !pg) throw new Error('BENCH_DB=<sqlite file> or BENCH_PG=<url> is required');
 const engine = pg ? postgresEngine(pg) : null;
-const reads = engine ? engine.reads : sqliteReader(path!);
+const reads = engine ? engine.reads : sqliteReader(path!, READER_PAGE_ROWS, Number(process.env.BENCH_READERS ?? READER_THREADS));
 const dashboard = createDashboard(
   visitTotals(reads, pg ? 'postgres' : 'sqlite') as unknown as VisitsStore,
   {} as ClicksStore,

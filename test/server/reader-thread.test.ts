@@ -1,13 +1,14 @@
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { READER_PAGE_ROWS, sqliteReader } from '../../collector/server/store/sqlite';
+import { READER_NICE, READER_PAGE_ROWS, sqliteReader } from '../../collector/server/store/sqlite';
 
-// The SQLite reader thread (collector/server/store/sqlite.ts): a large answer reaches the collector's
+// The SQLite reader threads (collector/server/store/sqlite.ts): a large answer reaches the collector's
 // thread a page at a time, so that what arrives meanwhile (heartbeats, other reads) is not held
 // behind it. One message of a month's filtered totals (60,000 rows) held that thread 150 to 220 ms.
+// A read goes to an idle thread of the two, so a short one does not wait behind a long statement.
 
 /** Rows like a month's filtered totals: dimension, value, metric, label, n, total. */
 const ROWS = 200_000;
@@ -17,10 +18,11 @@ const LIKE_FILTERED = `WITH RECURSIVE c (i) AS (SELECT 1 UNION ALL SELECT i + 1 
 type Row = { dimension: string; value: string; metric: string; label: string; n: number; total: number };
 
 let dir: string;
+let path: string;
 let reader: ReturnType<typeof sqliteReader>;
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'pagepulse-reader-'));
-  const path = join(dir, 'collector.db');
+  path = join(dir, 'collector.db');
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
   db.exec('CREATE TABLE t (x INTEGER)');
@@ -56,7 +58,7 @@ async function longestHold<T>(work: Promise<T>): Promise<{ result: T; held: numb
   return { result, held };
 }
 
-describe('the SQLite reader thread', () => {
+describe('the SQLite reader threads', () => {
   it('an answer of 200,000 rows comes a page at a time: this thread is never held 100 ms by it, the rows whole and in order', async () => {
     await reader.all('SELECT 1'); // the thread up, its driver loaded
     const { result: rows, held } = await longestHold(reader.all<Row>(LIKE_FILTERED, [ROWS]));
@@ -76,12 +78,43 @@ describe('the SQLite reader thread', () => {
     expect(held).toBeLessThan(100);
   });
 
-  it('a read asked for while a large answer comes is answered between its pages, not after the last', async () => {
+  it('a read asked for while a large answer comes is answered between its pages, not after the last (one thread)', async () => {
+    const one = sqliteReader(path, READER_PAGE_ROWS, 1);
     const order: string[] = [];
-    const large = reader.all<Row>(LIKE_FILTERED, [ROWS]).then((rows) => order.push(`large ${rows.length}`));
-    const small = reader.get<{ n: number }>('SELECT 42 AS n').then((row) => order.push(`small ${row!.n}`));
+    const large = one.all<Row>(LIKE_FILTERED, [ROWS]).then((rows) => order.push(`large ${rows.length}`));
+    const small = one.get<{ n: number }>('SELECT 42 AS n').then((row) => order.push(`small ${row!.n}`));
     await Promise.all([large, small]);
     expect(order).toEqual(['small 42', `large ${ROWS}`]);
+    await one.close();
+  });
+
+  it('a read asked while a long statement runs is answered by the other reader thread, before the long one ends', async () => {
+    // both threads up (the second read goes to the idle one)
+    await Promise.all([reader.get('SELECT 1'), reader.get('SELECT 1')]);
+    const order: string[] = [];
+    const long = reader
+      .get<{ n: number }>(
+        'WITH RECURSIVE c (i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < ?) SELECT COUNT(*) AS n FROM c',
+        [3_000_000],
+      )
+      .then((row) => order.push(`long ${row!.n}`));
+    const small = reader.get<{ n: number }>('SELECT 42 AS n').then((row) => order.push(`small ${row!.n}`));
+    await Promise.all([long, small]);
+    // with one thread the small read waited for the count (about half a second here)
+    expect(order).toEqual(['small 42', 'long 3000000']);
+    expect(reader.parallel).toBe(2);
+  });
+
+  it('both threads run below the collector’s thread in priority (nice 10 more), so heartbeats go first on busy cores', async () => {
+    await Promise.all([reader.get('SELECT 1'), reader.get('SELECT 1')]);
+    // this process's threads and their nice values (/proc/<pid>/task/<tid>/stat, the 19th field)
+    const nice = (tid: string) => {
+      const stat = readFileSync(`/proc/${process.pid}/task/${tid}/stat`, 'utf8');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+    };
+    const own = nice(String(process.pid));
+    const threads = readdirSync(`/proc/${process.pid}/task`).map(nice);
+    expect(threads.filter((n) => n === Math.min(19, own + READER_NICE))).toHaveLength(2);
   });
 
   it('two large answers at once: each whole, neither mixed with the other', async () => {

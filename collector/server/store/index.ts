@@ -237,8 +237,8 @@ export function createStore(target: StoreTarget, options: StoreOptions): Store {
   if (path !== ':memory:') {
     db.pragma('journal_mode = WAL');
     // WAL with NORMAL: a commit is not synced to disk (a power cut may lose the last ones; a crash of
-    // the collector loses nothing); the reader thread checkpoints every second, this connection only
-    // when the WAL passes 40 MB (the reader thread is gone)
+    // the collector loses nothing); the first reader thread checkpoints every second, this connection
+    // only when the WAL passes 40 MB (the reader threads are gone)
     db.pragma('synchronous = NORMAL');
     db.pragma('wal_autocheckpoint = 10000');
   }

@@ -105,8 +105,8 @@ export function postgresSql(url: string, max = 10): Sql {
 
 /**
  * The readers' pool on PostgreSQL: ONE connection per process, each statement stopped after
- * READ_TIMEOUT_MS. The readers' statements (aggregates, the CSV's pages) then run one at a time, as
- * on SQLite's reader thread, so they take at most one of the database server's cores from the
+ * READ_TIMEOUT_MS. The readers' statements (aggregates, the CSV's pages) then run one at a time,
+ * so they take at most one of the database server's cores from the
  * heartbeats: with three, at 1 M page views on two cores, the heartbeats' p99 was 136 to 158 ms while
  * the dashboard, the overlay and the CSV read; with one, 58 and 84 ms, and the readers got as much
  * done (BENCHMARKS.md). Several admins' reads queue behind each other, statement by statement.

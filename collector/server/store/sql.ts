@@ -54,13 +54,15 @@ export interface Sql {
 
 /**
  * Where the long reads go (aggregates, the consent log and its export): never on the connection or
- * thread that answers heartbeats. SQLite: a worker thread with a read-only connection of its own
- * (WAL lets it read while the main thread writes); PostgreSQL: a small pool of its own, so readers
+ * thread that answers heartbeats. SQLite: worker threads, each with a read-only connection of its own
+ * (WAL lets them read while the main thread writes); PostgreSQL: a small pool of its own, so readers
  * cannot take every connection from the writers. Sees what is committed.
  */
 export interface Reads {
   all<T>(sql: string, params?: readonly unknown[]): Promise<T[]>;
   get<T>(sql: string, params?: readonly unknown[]): Promise<T | undefined>;
+  /** How many statements run at once (SQLite's reader threads); one when absent. */
+  readonly parallel?: number;
 }
 
 /** One open database: the writers' side and the readers' side. */

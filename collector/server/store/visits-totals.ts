@@ -30,6 +30,23 @@ type EngineName = Sql['engine'];
 const hintsOf = (engine: EngineName) =>
   engine === 'sqlite' ? { pageIs: "(p.page || '') = ?", plus: '+' } : { pageIs: 'p.page = ?', plus: '' };
 
+/**
+ * The fewest days of a part of a filtered read (countDays): a read of fewer days than two parts'
+ * is one statement. A part's own cost (its tables of days and quarter hours, a scan of its matching
+ * visits per dimension) is a few ms.
+ */
+const PART_DAYS = 14;
+
+/**
+ * `indices` (consecutive days) in at most `threads` parts of at least PART_DAYS days each, of about
+ * as many days (not rows: a site whose traffic doubled over a year has a heavier second half).
+ */
+function partsOf(indices: readonly number[], threads: number): Array<readonly number[]> {
+  const count = Math.max(1, Math.min(threads, Math.floor(indices.length / PART_DAYS)));
+  const size = Math.ceil(indices.length / count);
+  return Array.from({ length: count }, (_, k) => indices.slice(k * size, (k + 1) * size)).filter((part) => part.length > 0);
+}
+
 /** When the first visit kept began (by the index visits_started). */
 const FIRST_VISIT = 'SELECT MIN(started_at) AS at FROM visits';
 
@@ -147,6 +164,20 @@ export function visitTotals(reads: Reads, engine: EngineName) {
     const first = (await reads.get<{ at: number | null }>(FIRST_VISIT))?.at ?? null;
     const indices = first === null ? [] : days.flatMap((r, i) => (r.end > Number(first) ? [i] : []));
     if (indices.length === 0) return [];
+    // filtered (a read), with more than one reader thread: the days in parts of consecutive days,
+    // a statement for each, run at once; a read's figures add up over its days, as they do over the
+    // filtered month totals' months
+    const parts = filter.length > 0 && !byDay ? partsOf(indices, reads.parallel ?? 1) : [indices];
+    return (await Promise.all(parts.map((part) => countPart(days, part, filter, byDay)))).flat();
+  }
+
+  /** countDays of the days at `indices` of `days` (each row's `i` is its day's index in `days`). */
+  async function countPart(
+    days: readonly Range[],
+    indices: readonly number[],
+    filter: VisitFilter,
+    byDay: boolean,
+  ): Promise<Array<{ i: number; metric: string; label: string; n: number; total: number }>> {
     const kept = indices.map((i) => days[i]!);
     const d = dayTable(kept, indices);
     const f = filterSql(filter, engine);
