@@ -18,13 +18,20 @@ afterEach(async () => {
 });
 
 describe('stream.display (heartbeat)', () => {
-  it('answers configparams, empty storing/loading and live counts', async () => {
+  it('answers as the real component: configparams with the first beat, the counts to a page with the module, later `[]` without it', async () => {
     const answer = await h.visitor().beat(PAGE, true);
     expect(answer).toEqual({
       configparams: DEFAULT_SETTINGS,
-      storing: [],
-      loading: [],
       'data-bind': { users_onpage: '1', visitors: '1', users_logged: '0', users_total: '1' },
+    });
+    // the shapes of fixtures/real-server/jrealtimeanalytics-3.4.6.json, each the bytes the bundle reads
+    const v = h.visitor();
+    const beat = async (...fields: Array<[string, string]>) =>
+      (await v.post(STREAM, [['task', 'stream.display'], ['nowpage', PAGE], ...fields])).json();
+    expect(await beat(['initialize', 'true'], ['module_available', '0'])).toEqual({ configparams: DEFAULT_SETTINGS });
+    expect(await beat(['module_available', '0'])).toEqual([]);
+    expect(await beat(['module_available', '1'])).toEqual({
+      'data-bind': { users_onpage: '2', visitors: '2', users_logged: '0', users_total: '2' },
     });
   });
 
@@ -135,7 +142,7 @@ describe('stream.saveEntity (heatmap click) and /api/clicks', () => {
   it('stores clicks and lists them per selector, page compared without fragment', async () => {
     const first = await click();
     expect(first.status).toBe(200);
-    expect(await first.json()).toEqual({ storing: [] });
+    expect(await first.json()).toEqual([]); // the real component's answer
     expect(first.headers.get('access-control-allow-origin')).toBeNull(); // no CORS on writes
     h.clock.now += 5_000;
     await click();
@@ -164,7 +171,7 @@ describe('stream.saveEntity (heatmap click) and /api/clicks', () => {
       ['nowpage', PAGE],
     ]);
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ storing: [] });
+    expect(await res.json()).toEqual([]);
     // PagePulse's own call is now the same bytes (docs/protocol.md#heatmap-click); a second visitor lands on the same selector
     await (
       await viewer()

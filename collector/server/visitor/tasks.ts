@@ -90,7 +90,8 @@ const TASKS: Record<string, Task> = {
       const { page, utm } = sitePage(ctx, 'nowpage');
       // PHP's bool cast: only '' and '0' are false (the reason the bundle never sends 'false')
       const initialize = !['', '0'].includes(params.get('initialize') ?? '');
-      wholeNumber(params, 'module_available');
+      // a page with the statistics module (its badges): the live counts go into each answer
+      const badges = (wholeNumber(params, 'module_available') ?? 0) > 0;
       const windowMs = presenceWindowMs(settings);
       const presence = await visits.recordHeartbeat(
         visitor,
@@ -116,19 +117,20 @@ const TASKS: Record<string, Task> = {
         now - windowMs,
       );
       await visits.prunePresence(now - Math.max(windowMs, PRESENCE_RETENTION_MS), now);
-      return {
-        json: {
-          configparams: settings,
-          storing: [],
-          loading: [],
-          'data-bind': {
-            users_onpage: String(presence.onPage),
-            visitors: String(presence.online),
-            users_logged: '0', // the demo has no logins
-            users_total: String(presence.total),
-          },
-        },
-      };
+      // answered as the real component answers (fixtures/real-server): the settings with a page
+      // view's first beat only, the counts only to a page with the badges; a later beat of a page
+      // without them gets `[]`
+      const counts = badges
+        ? {
+            'data-bind': {
+              users_onpage: String(presence.onPage),
+              visitors: String(presence.online),
+              users_logged: '0', // the demo has no logins
+              users_total: String(presence.total),
+            },
+          }
+        : null;
+      return { json: initialize ? { configparams: settings, ...counts } : (counts ?? []) };
     },
   },
   'com_jrealtimeanalytics/stream.saveEntity': {
@@ -144,7 +146,8 @@ const TASKS: Record<string, Task> = {
       // answered the same and not stored. Past the session's share of the page, neither.
       if ((await visits.viewed(visitor.session, page)) && (await clicks.record(visitor.session, page, selector, now)))
         clicked(page);
-      return { json: { storing: [] } };
+      // the real component's answer to a click, stored or not
+      return { json: [] };
     },
   },
   'com_gdpr/user.processGenericCookieCategories': {
