@@ -121,7 +121,7 @@ export function postgresReader(url: string, max = 1): Reads & { close(): Promise
   });
   pool.on('error', () => {});
   const on = postgresOn(pool);
-  return { all: on.all, get: on.get, close: () => pool.end() };
+  return { all: on.all, get: on.get, parallel: max, close: () => pool.end() };
 }
 
 /** An open PostgreSQL database: the writers' pool and the readers' pool. */
