@@ -84,7 +84,7 @@ export const READER_PAGE_ROWS = 2_000;
  * read after a crash); `checkpoint`: it also checkpoints the WAL every second (PASSIVE: it never
  * waits for the writer, nor the writer for it). `running`: a statement was sent and has not answered
  * yet (the rest of a large answer's pages are sent on request, between other statements); `idle` is
- * called when it has.
+ * called when it has; `waiting`: its reads not yet answered whole.
  */
 function readerThread(path: string, pageRows: number, checkpoint: boolean, idle: () => void) {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
@@ -142,6 +142,7 @@ function readerThread(path: string, pageRows: number, checkpoint: boolean, idle:
   return {
     ask,
     running: () => running !== null,
+    waiting: () => pending.size,
     async close() {
       const stopping = worker;
       fail(new Error('the store is closed'));
@@ -177,8 +178,9 @@ export function sqliteReader(
     reject: (error: Error) => void;
   }> = [];
   let closed = false;
+  // a free thread without the rest of a large answer to send first (its pages wait behind a statement)
   const pump = () => {
-    for (const thread of pool) {
+    for (const thread of [...pool].sort((a, b) => a.waiting() - b.waiting())) {
       const job = closed || thread.running() ? undefined : queue.shift();
       if (job) thread.ask(job.method, job.sql, job.params).then(job.resolve, job.reject);
     }
