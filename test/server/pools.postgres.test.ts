@@ -1,13 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { migrations } from '../../collector/server/store';
-import { migrate } from '../../collector/server/store/migrate';
 import { postgresEngine } from '../../collector/server/store/postgres';
-import type { Heartbeat, Visitor } from '../../collector/server/store/types';
+import type { Heartbeat } from '../../collector/server/store/types';
 import { ONLINE_EVERY_MS, visitsStore } from '../../collector/server/store/visits';
-import { describeAgent } from '../../collector/server/visitor/agent';
-import { pageAddress } from '../../collector/server/visitor/page';
-import { sourceOf } from '../../collector/server/visitor/sources';
 import { newPostgresDatabase } from '../support/collector';
+import { migrateStore, testVisitor as visitor } from '../support/store';
 
 // The PostgreSQL engine's two sides (collector/server/store/postgres.ts). A heartbeat's statement is
 // a named prepared statement: parsed and planned once per connection, then only bound and run
@@ -15,13 +11,12 @@ import { newPostgresDatabase } from '../support/collector';
 // than half of its CPU per beat). The readers' statements run one at a time, on one connection.
 
 const PAGE = 'http://lichtwerk.test/';
-const visitor = (n: number): Visitor => ({ session: `s${n}`.padEnd(64, '0'), userAgent: 'test', ip: '192.0.2.0' });
 
 describe('heartbeats on PostgreSQL', () => {
   it('run as prepared statements: one per kind of beat on the connection, run once per beat, parsed once', async () => {
     const engine = postgresEngine(await newPostgresDatabase());
     try {
-      await migrate(engine.sql, migrations({ agent: describeAgent, page: pageAddress, source: sourceOf }), 0);
+      await migrateStore(engine.sql);
       const visits = visitsStore(engine.sql, engine.reads);
       // one beat at a time: the writers' pool hands out its one idle connection again (last in, first out)
       let at = 1_000_000;

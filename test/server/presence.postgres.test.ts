@@ -1,15 +1,11 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { migrations } from '../../collector/server/store';
-import { migrate } from '../../collector/server/store/migrate';
 import { postgresEngine } from '../../collector/server/store/postgres';
 import type { Reads } from '../../collector/server/store/sql';
-import type { Heartbeat, Visitor } from '../../collector/server/store/types';
+import type { Heartbeat } from '../../collector/server/store/types';
 import { visitsStore } from '../../collector/server/store/visits';
-import { describeAgent } from '../../collector/server/visitor/agent';
-import { pageAddress } from '../../collector/server/visitor/page';
-import { sourceOf } from '../../collector/server/visitor/sources';
 import { newPostgresDatabase } from '../support/collector';
+import { migrateStore, testVisitor as visitor } from '../support/store';
 
 // Two beats of one session at once on PostgreSQL (two tabs of a returning visitor restored together):
 // each statement reads the session's `last_seen` in its own snapshot, so both can read the old one and
@@ -18,7 +14,6 @@ import { newPostgresDatabase } from '../support/collector';
 
 const PAGE = 'http://lichtwerk.test/';
 const beat: Heartbeat = { page: PAGE, initialize: false, deviceWidth: null, deviceHeight: null };
-const visitor = (n: number): Visitor => ({ session: `s${n}`.padEnd(64, '0'), userAgent: 'test', ip: '192.0.2.0' });
 
 describe('the sessions online on PostgreSQL', () => {
   it('a returning session whose two beats come at once is one arrival, not two', async () => {
@@ -30,7 +25,7 @@ describe('the sessions online on PostgreSQL', () => {
     const watcher = new pg.Client({ connectionString: url });
     await Promise.all([other.connect(), watcher.connect()]);
     try {
-      await migrate(engine.sql, migrations({ agent: describeAgent, page: pageAddress, source: sourceOf }), 0);
+      await migrateStore(engine.sql);
       const reads: Reads = { all: () => Promise.reject(new Error('not used')), get: <T>() => Promise.resolve({ n: 0 } as T) };
       const visits = visitsStore(engine.sql, reads);
       const t = 1_000_000;

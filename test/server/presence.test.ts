@@ -5,23 +5,21 @@ import { migrate } from '../../collector/server/store/migrate';
 import { textOf, type Reads, type Sql, type Statement } from '../../collector/server/store/sql';
 import { postgresEngine } from '../../collector/server/store/postgres';
 import { sqliteSql } from '../../collector/server/store/sqlite';
-import type { Heartbeat, Visitor } from '../../collector/server/store/types';
+import type { Heartbeat } from '../../collector/server/store/types';
 import { ONLINE_EVERY_MS, visitsStore } from '../../collector/server/store/visits';
 import { snapshotSees } from '../../collector/server/store/visits-beat';
 import { describeAgent } from '../../collector/server/visitor/agent';
 import { pageAddress } from '../../collector/server/visitor/page';
 import { sourceOf } from '../../collector/server/visitor/sources';
 import { newPostgresDatabase, TEST_ENGINE } from '../support/collector';
+import { memoryStore, testVisitor as visitor } from '../support/store';
 
 const PAGE = 'http://lichtwerk.test/';
 const beat: Heartbeat = { page: PAGE, initialize: true, deviceWidth: null, deviceHeight: null };
-const visitor = (n: number): Visitor => ({ session: `s${n}`.padEnd(64, '0'), userAgent: 'test', ip: '192.0.2.0' });
 
 describe('live counts of a heartbeat', () => {
   it("the badge's total of sessions: while its count runs every beat answers the last one, the one that started it too; only the first count is waited for", async () => {
-    const db = new Database(':memory:');
-    const sql = sqliteSql(db);
-    await migrate(sql, migrations({ agent: describeAgent, page: pageAddress, source: sourceOf }), 0);
+    const { db, sql } = await memoryStore();
     // the readers' side: the count of every session answers when the test lets it (a scan of a large table)
     const counts: Array<{ answer: () => void; fail: () => void }> = [];
     const reads: Reads = {
@@ -74,9 +72,7 @@ describe('live counts of a heartbeat', () => {
   });
 
   it("the badge's first count starts as the collector opens: the first beat waits for it, not behind the readers' work begun after it", async () => {
-    const db = new Database(':memory:');
-    const sql = sqliteSql(db);
-    await migrate(sql, migrations({ agent: describeAgent, page: pageAddress, source: sourceOf }), 0);
+    const { db, sql } = await memoryStore();
     for (const n of [1, 2, 3])
       db.prepare('INSERT INTO sessions (id, first_seen, last_seen, user_agent) VALUES (?, 0, 0, ?)').run(
         visitor(n).session,
@@ -115,9 +111,7 @@ describe('live counts of a heartbeat', () => {
   });
 
   it('counts the sessions online at most once a second; an arrival at once, a departure at the next count', async () => {
-    const db = new Database(':memory:');
-    const base = sqliteSql(db);
-    await migrate(base, migrations({ agent: describeAgent, page: pageAddress, source: sourceOf }), 0);
+    const { db, sql: base } = await memoryStore();
     // every count of the site's sessions online reads a row per session in the window: counted here
     let counts = 0;
     const sql: Sql = {
@@ -160,9 +154,7 @@ describe('live counts of a heartbeat', () => {
   });
 
   it("the page's count reads the window's presence rows, not the hour of older ones kept beside them", async () => {
-    const db = new Database(':memory:');
-    const sql = sqliteSql(db);
-    await migrate(sql, migrations({ agent: describeAgent, page: pageAddress, source: sourceOf }), 0);
+    const { db, sql } = await memoryStore();
     const reads: Reads = {
       all: () => Promise.reject(new Error('not used')),
       get: <T>(text: string) => Promise.resolve(db.prepare(text).get() as T),

@@ -1,15 +1,9 @@
-import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { migrations } from '../../collector/server/store';
-import { migrate } from '../../collector/server/store/migrate';
 import type { Reads } from '../../collector/server/store/sql';
-import { sqliteSql } from '../../collector/server/store/sqlite';
-import type { AgentInfo, Visitor } from '../../collector/server/store/types';
+import type { AgentInfo } from '../../collector/server/store/types';
 import { visitsStore } from '../../collector/server/store/visits';
 import type { VisitFilter } from '../../collector/server/store/visits-totals';
-import { describeAgent } from '../../collector/server/visitor/agent';
-import { pageAddress } from '../../collector/server/visitor/page';
-import { sourceOf } from '../../collector/server/visitor/sources';
+import { memoryStore, testVisitor as visitor } from '../support/store';
 
 // A filtered read of many days from the stored rows (two filters, or a period not made of whole
 // months) with two SQLite reader threads: the days in two parts of consecutive days, a statement for
@@ -21,14 +15,12 @@ import { sourceOf } from '../../collector/server/visitor/sources';
 const DAY = 86_400_000;
 const START = Date.UTC(2025, 2, 1);
 const PAGES = ['http://lichtwerk.test/', 'http://lichtwerk.test/galerie.html', 'http://lichtwerk.test/kontakt.html'];
-const visitor = (n: number): Visitor => ({ session: `s${n}`.padEnd(64, '0'), userAgent: 'test', ip: '192.0.2.0' });
 
 describe('a filtered read of many days on two reader threads', () => {
   it('is counted in two parts asked at once, with the figures of one statement (a visit across the parts’ midnight once)', async () => {
-    const db = new Database(':memory:');
-    const sql = sqliteSql(db);
-    await migrate(sql, migrations({ agent: describeAgent, page: pageAddress, source: sourceOf }), 0);
-    const single: Reads = { all: (text, params) => sql.all(text, params), get: (text, params) => sql.get(text, params) };
+    const { db, sql } = await memoryStore();
+    // one statement at a time: the connection itself (no `parallel`)
+    const single: Reads = sql;
     /** The counting statements (those with a table of days) and how many were asked at once, at most. */
     const counts: number[] = [];
     let asked = 0;

@@ -1,14 +1,8 @@
-import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { migrations } from '../../collector/server/store';
-import { migrate } from '../../collector/server/store/migrate';
 import type { Reads } from '../../collector/server/store/sql';
-import { sqliteSql } from '../../collector/server/store/sqlite';
-import type { Heartbeat, Visitor } from '../../collector/server/store/types';
+import type { Heartbeat } from '../../collector/server/store/types';
 import { visitsStore } from '../../collector/server/store/visits';
-import { describeAgent } from '../../collector/server/visitor/agent';
-import { pageAddress } from '../../collector/server/visitor/page';
-import { sourceOf } from '../../collector/server/visitor/sources';
+import { memoryStore, testVisitor as visitor } from '../support/store';
 
 // A dashboard read takes its rows into the collector's one thread (the heartbeats' thread): the
 // database sums what the read would add up, so a month's filtered read is a few hundred rows, not a
@@ -17,13 +11,10 @@ import { sourceOf } from '../../collector/server/visitor/sources';
 
 const DAY = 86_400_000;
 const START = Date.UTC(2026, 9, 1);
-const visitor = (n: number): Visitor => ({ session: `s${n}`.padEnd(64, '0'), userAgent: 'test', ip: '192.0.2.0' });
 
 describe("a filtered read's rows", () => {
   it('are summed over the days by the database: one row per page and label, the chart one row per day', async () => {
-    const db = new Database(':memory:');
-    const sql = sqliteSql(db);
-    await migrate(sql, migrations({ agent: describeAgent, page: pageAddress, source: sourceOf }), 0);
+    const { db, sql } = await memoryStore();
     const returned: Array<Array<{ i: number; metric: string; label: string }>> = [];
     const reads: Reads = {
       all: async <T>(text: string, params?: readonly unknown[]) => {
@@ -82,9 +73,7 @@ describe("a filtered read's rows", () => {
   });
 
   it('count no day that ended before the first visit: a year asked of a site three days old makes a table of three days', async () => {
-    const db = new Database(':memory:');
-    const sql = sqliteSql(db);
-    await migrate(sql, migrations({ agent: describeAgent, page: pageAddress, source: sourceOf }), 0);
+    const { db, sql } = await memoryStore();
     const tables: number[] = [];
     const reads: Reads = {
       all: <T>(text: string, params?: readonly unknown[]) => {
