@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { isIP } from 'node:net';
 
 /**
  * What a request says about its client, as the edge reads it: the address, whether it came over
@@ -68,16 +69,46 @@ export function sameOrigin(req: IncomingMessage, trustProxy: boolean): boolean {
 }
 
 /**
- * Whether a visitor call may come from the Origin it names: our own, or one of the site's
- * (`PAGEPULSE_SITES`). `Origin: null` (a sandboxed frame, a `data:` page) and every other site are
- * refused; a call without Origin (not from a browser: a browser names it on every POST) is taken,
- * since a client that leaves it out could as well name ours.
+ * The origin a connection reached, read from the socket (its local address and port), never from
+ * the request's headers: `http://127.0.0.1:5173` for a collector reached directly. An IPv4-mapped
+ * address (a dual-stack socket) as IPv4.
+ */
+export function socketOrigin(req: IncomingMessage): string | null {
+  const { localAddress, localPort } = req.socket;
+  if (!localAddress || !localPort) return null;
+  const plain = localAddress.startsWith('::ffff:') && isIP(localAddress.slice(7)) === 4 ? localAddress.slice(7) : localAddress;
+  const scheme = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
+  return originOf(`${scheme}://${isIP(plain) === 6 ? `[${plain}]` : plain}:${localPort}`);
+}
+
+/**
+ * The site's origins for a visitor request: whose pages are recorded and whose pages may call.
+ * With PAGEPULSE_SITES (`sites`): those, and the collector's own address when it is reached
+ * directly (socketOrigin; behind a proxy that is the proxy's upstream, no page of the site), never
+ * what the request calls itself: `Host` and `X-Forwarded-Host` are any client's to name (a forged
+ * one made any host's pages "of this site"). Without: the origin the request came to (ownOrigin),
+ * as the demo and a single-host site need, so any client naming a host can record its pages.
+ */
+export function siteOrigins(req: IncomingMessage, trustProxy: boolean, sites: ReadonlySet<string>): (origin: string) => boolean {
+  if (sites.size === 0) {
+    const own = ownOrigin(req, trustProxy);
+    return (origin) => origin === own;
+  }
+  const direct = trustProxy ? null : socketOrigin(req);
+  return (origin) => sites.has(origin) || origin === direct;
+}
+
+/**
+ * Whether a visitor call may come from the Origin it names: one of the site's (siteOrigins).
+ * `Origin: null` (a sandboxed frame, a `data:` page) and every other site are refused; a call
+ * without Origin (not from a browser: a browser names it on every POST) is taken, since a client
+ * that leaves it out could as well name ours.
  */
 export function allowedOrigin(req: IncomingMessage, trustProxy: boolean, sites: ReadonlySet<string>): boolean {
   const origin = req.headers.origin;
   if (origin === undefined) return true;
   const parsed = originOf(origin);
-  return parsed !== null && (parsed === ownOrigin(req, trustProxy) || sites.has(parsed));
+  return parsed !== null && siteOrigins(req, trustProxy, sites)(parsed);
 }
 
 /** A cookie's value, if the request carries it. */

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { limitKey, storedAddress } from '../edge/address';
 import type { CountryLookup } from '../edge/country';
-import { allowedOrigin, clientAddress, isHttps, originOf, ownOrigin } from '../edge/client';
+import { allowedOrigin, clientAddress, isHttps, originOf, siteOrigins } from '../edge/client';
 import { HttpError, isFormEncoded, parseForm, readBody, send, sendJson } from '../edge/http';
 import { createTokenBuckets } from '../edge/rate-limit';
 import type { ClicksStore, ConsentsStore, VisitsStore } from '../store';
@@ -36,7 +36,7 @@ export interface VisitorDeps {
   /** The country of a full client address (edge/country.ts), before it is shortened. */
   country: CountryLookup;
   visitorRate: { burst: number; perSecond: number };
-  /** The site's other origins (PAGEPULSE_SITES), besides the one each request came to. */
+  /** The site's origins (PAGEPULSE_SITES); none: the one each request came to (edge/client.ts siteOrigins). */
   sites: readonly string[];
   /** The start of the site's today (its time zone), for a clock reading. */
   todayStart: (now: number) => Promise<number>;
@@ -61,12 +61,12 @@ export function createVisitorTasks(deps: VisitorDeps) {
   const clickReads = createClickReads(deps.clicks);
   const reads = createTokenBuckets(CLICKS_READ_RATE.burst, CLICKS_READ_RATE.perSecond);
 
-  /** Whether an address is a page of the site: of the origin the request came to, or of PAGEPULSE_SITES. */
+  /** Whether an address is a page of the site: of PAGEPULSE_SITES, or without them of the origin the request came to. */
   const siteOf = (req: IncomingMessage) => {
-    const own = ownOrigin(req, deps.trustProxy);
+    const ofSite = siteOrigins(req, deps.trustProxy, sites);
     return (address: string) => {
       const origin = originOf(address);
-      return origin !== null && (origin === own || sites.has(origin));
+      return origin !== null && ofSite(origin);
     };
   };
 
