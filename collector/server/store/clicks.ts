@@ -2,7 +2,7 @@ import type { Migration } from './migrate';
 import { typed } from './migrate';
 import type { RetentionStep } from './retention';
 import { builtThrough, coverage, coveredRows, dayTable, type Day } from './rollups';
-import type { Reads, Sql } from './sql';
+import { sessionLock, type Reads, type Sql } from './sql';
 import { inMatchingVisit, type VisitFilter } from './visits-totals';
 
 /**
@@ -85,20 +85,22 @@ export function clicksStore(sql: Sql, reads: Reads) {
     /**
      * Store a click unless the session already used up its share of the page: MAX_CLICKS_PER_SESSION
      * clicks and MAX_SELECTORS_PER_SESSION distinct selectors (one visitor's junk cannot flood the
-     * heatmap). False when nothing was stored.
+     * heatmap). False when nothing was stored. The count and the insert under the session's lock: a
+     * burst of clicks at once would each count the others out.
      */
-    async record(session: string, page: string, selector: string, at: number): Promise<boolean> {
-      const mine = (await sql.get<{ clicks: number; selectors: number; known: number }>(
-        `SELECT COUNT(*) AS clicks, COUNT(DISTINCT selector) AS selectors,
-           COALESCE(SUM(CASE WHEN selector = ? THEN 1 ELSE 0 END), 0) AS known
-         FROM clicks WHERE session_id = ? AND page = ?`,
-        [selector, session, page],
-      ))!;
-      if (mine.clicks >= MAX_CLICKS_PER_SESSION) return false;
-      if (!mine.known && mine.selectors >= MAX_SELECTORS_PER_SESSION) return false;
-      await sql.run('INSERT INTO clicks (session_id, page, selector, at) VALUES (?, ?, ?, ?)', [session, page, selector, at]);
-      return true;
-    },
+    record: (session: string, page: string, selector: string, at: number): Promise<boolean> =>
+      sql.transaction(async (tx) => {
+        const mine = (await tx.get<{ clicks: number; selectors: number; known: number }>(
+          `SELECT COUNT(*) AS clicks, COUNT(DISTINCT selector) AS selectors,
+             COALESCE(SUM(CASE WHEN selector = ? THEN 1 ELSE 0 END), 0) AS known
+           FROM clicks WHERE session_id = ? AND page = ?`,
+          [selector, session, page],
+        ))!;
+        if (mine.clicks >= MAX_CLICKS_PER_SESSION) return false;
+        if (!mine.known && mine.selectors >= MAX_SELECTORS_PER_SESSION) return false;
+        await tx.run('INSERT INTO clicks (session_id, page, selector, at) VALUES (?, ?, ?, ?)', [session, page, selector, at]);
+        return true;
+      }, sessionLock(session)),
     /**
      * The selectors of a page over all kept days, ranked by visitors (summed per day: one visitor's
      * clicks cannot outrank what several clicked), then clicks, then the latest: the day totals of the

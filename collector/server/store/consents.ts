@@ -1,7 +1,7 @@
 import { DEFAULT_STATE } from './consents-schema';
 import { consentTotals } from './consents-totals';
 import type { RetentionStep } from './retention';
-import type { Reads, Sql } from './sql';
+import { sessionLock, type Reads, type Sql } from './sql';
 import type { FormRef, Visitor } from './types';
 
 /**
@@ -102,7 +102,10 @@ export function consentsStore(sql: Sql, reads: Reads) {
 
   return {
     ...consentTotals(reads),
-    /** A cookie-consent record (category null: the generic choice), with the session's state after it. */
+    /**
+     * A cookie-consent record (category null: the generic choice), with the session's state after it;
+     * under the session's lock, since the bundle sends a choice's calls at once and each reads the state before it.
+     */
     recordCookieConsent: (visitor: Visitor, category: number | null, granted: boolean, consentId: string | null, at: number) =>
       sql.transaction(async (tx) => {
         const last = await tx.get<{ s1: number | null; s2: number; s3: number; s4: number }>(
@@ -116,7 +119,7 @@ export function consentsStore(sql: Sql, reads: Reads) {
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           [visitor.session, category, granted ? 1 : 0, visitor.userAgent, visitor.ip, at, consentId, ...state],
         );
-      }),
+      }, sessionLock(visitor.session)),
     storeFormConsent: async (visitor: Visitor, form: FormRef, fields: Record<string, string>, at: number) =>
       void (await sql.run(
         `INSERT INTO form_consents (session_id, url, form_id, form_name, fields, user_agent, ip, at)

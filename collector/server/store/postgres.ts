@@ -86,8 +86,12 @@ export function postgresSql(url: string, max = 10): Sql {
         close: () => Promise.resolve(),
       };
       try {
-        await client.query('BEGIN');
-        if (lock) await client.query(`SELECT pg_advisory_xact_lock(${toPostgres(LOCK_KEY)})`, [lock]);
+        // the lock in BEGIN's round trip (the same key as LOCK_KEY's): a heartbeat's page view takes one
+        await client.query(
+          lock
+            ? `BEGIN; SELECT pg_advisory_xact_lock(hashtextextended(${client.escapeLiteral(`pagepulse:${lock}`)}, 0))`
+            : 'BEGIN',
+        );
         const result = await work(tx);
         await client.query('COMMIT');
         return result;

@@ -25,6 +25,13 @@ export const prepared = (text: string): Prepared => ({
   name: `pp_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`,
 });
 
+/**
+ * The lock of one visitor session's read-then-write transactions (its consent state, its click caps,
+ * its visit of a page view): on PostgreSQL two of them at once each read their own snapshot and
+ * wrote past the other's. Per session, so other sessions never wait for it.
+ */
+export const sessionLock = (session: string): string => `session:${session}`;
+
 /** A statement's text, given as text or prepared. */
 export type Statement = string | Prepared;
 export const textOf = (statement: Statement): string => (typeof statement === 'string' ? statement : statement.text);

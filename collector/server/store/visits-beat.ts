@@ -1,5 +1,5 @@
 import { noteLate, noteLateOf } from './rollups';
-import { prepared, type Prepared, type Sql } from './sql';
+import { prepared, sessionLock, type Prepared, type Sql } from './sql';
 import type { Heartbeat, Visitor } from './types';
 import { UTM_FIELDS } from './types';
 
@@ -217,7 +217,8 @@ const laterBeatAtOnce: BeatStatement = async (sql, visitor, beat, { at, lateBefo
  * A page view's first beat on PostgreSQL, as ONE statement too: the session, the presence row, the
  * session's latest visit continued (`cont`) or a new one (`fresh`, only when none continues), the
  * page view in whichever it is, the late note of a continued visit begun on a counted day, and the
- * live counts. What addPageView does in five round trips.
+ * live counts. What addPageView does in five round trips. Run in a transaction under the session's
+ * lock (recordBeat): BEGIN with the lock, this, COMMIT.
  */
 const CONTINUES = 'SELECT id FROM latest WHERE CAST(? AS BIGINT) - last_view_at <= ?';
 const PAGE_VIEW = perOnline(
@@ -290,7 +291,12 @@ export async function recordBeat(
 ): Promise<{ onPage: number; online: number | null; lastSeen: number | null } & BeatOrder> {
   const { at, lateBefore, since, online } = times;
   let found: Others;
-  if (sql.engine === 'postgres') found = await (beat.initialize ? pageViewAtOnce : laterBeatAtOnce)(sql, visitor, beat, times);
+  if (sql.engine === 'postgres')
+    found = beat.initialize
+      ? // under the session's lock, taken before the statement's snapshot: two first beats at once
+        // (tabs opened together) each saw no visit in theirs and began one each
+        await sql.transaction((tx) => pageViewAtOnce(tx, visitor, beat, times), sessionLock(visitor.session))
+      : await laterBeatAtOnce(sql, visitor, beat, times);
   else {
     const before = await writeBeat(sql, visitor, beat, at, lateBefore);
     const counts = await sql.get<Omit<Others, 'last_seen' | 'mark'>>(
