@@ -21,7 +21,10 @@ export function restartDelayMs(recentDeaths: number): number {
   return recentDeaths <= 1 ? 0 : Math.min(1000 * 2 ** (recentDeaths - 2), 30_000);
 }
 
-/** Fork `count` workers, one after another (the first applies the migrations and prints a generated password), and keep them. */
+/**
+ * Fork `count` workers, one after another (the first applies the migrations and prints a generated
+ * password), each listening before the next (a replacement in the place of one that exited first), and keep them.
+ */
 export async function superviseWorkers(
   count: number,
   log: (line: string) => void = console.log,
@@ -29,10 +32,21 @@ export async function superviseWorkers(
 ): Promise<void> {
   let stopping = false;
   const deaths: number[] = [];
+  /** The start's wait for a worker that has not listened yet, by worker id: its replacement settles it. */
+  const starting = new Map<number, (worker: Worker) => void>();
+  /**
+   * Fork a worker; settles when it listens, or, when it exits first (PostgreSQL not reachable yet at
+   * boot, say), when the worker that replaces it does: the start waited for it forever and the
+   * collector kept fewer than N workers.
+   */
   const fork = () =>
     new Promise<Worker>((resolve) => {
       const worker = cluster.fork();
-      worker.once('listening', () => resolve(worker));
+      starting.set(worker.id, resolve);
+      worker.once('listening', () => {
+        starting.delete(worker.id);
+        resolve(worker);
+      });
     });
   const stopAll = (code: number) => {
     stopping = true;
@@ -44,6 +58,8 @@ export async function superviseWorkers(
       if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
       return;
     }
+    const waiting = starting.get(worker.id);
+    starting.delete(worker.id);
     const now = Date.now();
     deaths.push(now);
     while (deaths.length && now - deaths[0]! > CRASH_WINDOW_MS) deaths.shift();
@@ -57,7 +73,10 @@ export async function superviseWorkers(
     setTimeout(() => {
       if (stopping) return;
       fork().then(
-        (next) => log(`pagepulse collector: worker ${next.process.pid} took its place`),
+        (next) => {
+          log(`pagepulse collector: worker ${next.process.pid} took its place`);
+          waiting?.(next);
+        },
         (error: unknown) => warn(`pagepulse collector: could not start a worker: ${String(error)}`),
       );
     }, delay);
