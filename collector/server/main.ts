@@ -55,7 +55,10 @@ console.log(`PagePulse collector and demo site: ${url}/`);
 console.log(`database: ${options.databaseUrl ? `PostgreSQL ${databaseName(options.databaseUrl)}` : options.dbPath}`);
 console.log(`countries: ${options.countryDatabase ?? 'off (PAGEPULSE_COUNTRY_DB=off)'}`);
 console.log(`configparams: ${JSON.stringify(options.settings)}`);
-if (options.sites.length) console.log(`pages recorded: this collector's own and ${options.sites.join(', ')} (PAGEPULSE_SITES)`);
+if (options.sites.length)
+  console.log(
+    `pages recorded: ${options.sites.join(', ')} (PAGEPULSE_SITES), and this collector's own address when reached directly`,
+  );
 if (!existsSync(join(REPO_ROOT, 'dist', 'pagepulse.iife.js')))
   console.warn('dist/pagepulse.iife.js is missing: run `npm run build` first');
 if (generatedPassword) {
