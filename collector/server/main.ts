@@ -57,7 +57,7 @@ console.log(`countries: ${options.countryDatabase ?? 'off (PAGEPULSE_COUNTRY_DB=
 console.log(`configparams: ${JSON.stringify(options.settings)}`);
 if (options.sites.length)
   console.log(
-    `pages recorded: ${options.sites.join(', ')} (PAGEPULSE_SITES), and this collector's own address when reached directly`,
+    `pages recorded: ${options.sites.join(', ')} (PAGEPULSE_SITES)${options.trustProxy ? '' : `, and this collector's own ${url}`}`,
   );
 if (!existsSync(join(REPO_ROOT, 'dist', 'pagepulse.iife.js')))
   console.warn('dist/pagepulse.iife.js is missing: run `npm run build` first');
