@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, FORM_TYPE, STREAM, removeDir, startCollector, type Harness } from '../support/collector';
+import { ADMIN_PASSWORD, FORM_TYPE, STREAM, removeDir, signIn, startCollector, type Harness } from '../support/collector';
 
 // Nothing personal is kept forever (docs/collector.md "Retention"): each table that holds something
 // about a visitor or an admin has a default retention, applied by the hourly run, which runs on
@@ -108,6 +108,30 @@ describe('retention', () => {
     expect(timers.count).toBeGreaterThan(0);
     timers.fire(60 * 60 * 1000);
     await expect.poll(counts, { timeout: 10_000 }).toEqual(Object.fromEntries(personal.map((t) => [t, 0])));
+  });
+
+  it('the hourly run deletes presence rows after the presence window or an hour, whichever is longer, without a heartbeat', async () => {
+    const timers = manualTimers();
+    // a heartbeat every 30 min: the window is three of them, 90 min
+    h = await startCollector({ timers, settings: { daemonrefresh: 1800 } });
+    const visitor = h.visitor();
+    await visitor.beat(PAGE, true);
+    h.clock.now += 2000;
+    await visitor.beat(PAGE);
+    const admin = await signIn(h.url);
+    const presence = async () => (await h.query('SELECT COUNT(*) AS n FROM presence'))[0]!.n;
+    // 70 min on, past the hour but inside the window: the run (here on saving a setting) keeps them
+    h.clock.now += 70 * 60 * 1000;
+    const saved = (await (await admin.post('/admin/api/settings', { visitRetentionDays: '400' })).json()) as {
+      deleted: Record<string, number>;
+    };
+    expect(saved.deleted.presence ?? 0).toBe(0);
+    expect(await presence()).toBe(2);
+    // past the window, no heartbeat since: the hourly run deletes them; the page view stays
+    h.clock.now += 30 * 60 * 1000;
+    timers.fire(60 * 60 * 1000);
+    await expect.poll(presence, { timeout: 10_000 }).toBe(0);
+    expect(await h.query('SELECT COUNT(*) AS n FROM page_views')).toEqual([{ n: 1 }]);
   });
 
   it('each default is shorter than forever and named in the settings: visits, clicks and consents', async () => {

@@ -61,7 +61,8 @@ export function createAdmin({ store, now, root, trustProxy, presenceWindowMs, si
   /** The site's time zone (`time_zone`; default the server's): the admin area's days, hours and months. */
   const timeZone = async (): Promise<string> => (await store.settings.get('time_zone')) ?? serverTimeZone();
   /** The retention run now; null when another process (PostgreSQL) is running it and `wait` is false. */
-  const applyRetention = async (wait: boolean) => store.retain(retentionPlan(await retentionDays(store.settings), now()), wait);
+  const applyRetention = async (wait: boolean) =>
+    store.retain(retentionPlan(await retentionDays(store.settings), now(), presenceWindowMs), wait);
   const { READS, WRITES, exportCsv, exportTable, stats } = createApi({
     store,
     now,

@@ -1,5 +1,5 @@
 import type { RetentionDays } from '../../shared/admin-api';
-import type { RetentionPlan, SettingsStore } from '../store';
+import { presenceKeptMs, type RetentionPlan, type SettingsStore } from '../store';
 
 /**
  * How long each kind of personal data is kept (the admin's *Aufbewahrung*; docs/collector.md
@@ -13,7 +13,7 @@ import type { RetentionPlan, SettingsStore } from '../store';
  *   civil law (three years from the end of the year).
  *
  * The admin's own rows end by their lifetimes (sessions 8 h, known browsers 90 days, sign-in
- * attempts a minute); presence rows after an hour.
+ * attempts a minute); presence rows after an hour, or the presence window if longer.
  */
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
@@ -50,10 +50,11 @@ export async function retentionDays(settings: SettingsStore): Promise<RetentionD
   };
 }
 
-/** What the retention run deletes at `now` under these settings. */
-export function retentionPlan(days: RetentionDays, now: number): RetentionPlan {
+/** What the retention run deletes at `now` under these settings and the live counts' presence window. */
+export function retentionPlan(days: RetentionDays, now: number, presenceWindowMs: number): RetentionPlan {
   return {
     visits: now - days.visitRetentionDays * DAY_MS,
+    presence: now - presenceKeptMs(presenceWindowMs),
     clicks: now - days.clickRetentionDays * DAY_MS,
     formConsents: now - days.formRetentionDays * DAY_MS,
     cookieConsents: now - days.consentRetentionDays * DAY_MS,

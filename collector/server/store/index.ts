@@ -35,7 +35,7 @@ export type { AgentInfo, DeviceClass, FormRef, Heartbeat, LegacyParsers, Presenc
 export { UTM_FIELDS } from './types';
 export { MAX_CLICKS_PER_SESSION, MAX_SELECTORS_PER_SESSION } from './clicks';
 export { VISIT_GAP_MS } from './visits-beat';
-export type { VisitsStore } from './visits';
+export { presenceKeptMs, type VisitsStore } from './visits';
 export { SCREEN_CLASSES, type FilterDimension, type VisitDimension, type VisitFilter } from './visits-totals';
 
 /** Where the collector keeps its data: a SQLite file (or `:memory:`), or a PostgreSQL database. */
@@ -52,6 +52,8 @@ export interface StoreOptions {
 export interface RetentionPlan {
   /** Page views, visits, sessions not seen since. */
   visits: number;
+  /** Presence rows from before this (an hour or the presence window: presenceKeptMs). */
+  presence: number;
   clicks: number;
   cookieConsents: number;
   formConsents: number;
@@ -124,7 +126,7 @@ function storeOn(engine: Engine, options: StoreOptions, beforeMigrations: () => 
         [
           ...consents.retention(plan.cookieConsents, plan.formConsents),
           ...clicks.retention(plan.clicks),
-          ...visits.retention(plan.visits),
+          ...visits.retention(plan.visits, plan.presence),
           ...admin.retention(plan.now),
         ],
         wait,

@@ -16,9 +16,18 @@ import { visitTotals } from './visits-totals';
  *   exit page, the first page view's referrer (host, path, source name) and campaign, device,
  *   browser, operating system and window width, and the country of the first page view's address
  *   (its ISO code only). Issue-style additions are columns of `visits`, added by a migration.
- * - **Presence** rows (every heartbeat) feed only the live counts and go after an hour.
+ * - **Presence** rows (every heartbeat) feed only the live counts and go after an hour (or the
+ *   presence window, if longer): pruned as heartbeats come, and by the hourly run with its own cutoff.
  */
 
+/**
+ * Presence rows only feed the live counts, so they are kept this long (or the presence window,
+ * when that is longer) and then deleted; page views are kept. Without it a visitor on a 2 s
+ * refresh would add 1800 rows an hour, forever.
+ */
+export const PRESENCE_RETENTION_MS = 60 * 60 * 1000;
+/** How long presence rows are kept under a presence window of `windowMs`. */
+export const presenceKeptMs = (windowMs: number): number => Math.max(windowMs, PRESENCE_RETENTION_MS);
 /** How often presence rows are pruned, at most. */
 const PRUNE_EVERY_MS = 60_000;
 /** The total of sessions ever (a badge) is counted again at most this often: COUNT(*) is a scan. */
@@ -173,10 +182,11 @@ export function visitsStore(sql: Sql, reads: Reads) {
       return records;
     },
     /**
-     * Retention: page views, then visits left without any, presence, then sessions not seen since
-     * `before` and left without a visit. In steps of a few thousand rows (retention.ts).
+     * Retention: page views, then visits left without any, then sessions not seen since `before` and
+     * left without a visit; presence rows older than `presenceBefore` (presenceKeptMs: an hour or the
+     * window, not the visits' days). In steps of a few thousand rows (retention.ts).
      */
-    retention: (before: number): RetentionStep[] => [
+    retention: (before: number, presenceBefore: number): RetentionStep[] => [
       { name: 'pageViews', table: 'page_views', where: 'at < ?', params: [before] },
       {
         name: 'visits',
@@ -185,7 +195,7 @@ export function visitsStore(sql: Sql, reads: Reads) {
         where: 'started_at < ? AND NOT EXISTS (SELECT 1 FROM page_views p WHERE p.visit_id = visits.id)',
         params: [before],
       },
-      { name: 'presence', table: 'presence', where: 'at < ?', params: [before] },
+      { name: 'presence', table: 'presence', where: 'at < ?', params: [presenceBefore] },
       // the filtered month totals (they link a visit's labels) of a month whose rows are all gone, their
       // marker first; the rows of such a month: one that began over 32 days before (a month and a DST hour)
       { name: 'filteredTotals', table: 'stats_visits_by_built', where: 'end_at <= ?', params: [before] },

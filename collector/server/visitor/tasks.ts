@@ -1,17 +1,11 @@
 import { HttpError } from '../edge/http';
-import type { ClicksStore, ConsentsStore, FormRef, Visitor, VisitsStore } from '../store';
+import { presenceKeptMs, type ClicksStore, type ConsentsStore, type FormRef, type Visitor, type VisitsStore } from '../store';
 import { describeAgent } from './agent';
 import { presenceWindowMs, type Settings } from './config';
 import { CATEGORY_NUMBERS, describeCategory } from './descriptions';
 import { pageAddress, referralOf, withoutFragment } from './page';
 import { SESSION_COOKIE } from './session';
 
-/**
- * Presence rows only feed the live counts, so they are kept this long (or the presence window,
- * when that is longer) and then deleted; page views are kept. Without it a visitor on a 2 s
- * refresh would add 1800 rows an hour, forever.
- */
-export const PRESENCE_RETENTION_MS = 60 * 60 * 1000;
 /** Longest text field accepted: a selector from `html` down a deep page runs to a few KiB, a URL to 2. */
 export const MAX_FIELD_CHARS = 8192;
 /** com_ajax's keep-alive answer, verbatim. */
@@ -116,7 +110,7 @@ const TASKS: Record<string, Task> = {
         todayStart,
         now - windowMs,
       );
-      await visits.prunePresence(now - Math.max(windowMs, PRESENCE_RETENTION_MS), now);
+      await visits.prunePresence(now - presenceKeptMs(windowMs), now);
       // answered as the real component answers (fixtures/real-server): the settings with a page
       // view's first beat only, the counts only to a page with the badges; a later beat of a page
       // without them gets `[]`
