@@ -5,11 +5,12 @@ import { isIP } from 'node:net';
  * (`203.0.113.77` -> `203.0.113.0`) and IPv6 to its /48 (`2001:db8:1234::`), as Matomo and
  * Plausible anonymise; an IPv4-mapped IPv6 address (`::ffff:203.0.113.77`, what node reports on a
  * dual-stack socket) counts as IPv4. With `full` (PAGEPULSE_FULL_IP=1, the site owner's decision,
- * for example when a consent record must name the full address) it is kept whole. Anything that
- * is not an address is stored as an empty string.
+ * for example when a consent record must name the full address) it is kept whole. A port a proxy
+ * appended (withoutPort) is dropped; anything else that is not an address is stored as an empty string.
  */
 export function storedAddress(address: string, full: boolean): string {
-  const plain = address.startsWith('::ffff:') && isIP(address.slice(7)) === 4 ? address.slice(7) : address;
+  const bare = withoutPort(address);
+  const plain = bare.startsWith('::ffff:') && isIP(bare.slice(7)) === 4 ? bare.slice(7) : bare;
   const kind = isIP(plain);
   if (kind === 0) return '';
   if (full) return plain;
@@ -18,12 +19,33 @@ export function storedAddress(address: string, full: boolean): string {
 }
 
 /**
+ * The one limit key of every client whose address is not an address (a proxy's odd forwarded
+ * value): shared, so a client cannot get a fresh bucket for each value it makes up.
+ */
+export const UNPARSABLE_KEY = 'unparsable';
+
+/**
  * The key of the per-client limits: the address's /24 (IPv4) or /48 (IPv6), what the collector
  * stores of it by default. 200 addresses of one /24 are one client here, as they are in the
- * stored records; whole addresses (PAGEPULSE_FULL_IP) change what is stored, not this.
+ * stored records; whole addresses (PAGEPULSE_FULL_IP) change what is stored, not this. A port
+ * counts for nothing (one bucket per source port was no limit), and an unparsable value is UNPARSABLE_KEY.
  */
 export function limitKey(address: string): string {
-  return storedAddress(address, false) || address;
+  return storedAddress(address, false) || UNPARSABLE_KEY;
+}
+
+/**
+ * An address without the port some proxies append to X-Forwarded-For (IIS ARR, Azure App Service):
+ * `203.0.113.7:51234` -> `203.0.113.7`, `[2001:db8::1]:443` and `[2001:db8::1]` -> `2001:db8::1`.
+ * A bare IPv6 address keeps its colons; anything else is returned as it is.
+ */
+export function withoutPort(address: string): string {
+  const text = address.trim();
+  const bracketed = /^\[([^\]]+)\](?::\d{1,5})?$/.exec(text);
+  if (bracketed && isIP(bracketed[1]!) === 6) return bracketed[1]!;
+  const v4 = /^(\d{1,3}(?:\.\d{1,3}){3}):\d{1,5}$/.exec(text);
+  if (v4 && isIP(v4[1]!) === 4) return v4[1]!;
+  return text;
 }
 
 /** The eight groups of an IPv6 address, `::` expanded (an embedded IPv4 tail as two groups). */

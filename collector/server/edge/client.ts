@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
+import { withoutPort } from './address';
 
 /**
  * What a request says about its client, as the edge reads it: the address, whether it came over
@@ -7,7 +8,10 @@ import { isIP } from 'node:net';
  * `X-Forwarded-For`, `-Proto` and `-Host` are trusted; never without one (a client could name any).
  */
 
-/** The client's address: the socket's, or behind a trusted proxy the last X-Forwarded-For hop it added. */
+/**
+ * The client's address: the socket's, or behind a trusted proxy the last X-Forwarded-For hop it
+ * added, without a port the proxy may have appended (the country lookup and the limits take the address).
+ */
 export function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
   const forwarded = trustProxy
     ? String(req.headers['x-forwarded-for'] ?? '')
@@ -15,7 +19,7 @@ export function clientAddress(req: IncomingMessage, trustProxy: boolean): string
         .pop()
         ?.trim()
     : '';
-  return forwarded || req.socket.remoteAddress || 'unknown';
+  return (forwarded && withoutPort(forwarded)) || req.socket.remoteAddress || 'unknown';
 }
 
 /** Whether the request came over TLS, directly or (as the proxy says) to the proxy. */

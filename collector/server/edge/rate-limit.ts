@@ -11,7 +11,8 @@ export function createTokenBuckets(burst: number, perSecond: number, maxKeys = 5
     take(key: string, now: number): number {
       const bucket = buckets.get(key) ?? { tokens: burst, at: now };
       buckets.delete(key); // re-inserted: the map's order is the order of last use
-      bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.at) / 1000) * perSecond);
+      // never less after a backward clock step (NTP, a VM's correction): refilled by what went forward only
+      bucket.tokens = Math.min(burst, bucket.tokens + (Math.max(0, now - bucket.at) / 1000) * perSecond);
       bucket.at = now;
       const allowed = bucket.tokens >= 1;
       if (allowed) bucket.tokens -= 1;
