@@ -60,10 +60,19 @@ final class Rewriter
         'sub' => 1, 'sup' => 1, 'table' => 1, 'tt' => 1, 'u' => 1, 'ul' => 1, 'var' => 1,
     );
 
-    /** Elements inside svg / math whose content is HTML again (HTML integration points, MathML text integration points). */
+    /**
+     * Elements inside svg / math whose content is HTML again (HTML integration points, MathML text
+     * integration points); annotation-xml is one only with an HTML `encoding` (see foreignStart).
+     */
     private static $integration = array(
         'svg' => array('foreignobject' => 1, 'desc' => 1, 'title' => 1),
-        'math' => array('mi' => 1, 'mo' => 1, 'mn' => 1, 'ms' => 1, 'mtext' => 1, 'annotation-xml' => 1),
+        'math' => array('mi' => 1, 'mo' => 1, 'mn' => 1, 'ms' => 1, 'mtext' => 1),
+    );
+
+    /** HTML elements without content: they open nothing inside an integration point. */
+    private static $void = array(
+        'area' => 1, 'base' => 1, 'basefont' => 1, 'bgsound' => 1, 'br' => 1, 'col' => 1, 'embed' => 1, 'frame' => 1, 'hr' => 1,
+        'image' => 1, 'img' => 1, 'input' => 1, 'keygen' => 1, 'link' => 1, 'meta' => 1, 'param' => 1, 'source' => 1, 'track' => 1, 'wbr' => 1,
     );
 
     /**
@@ -76,6 +85,12 @@ final class Rewriter
         'meta-pixel' => '~\bfbq\s*\(\s*[\'"]init[\'"]|connect\.facebook\.net/[^\'"\s]*/fbevents\.js~',
         'matomo' => '~\b_paq\.push\s*\(|\b_mtm\.push\s*\(~',
     );
+
+    /**
+     * How many different end tag names one page may have looked up (ignoredEndTag): each is one
+     * pass over the page; past this, end tags in svg / math close it, as they may in the browser.
+     */
+    const END_TAG_LOOKUPS = 64;
 
     /** What a script must do to count as a loader when it only names a vendor's host. */
     const LOADER = '~createElement\s*\(|\.src\s*=|document\.write|\binsertBefore\s*\(|\bappendChild\s*\(|\bimport\s*\(~';
@@ -97,6 +112,9 @@ final class Rewriter
 
     /** @var bool whether a `<base href>` was seen (only the first counts) */
     private $baseSeen = false;
+
+    /** @var array<string, int> element name => offset of the first `<name` in the page (PHP_INT_MAX: none), as looked up */
+    private $firstStart = array();
 
     /**
      * What the last run did, in page order: action (script, inline, iframe, link, removed,
@@ -132,6 +150,7 @@ final class Rewriter
         $this->baseHost = null;
         $this->basePath = '/';
         $this->baseSeen = false;
+        $this->firstStart = array();
         if (!is_string($html) || $html === '') {
             return $html;
         }
@@ -143,8 +162,10 @@ final class Rewriter
         $last = 0;
         $length = strlen($html);
         $pos = 0;
-        /** @var string[] $foreign open svg / math elements (`svg:g`), `html:name` for an integration point in them */
+        /** @var string[] $foreign open svg / math elements (`svg:g`), `ip:name` for an integration point, `html:name` for HTML in one */
         $foreign = array();
+        /** @var int where the outermost open svg / math starts */
+        $foreignFrom = 0;
         while (true) {
             if ($foreign) {
                 // svg / math content: tag by tag (CDATA, no raw text, integration points)
@@ -189,7 +210,7 @@ final class Rewriter
                 if (!preg_match(self::TAG, $html, $tag, 0, $lt)) {
                     break; // the rest of the page is inside an unfinished tag: the parser drops it
                 }
-                $this->endTag($foreign, strtolower($tag[1]));
+                $this->endTag($foreign, strtolower($tag[1]), $html, $foreignFrom);
                 $pos = $lt + strlen($tag[0]);
                 continue;
             }
@@ -206,13 +227,8 @@ final class Rewriter
             $selfClosing = substr($tag[0], -2) === '/>';
             if (self::inForeign($foreign)) {
                 if (!isset(self::$breakout[$name]) && !($name === 'font' && preg_match('~(?:^|[\t\n\f\r /])(?:color|face|size)[\t\n\f\r ]*+(?:=|[\t\n\f\r /]|$)~i', $tag[2]))) {
-                    $namespace = strstr(end($foreign), ':', true);
-                    if (!$selfClosing && ($name === 'svg' || $name === 'math')) {
-                        $foreign[] = $name . ':' . $name;
-                    } elseif (!$selfClosing && isset(self::$integration[$namespace][$name])) {
-                        $foreign[] = 'html:' . $name;
-                    } elseif (!$selfClosing) {
-                        $foreign[] = $namespace . ':' . $name;
+                    if (!$selfClosing) {
+                        $foreign[] = $this->foreignStart(end($foreign), $name, $tag[2]);
                     }
                     continue;
                 }
@@ -220,6 +236,12 @@ final class Rewriter
                 while (self::inForeign($foreign)) {
                     array_pop($foreign);
                 }
+            } elseif ($foreign && ($name === 'mglyph' || $name === 'malignmark') && isset(self::$integration['math'][substr(end($foreign), 3)])) {
+                // the two MathML elements that stay MathML in MathML text
+                if (!$selfClosing) {
+                    $foreign[] = 'math:' . $name;
+                }
+                continue;
             }
             if ($name === 'script') {
                 $close = $this->scriptEnd($html, $tagEnd);
@@ -242,10 +264,16 @@ final class Rewriter
             } elseif ($name === 'base' && !$this->baseSeen) {
                 $this->base($tag[2]);
             } elseif (($name === 'svg' || $name === 'math') && !$selfClosing) {
+                if (!$foreign) {
+                    $foreignFrom = $lt;
+                }
                 $foreign[] = $name . ':' . $name;
                 continue;
             } elseif ($name === 'plaintext') {
                 break;
+            } elseif ($foreign && !isset(self::$void[$name]) && !isset(self::$rawText[$name]) && $name !== 'svg' && $name !== 'math') {
+                // HTML inside an integration point: its end tags, not the integration point's, come first
+                $foreign[] = 'html:' . $name;
             }
             if (isset(self::$rawText[$name])) {
                 $end = $this->rawTextEnd($html, $tagEnd, $name);
@@ -331,37 +359,108 @@ final class Rewriter
         return $end === false ? -1 : $end + 1;
     }
 
-    /** Whether the innermost open element is svg or math content (not an integration point in it). */
+    /** Whether the innermost open element is svg or math content (not an integration point or HTML in one). */
     private static function inForeign(array $foreign)
     {
-        return $foreign && strncmp(end($foreign), 'html:', 5) !== 0;
+        return $foreign && strncmp(end($foreign), 'ip:', 3) !== 0 && strncmp(end($foreign), 'html:', 5) !== 0;
     }
 
-    /** An end tag: closes the foreign elements (or the integration point) it names. */
-    private function endTag(array &$foreign, $name)
+    /**
+     * The stack entry for a start tag in svg / math content: an element of the same namespace (svg
+     * in MathML and math in SVG too), `ip:name` for an integration point; svg in annotation-xml is svg.
+     */
+    private function foreignStart($parent, $name, $attributeText)
+    {
+        $namespace = strstr($parent, ':', true);
+        if ($parent === 'math:annotation-xml' && $name === 'svg') {
+            return 'svg:svg';
+        }
+        if (isset(self::$integration[$namespace][$name])) {
+            return 'ip:' . $name;
+        }
+        if ($namespace === 'math' && $name === 'annotation-xml') {
+            $encoding = strtolower((string) $this->value($this->attributes($attributeText), 'encoding'));
+            if ($encoding === 'text/html' || $encoding === 'application/xhtml+xml') {
+                return 'ip:' . $name;
+            }
+        }
+        return $namespace . ':' . $name;
+    }
+
+    /**
+     * An end tag while svg / math is open. `svg:` / `math:` / `ip:` entries are svg and math
+     * elements, `html:` entries HTML elements opened inside an integration point.
+     *
+     * With an HTML element current, the end tag is HTML's: it closes that HTML element, never the
+     * integration point around it. Otherwise it closes the innermost open svg / math element of its
+     * name with everything inside. An end tag of any other name is an HTML element's: in the
+     * browser it closes the foreign content when that element is open around it (`</td>`, `</a>`,
+     * `</div>` ...). The rewriter does not follow which HTML elements are open, so such an end tag
+     * ends the foreign content unless the browser surely ignores it (ignoredEndTag): wrong only
+     * towards rewriting more, which the bundle undoes.
+     *
+     * @param string[] $foreign
+     * @param string $name
+     * @param string $html the page
+     * @param int $from where the outermost open svg / math starts
+     */
+    private function endTag(array &$foreign, $name, $html, $from)
     {
         if (!$foreign) {
             return;
         }
-        if (!self::inForeign($foreign)) {
-            if (end($foreign) === 'html:' . $name) {
-                array_pop($foreign);
+        $i = count($foreign) - 1;
+        if (strncmp($foreign[$i], 'html:', 5) === 0) {
+            for (; $i >= 0 && strncmp($foreign[$i], 'html:', 5) === 0; $i--) {
+                if ($foreign[$i] === 'html:' . $name) {
+                    array_splice($foreign, $i);
+                    return;
+                }
             }
             return;
         }
-        if ($name === 'br' || $name === 'p') {
-            while (self::inForeign($foreign)) {
-                array_pop($foreign);
-            }
-            return;
-        }
-        // the innermost open foreign element of that name, and everything inside it
-        for ($i = count($foreign) - 1; $i >= 0 && strncmp($foreign[$i], 'html:', 5) !== 0; $i--) {
+        for (; $i >= 0 && strncmp($foreign[$i], 'html:', 5) !== 0; $i--) {
             if (substr(strstr($foreign[$i], ':'), 1) === $name) {
                 array_splice($foreign, $i);
                 return;
             }
         }
+        if ($i < 0 && $this->ignoredEndTag($name, $html, $from)) {
+            return;
+        }
+        while (self::inForeign($foreign)) {
+            array_pop($foreign);
+        }
+    }
+
+    /**
+     * Whether the browser surely ignores this end tag in svg / math that began in HTML content at
+     * $from: `</html>`, `</head>` and `</body>` close nothing, and neither does the end tag of an
+     * element whose start tag the page does not have before the svg / math (table parts: no
+     * `<table` before it, as the parser adds tbody and tr itself). `</p>` and `</br>` always close.
+     * Looks each name up once; after that many names, answers no (the end tag closes).
+     */
+    private function ignoredEndTag($name, $html, $from)
+    {
+        static $table = array('table' => 1, 'caption' => 1, 'colgroup' => 1, 'tbody' => 1, 'thead' => 1, 'tfoot' => 1, 'tr' => 1, 'td' => 1, 'th' => 1);
+        if ($name === 'html' || $name === 'head' || $name === 'body') {
+            return true;
+        }
+        if ($name === 'p' || $name === 'br') {
+            return false;
+        }
+        $look = isset($table[$name]) ? 'table' : $name;
+        if (!isset($this->firstStart[$look])) {
+            if (count($this->firstStart) >= self::END_TAG_LOOKUPS) {
+                return false;
+            }
+            $found = preg_match('~<' . preg_quote($look, '~') . '[\t\n\f\r />]~i', $html, $match, PREG_OFFSET_CAPTURE);
+            if ($found === false) {
+                return false; // PCRE gave up: count it as open
+            }
+            $this->firstStart[$look] = $found ? $match[0][1] : PHP_INT_MAX;
+        }
+        return $this->firstStart[$look] >= $from;
     }
 
     /**
