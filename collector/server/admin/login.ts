@@ -16,6 +16,7 @@ import {
   verifyPassword,
   weakPassword,
 } from './auth';
+import { createSignInGate } from './sign-in-gate';
 
 /**
  * Signing in and out, and the sessions that follow: the password's hash in the settings, sessions
@@ -31,6 +32,7 @@ export type SignIn =
 /** The sign-in flow and session checks on the admin and settings stores. */
 export function createLogin(admin: AdminStore, settings: SettingsStore, trustProxy: boolean) {
   const checks = createChecks();
+  const gate = createSignInGate();
 
   const check = async (password: string): Promise<boolean> => {
     const stored = await settings.get('password_hash');
@@ -61,30 +63,42 @@ export function createLogin(admin: AdminStore, settings: SettingsStore, trustPro
       return { generated };
     },
     /**
-     * A sign-in: a limiter slot is taken before anything else (so parallel guesses count), for the
-     * browser's device token when it signed in before, else for the client's address prefix; the
-     * password is checked in the lane of either; a right password (or a request that was no guess)
-     * gives its slot back.
+     * A sign-in: another Origin is refused first (no guess, nothing to count); then a slot of the
+     * gate in memory (sign-in-gate.ts) and of the database's limiter is taken before the password
+     * is read (so parallel guesses count), for the browser's device token when it signed in before,
+     * else for the client's address prefix; the password is checked in the lane of either; a right
+     * password (or a request that was no guess) gives its slots back.
      */
     async signIn(req: IncomingMessage, password: () => Promise<string>, now: () => number): Promise<SignIn> {
+      if (!sameOrigin(req, trustProxy)) return { ok: false, status: 403, notice: 'origin' };
+      // the gate runs on real time, not the injectable clock: a rate is requests per real second
+      const at = Date.now();
       const device = readCookie(req, DEVICE_COOKIE);
-      const known = device !== null && (await admin.knownDevice(tokenHash(device), now()));
-      const key = tokenHash(known ? `device ${device}` : `address ${limitKey(clientAddress(req, trustProxy))}`);
-      const wait = await admin.takeAttempt(key, MAX_FAILURES, now());
-      if (wait > 0) return { ok: false, status: 429, notice: 'limited', retryAfter: Math.ceil(wait / 1000) };
-      if (!sameOrigin(req, trustProxy)) {
-        await admin.giveBack(key, now()); // not a guess
-        return { ok: false, status: 403, notice: 'origin' };
+      const deviceHash = device === null ? null : tokenHash(device);
+      let known = deviceHash !== null && gate.knownDevice(deviceHash, at);
+      if (!known && deviceHash !== null && gate.mayLookUp(at)) {
+        known = await admin.knownDevice(deviceHash, now());
+        if (known) gate.rememberDevice(deviceHash, at);
       }
+      const key = tokenHash(known ? `device ${device}` : `address ${limitKey(clientAddress(req, trustProxy))}`);
+      const limited = (ms: number): SignIn => ({ ok: false, status: 429, notice: 'limited', retryAfter: Math.ceil(ms / 1000) });
+      const gateWait = gate.take(key, known, at);
+      if (gateWait > 0) return limited(gateWait);
+      const wait = await admin.takeAttempt(key, MAX_FAILURES, now());
+      if (wait > 0) return limited(wait);
+      const giveBack = async () => {
+        gate.giveBack(key);
+        await admin.giveBack(key, now());
+      };
       // the body is read before a check is taken: a slow body holds no check
       const text = await password();
       const right = await checks(known, () => check(text));
       if (right === null) {
-        await admin.giveBack(key, now()); // not checked: every check of its lane was taken
-        return { ok: false, status: 429, notice: 'limited', retryAfter: 1 };
+        await giveBack(); // not checked: every check of its lane was taken
+        return limited(1000);
       }
       if (!right) return { ok: false, status: 401, notice: 'wrong' };
-      await admin.giveBack(key, now());
+      await giveBack();
       const secure = isHttps(req, trustProxy);
       const session = newToken();
       await admin.openSession(tokenHash(session), now());
@@ -92,6 +106,7 @@ export function createLogin(admin: AdminStore, settings: SettingsStore, trustPro
       if (!known) {
         const token = newToken();
         await admin.addDevice(tokenHash(token), now());
+        gate.rememberDevice(tokenHash(token), at);
         cookies.push(deviceCookie(token, secure));
       }
       return { ok: true, cookies };

@@ -20,6 +20,11 @@ export function createTokenBuckets(burst: number, perSecond: number, maxKeys = 5
       if (buckets.size > maxKeys) buckets.delete(buckets.keys().next().value!);
       return allowed ? 0 : Math.ceil(((1 - bucket.tokens) / perSecond) * 1000);
     },
+    /** Give a token back (a request that turned out not to count); nothing for a key without a bucket. */
+    giveBack(key: string): void {
+      const bucket = buckets.get(key);
+      if (bucket) bucket.tokens = Math.min(burst, bucket.tokens + 1);
+    },
     get size(): number {
       return buckets.size;
     },
