@@ -75,6 +75,14 @@ class PlgSystemPagepulse extends CMSPlugin
         list($settings, $consent) = $this->decide($app);
         $rewriter = new Rewriter($settings->policy, $consent, $settings->remove);
         $body = $rewriter->rewrite($body);
+        foreach ($rewriter->report as $entry) {
+            if ($entry['action'] === 'failed') {
+                // rare, and it holds the site's own scripts after that point too: always worth a line
+                error_log('PagePulse: the page could not be read past byte ' . $entry['start'] . ' (' . $entry['address']
+                    . ', pcre.backtrack_limit ' . ini_get('pcre.backtrack_limit') . '); every script, iframe and resource hint after it is held');
+                break;
+            }
+        }
         $file = (defined('JPATH_ROOT') ? JPATH_ROOT : dirname(dirname(dirname(__DIR__)))) . self::MEDIA . $settings->bundle;
         $version = is_file($file) ? substr(md5((string) filemtime($file) . filesize($file)), 0, 8) : '0';
         $src = Uri::root(true) . self::MEDIA . $settings->bundle . '?v=' . $version;

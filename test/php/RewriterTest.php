@@ -232,6 +232,41 @@ final class RewriterTest extends TestCase
         $this->assertCount(5 * 640, $rewriter->report);
     }
 
+    /**
+     * A host's PCRE limits never switch rewriting off for the rest of the page (audit finding 2):
+     * a comment or a run of ordinary tags longer than pcre.backtrack_limit is read as usual; a tag
+     * the patterns still give up on holds every script, iframe and resource hint after it for good.
+     */
+    public function testPcreLimitsNeverLetTheRestThrough()
+    {
+        $gtag = '<script async src="https://www.googletagmanager.com/gtag/js?id=G-1"></script>';
+        $yt = '<iframe src="https://www.youtube.com/embed/x"></iframe>';
+        $limit = ini_get('pcre.backtrack_limit');
+        ini_set('pcre.backtrack_limit', '10000');
+        try {
+            foreach (array(
+                'a comment longer than the limit' => '<!-- ' . str_repeat('x', 50000) . ' -->',
+                'a comment of many dashes' => '<!-- ' . str_repeat("a - b -\n", 10000) . ' -->',
+                'many ordinary tags (the limit counts per tag)' => str_repeat('<td class="a" id="b">1</td>', 5000),
+            ) as $name => $before) {
+                list(, $report) = Pages::rewrite($before . $gtag . $yt);
+                $this->assertSame(array('script www.googletagmanager.com/gtag/js', 'iframe www.youtube.com/embed/x'), Pages::summary($report), $name);
+            }
+            $html = '<p>x</p><div ' . str_repeat('a ', 50000) . '>' . $gtag . '<script>var own = 1;</script>' . $yt
+                . '<link rel="preconnect" href="https://www.youtube.com"><link rel="stylesheet" href="/site.css">';
+            list($out, $report) = Pages::rewrite($html);
+            $this->assertSame('failed', $report[0]['action']);
+            $this->assertSame(array('held script', 'held script', 'held iframe', 'held link'), array_slice(Pages::summary($report), 1));
+            $this->assertStringContainsString('<script type=text/plain async src="https://www.googletagmanager.com/gtag/js?id=G-1">', $out);
+            $this->assertStringContainsString('<script type=text/plain>var own = 1;</script>', $out);
+            $this->assertStringContainsString('<iframe src=about:blank src="https://www.youtube.com/embed/x">', $out);
+            $this->assertStringContainsString('<link rel=pagepulse-held rel="preconnect"', $out);
+            $this->assertStringContainsString('<link rel="stylesheet" href="/site.css">', $out);
+        } finally {
+            ini_set('pcre.backtrack_limit', $limit);
+        }
+    }
+
     public function testNothingToDoReturnsTheSameString()
     {
         $policy = Pages::policy();

@@ -25,14 +25,14 @@ final class Rewriter
     const TAG = '~\G</?+([a-zA-Z][^\t\n\f\r />]*+)((?:[\t\n\f\r /]++|[^\t\n\f\r />][^\t\n\f\r />=]*+(?:[\t\n\f\r ]*+=[\t\n\f\r ]*+(?:"[^"]*+"|\'[^\']*+\'|[^\t\n\f\r >]*+))?+)*+)>~';
 
     /**
-     * The next start tag that matters (script, raw text and RCDATA elements, iframe, link, base,
-     * svg, math) in HTML content. Everything else is consumed whole and skipped inside PCRE
-     * ((*SKIP)(*FAIL)) so that a `<` in a comment, a bogus comment or an attribute value is never
-     * read as a tag: comments (`<!-->`, `--!>`, unclosed: the rest of the page), `<!...>` and
-     * `<?...>` up to the first `>`, end tags, other start tags, and a tag that never closes (the
-     * rest of the page).
+     * The next comment or start tag that matters (script, raw text and RCDATA elements, iframe,
+     * link, base, svg, math) in HTML content. Everything else is consumed whole and skipped inside
+     * PCRE ((*SKIP)(*FAIL)) so that a `<` in a bogus comment or an attribute value is never read as
+     * a tag: `<!...>` and `<?...>` up to the first `>`, end tags, other start tags, and a tag that
+     * never closes (the rest of the page). Comments are found here and skipped with strpos: a lazy
+     * `[\s\S]*?` to their end runs into pcre.backtrack_limit on a long one.
      */
-    const NEXT = '~<!--(?:-?>|[\s\S]*?--!?>|[\s\S]*+)(*SKIP)(*FAIL)|<[!?][^>]*+>?(*SKIP)(*FAIL)|</(?:[a-zA-Z][^\t\n\f\r />]*+(?:[\t\n\f\r /]++|[^\t\n\f\r />][^\t\n\f\r />=]*+(?:[\t\n\f\r ]*+=[\t\n\f\r ]*+(?:"[^"]*+"|\'[^\']*+\'|[^\t\n\f\r >]*+))?+)*+>|>|[^a-zA-Z>][^>]*+>?|[a-zA-Z][\s\S]*+)(*SKIP)(*FAIL)|<(?i:script|style|textarea|title|xmp|iframe|noembed|noframes|noscript|plaintext|link|base|svg|math)(?=[\t\n\f\r />])|<[a-zA-Z][^\t\n\f\r />]*+(?:[\t\n\f\r /]++|[^\t\n\f\r />][^\t\n\f\r />=]*+(?:[\t\n\f\r ]*+=[\t\n\f\r ]*+(?:"[^"]*+"|\'[^\']*+\'|[^\t\n\f\r >]*+))?+)*+>(*SKIP)(*FAIL)|<[a-zA-Z][\s\S]*+(*SKIP)(*FAIL)~';
+    const NEXT = '~<!--|<[!?][^>]*+>?(*SKIP)(*FAIL)|</(?:[a-zA-Z][^\t\n\f\r />]*+(?:[\t\n\f\r /]++|[^\t\n\f\r />][^\t\n\f\r />=]*+(?:[\t\n\f\r ]*+=[\t\n\f\r ]*+(?:"[^"]*+"|\'[^\']*+\'|[^\t\n\f\r >]*+))?+)*+>|>|[^a-zA-Z>][^>]*+>?|[a-zA-Z][\s\S]*+)(*SKIP)(*FAIL)|<(?i:script|style|textarea|title|xmp|iframe|noembed|noframes|noscript|plaintext|link|base|svg|math)(?=[\t\n\f\r />])|<[a-zA-Z][^\t\n\f\r />]*+(?:[\t\n\f\r /]++|[^\t\n\f\r />][^\t\n\f\r />=]*+(?:[\t\n\f\r ]*+=[\t\n\f\r ]*+(?:"[^"]*+"|\'[^\']*+\'|[^\t\n\f\r >]*+))?+)*+>(*SKIP)(*FAIL)|<[a-zA-Z][\s\S]*+(*SKIP)(*FAIL)~';
 
     /** One attribute of a tag's attribute text, with its offsets. */
     const ATTRIBUTE = '~([^\t\n\f\r />][^\t\n\f\r />=]*+)(?:[\t\n\f\r ]*+=[\t\n\f\r ]*+("[^"]*+"|\'[^\']*+\'|[^\t\n\f\r >]*+))?+~';
@@ -113,13 +113,19 @@ final class Rewriter
     /** @var bool whether a `<base href>` was seen (only the first counts) */
     private $baseSeen = false;
 
+    /** @var bool whether a pattern gave up (PCRE limits) on this page: what follows is held (holdRest) */
+    private $failed = false;
+
+    /** @var int the preg_last_error() of the pattern that gave up */
+    private $pcreError = PREG_NO_ERROR;
+
     /** @var array<string, int> element name => offset of the first `<name` in the page (PHP_INT_MAX: none), as looked up */
     private $firstStart = array();
 
     /**
-     * What the last run did, in page order: action (script, inline, iframe, link, removed,
-     * stopped), address (host and path, or the service of an inline snippet), service, and where:
-     * start and end offsets in the input, and the markup put there.
+     * What the last run did, in page order: action (script, inline, iframe, link, removed; failed
+     * and held after a pattern gave up, see holdRest), address (host and path, or the service of an
+     * inline snippet), service, and where: start and end offsets in the input, and the markup put there.
      *
      * @var array<int, array{action: string, address: string, service: string|null, start: int, end: int, markup: string}>
      */
@@ -151,6 +157,8 @@ final class Rewriter
         $this->basePath = '/';
         $this->baseSeen = false;
         $this->firstStart = array();
+        $this->failed = false;
+        $this->pcreError = PREG_NO_ERROR;
         if (!is_string($html) || $html === '') {
             return $html;
         }
@@ -166,15 +174,16 @@ final class Rewriter
         $foreign = array();
         /** @var int where the outermost open svg / math starts */
         $foreignFrom = 0;
-        while (true) {
+        $lt = $pos;
+        while (!$this->failed) {
             if ($foreign) {
                 // svg / math content: tag by tag (CDATA, no raw text, integration points)
                 $lt = strpos($html, '<', $pos);
             } else {
-                $found = preg_match(self::NEXT, $html, $match, PREG_OFFSET_CAPTURE, $pos);
-                $lt = $found ? $match[0][1] : false;
+                // the limit counts per tag: only a tag of tens of thousands of attributes fails here
+                $lt = $this->match(self::NEXT, $html, $match, $pos, PREG_OFFSET_CAPTURE) ? $match[0][1] : ($this->failed ? $pos : false);
             }
-            if ($lt === false) {
+            if ($lt === false || $this->failed) {
                 break;
             }
             $next = $lt + 1 < $length ? $html[$lt + 1] : '';
@@ -207,7 +216,7 @@ final class Rewriter
                     $pos = $end + 1;
                     continue;
                 }
-                if (!preg_match(self::TAG, $html, $tag, 0, $lt)) {
+                if (!$this->match(self::TAG, $html, $tag, $lt)) {
                     break; // the rest of the page is inside an unfinished tag: the parser drops it
                 }
                 $this->endTag($foreign, strtolower($tag[1]), $html, $foreignFrom);
@@ -218,7 +227,7 @@ final class Rewriter
                 $pos = $lt + 1;
                 continue;
             }
-            if (!preg_match(self::TAG, $html, $tag, 0, $lt)) {
+            if (!$this->match(self::TAG, $html, $tag, $lt)) {
                 break;
             }
             $name = strtolower($tag[1]);
@@ -226,7 +235,7 @@ final class Rewriter
             $pos = $tagEnd;
             $selfClosing = substr($tag[0], -2) === '/>';
             if (self::inForeign($foreign)) {
-                if (!isset(self::$breakout[$name]) && !($name === 'font' && preg_match('~(?:^|[\t\n\f\r /])(?:color|face|size)[\t\n\f\r ]*+(?:=|[\t\n\f\r /]|$)~i', $tag[2]))) {
+                if (!isset(self::$breakout[$name]) && !($name === 'font' && $this->match('~(?:^|[\t\n\f\r /])(?:color|face|size)[\t\n\f\r ]*+(?:=|[\t\n\f\r /]|$)~i', $tag[2], $match))) {
                     if (!$selfClosing) {
                         $foreign[] = $this->foreignStart(end($foreign), $name, $tag[2]);
                     }
@@ -249,6 +258,9 @@ final class Rewriter
                     break; // a script open at the end of the page never runs
                 }
                 $replacement = $this->script($tag, substr($html, $tagEnd, $close[0] - $tagEnd));
+                if ($this->failed) {
+                    break;
+                }
                 if ($replacement !== null) {
                     // '' takes the whole element out, text and end tag too
                     $last = $this->edit($html, $pieces, $last, $lt, $replacement === '' ? $close[1] : $tagEnd, $replacement);
@@ -258,6 +270,9 @@ final class Rewriter
             }
             if (($name === 'iframe' || $name === 'link') && $block) {
                 $replacement = $name === 'iframe' ? $this->frame($tag) : $this->link($tag);
+                if ($this->failed) {
+                    break;
+                }
                 if ($replacement !== null) {
                     $last = $this->edit($html, $pieces, $last, $lt, $tagEnd, $replacement);
                 }
@@ -283,9 +298,8 @@ final class Rewriter
                 $pos = $end;
             }
         }
-        if (preg_last_error() !== PREG_NO_ERROR) {
-            // a pattern gave up (a host's PCRE limits): the rest of the page stays as it was
-            $this->report[] = array('action' => 'stopped', 'address' => 'pcre error ' . preg_last_error(), 'service' => null, 'start' => $pos, 'end' => $pos, 'markup' => '');
+        if ($this->failed) {
+            $last = $this->holdRest($html, $pieces, $last, max($lt, $last));
         }
         if (!$pieces) {
             return $html;
@@ -307,6 +321,77 @@ final class Rewriter
         $this->report[$entry]['end'] = $end;
         $this->report[$entry]['markup'] = $markup;
         return $end;
+    }
+
+    /**
+     * preg_match at $offset; a pattern that gives up (a host's PCRE limits) marks the run failed.
+     *
+     * @param string $pattern
+     * @param string $subject
+     * @param array|null $match
+     * @param int $offset
+     * @param int $flags
+     * @return bool
+     */
+    private function match($pattern, $subject, &$match, $offset = 0, $flags = 0)
+    {
+        $found = preg_match($pattern, $subject, $match, $flags, $offset);
+        if ($found === false) {
+            $this->fail();
+        }
+        return $found === 1;
+    }
+
+    /** A pattern gave up: the run holds the rest of the page (holdRest). */
+    private function fail()
+    {
+        if (!$this->failed) {
+            $this->failed = true;
+            $this->pcreError = preg_last_error();
+        }
+    }
+
+    /**
+     * After a pattern gave up at $from, the page cannot be read from there on, and letting the rest
+     * through would send every vendor element in it out. Instead every script, iframe and resource
+     * hint start tag from $from on, wherever it is, gets one attribute put first, which the browser
+     * keeps over the tag's own: `type=text/plain`, `src=about:blank`, `rel=pagepulse-held`
+     * (unquoted: a copy inside a script's string stays valid JavaScript). They stay held, the
+     * site's own too; the bundle does not know them. Rare (a tag of tens of thousands of
+     * attributes, or a very low pcre.backtrack_limit); the plugin logs it.
+     *
+     * @return int the new $last
+     */
+    private function holdRest($html, array &$pieces, $last, $from)
+    {
+        static $hold = array('script' => ' type=text/plain', 'iframe' => ' src=about:blank', 'link' => ' rel=pagepulse-held');
+        $this->report[] = array('action' => 'failed', 'address' => 'pcre error ' . $this->pcreError, 'service' => null, 'start' => $from, 'end' => $from, 'markup' => '');
+        $pos = $from;
+        while (($lt = strpos($html, '<', $pos)) !== false) {
+            $pos = $lt + 1;
+            $length = strspn($html, 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ', $pos);
+            $name = strtolower(substr($html, $pos, $length));
+            $after = $pos + $length;
+            if (!isset($hold[$name]) || !isset($html[$after]) || strpos("\t\n\f\r />", $html[$after]) === false) {
+                continue;
+            }
+            if ($name === 'link') {
+                $end = strpos($html, '>', $after);
+                $text = strtolower($end === false ? substr($html, $after) : substr($html, $after, $end - $after));
+                $hint = false;
+                foreach (array_keys(self::$linkHints) as $word) {
+                    $hint = $hint || strpos($text, $word) !== false;
+                }
+                if (!$hint) {
+                    continue;
+                }
+            }
+            $pieces[] = substr($html, $last, $after - $last);
+            $pieces[] = $hold[$name];
+            $last = $after;
+            $this->report[] = array('action' => 'held', 'address' => $name, 'service' => null, 'start' => $after, 'end' => $after, 'markup' => $hold[$name]);
+        }
+        return $last;
     }
 
     /** Whether the page may hold a script to take out (a cheap look before the tokenizer runs). */
@@ -480,7 +565,7 @@ final class Rewriter
         );
         $state = 0;
         $pos = $from;
-        while (preg_match($next[$state], $html, $match, PREG_OFFSET_CAPTURE, $pos)) {
+        while ($this->match($next[$state], $html, $match, $pos, PREG_OFFSET_CAPTURE)) {
             $at = $match[0][1];
             $token = strtolower($match[0][0]);
             if ($token === '</script') {
@@ -512,7 +597,7 @@ final class Rewriter
     /** [start, end] of the end tag at $at (quote-aware), or null when it never closes. */
     private function finishEndTag($html, $at)
     {
-        if (!preg_match(self::TAG, $html, $tag, 0, $at)) {
+        if (!$this->match(self::TAG, $html, $tag, $at)) {
             return null;
         }
         return array($at, $at + strlen($tag[0]));
@@ -521,7 +606,7 @@ final class Rewriter
     /** Where a raw text or RCDATA element's end tag ends, or null. */
     private function rawTextEnd($html, $from, $name)
     {
-        if (!preg_match('~</' . $name . '(?=[\t\n\f\r />])~i', $html, $match, PREG_OFFSET_CAPTURE, $from)) {
+        if (!$this->match('~</' . $name . '(?=[\t\n\f\r />])~i', $html, $match, $from, PREG_OFFSET_CAPTURE)) {
             return null;
         }
         $end = $this->finishEndTag($html, $match[0][1]);
@@ -553,7 +638,7 @@ final class Rewriter
         if ($src !== null) {
             $address = $this->address($src);
             foreach ($this->remove as $pattern) {
-                if ($address !== null && preg_match($pattern, $address[1])) {
+                if ($address !== null && $this->match($pattern, $address[1], $match)) {
                     $this->report[] = self::entry('removed', $address[0] . $address[1], null);
                     return '';
                 }
@@ -585,14 +670,18 @@ final class Rewriter
             return null;
         }
         foreach (self::$snippets as $service => $pattern) {
-            if ($this->policy->hasService($service) && preg_match($pattern, $text)) {
+            if ($this->policy->hasService($service) && $this->match($pattern, $text, $match)) {
                 return array($this->policy->services[$service]['category'], $service);
             }
         }
-        if (!preg_match(self::LOADER, $text)) {
+        if (!$this->match(self::LOADER, $text, $match)) {
             return null;
         }
-        if (preg_match_all('~(?:https?:)?(?:\\\\?/){2}([a-z0-9.-]+\.[a-z]{2,})((?:\\\\?/[^\s\'"\\\\?#]*)*)~i', $text, $matches, PREG_SET_ORDER)) {
+        $found = preg_match_all('~(?:https?:)?(?:\\\\?/){2}([a-z0-9.-]+\.[a-z]{2,})((?:\\\\?/[^\s\'"\\\\?#]*)*)~i', $text, $matches, PREG_SET_ORDER);
+        if ($found === false) {
+            $this->fail();
+        }
+        if ($found) {
             foreach ($matches as $match) {
                 $found = $this->policy->classify(strtolower($match[1]), str_replace('\\/', '/', $match[2]) ?: '/');
                 if ($found !== null) {
@@ -690,7 +779,14 @@ final class Rewriter
     private function attributes($text)
     {
         $out = array();
-        if ($text === '' || !preg_match_all(self::ATTRIBUTE, $text, $matches, PREG_SET_ORDER)) {
+        if ($text === '') {
+            return $out;
+        }
+        $found = preg_match_all(self::ATTRIBUTE, $text, $matches, PREG_SET_ORDER);
+        if (!$found) {
+            if ($found === false) {
+                $this->fail();
+            }
             return $out;
         }
         foreach ($matches as $match) {
@@ -700,7 +796,7 @@ final class Rewriter
                 if ($raw !== '' && ($raw[0] === '"' || $raw[0] === "'")) {
                     $raw = substr($raw, 1, -1);
                 }
-                $value = strpos($raw, '&') === false ? $raw : self::decode($raw);
+                $value = strpos($raw, '&') === false ? $raw : $this->decode($raw);
             }
             $out[] = array(strtolower($match[1]), $match[1], $match[0], $value === null ? '' : $value);
         }
@@ -714,10 +810,14 @@ final class Rewriter
     }
 
     /** An attribute value's character references, numeric ones without `;` too (as browsers read them). */
-    private static function decode($raw)
+    private function decode($raw)
     {
-        $raw = preg_replace('~&#([xX][0-9a-fA-F]++|[0-9]++)(?!;)~', '&#$1;', $raw);
-        return html_entity_decode($raw, ENT_QUOTES | ENT_HTML5, 'UTF-8');
+        $fixed = preg_replace('~&#([xX][0-9a-fA-F]++|[0-9]++)(?!;)~', '&#$1;', $raw);
+        if ($fixed === null) {
+            $this->fail();
+            $fixed = $raw;
+        }
+        return html_entity_decode($fixed, ENT_QUOTES | ENT_HTML5, 'UTF-8');
     }
 
     /** The value of the first attribute of a name (as the parser keeps the first), or null. */
