@@ -35,6 +35,27 @@ final class SettingsTest extends TestCase
         $this->assertSame(array(), $settings->warnings);
     }
 
+    /**
+     * An original client is taken out only while PagePulse's own replacement for it is on: with
+     * its consent off com_gdpr's banner stays, with its tracker off the component's own tracker
+     * (audit finding 4).
+     */
+    public function testAClientStaysWhenItsReplacementIsOff()
+    {
+        $gdpr = 'plugins/system/gdpr/assets/js/';
+        $analytics = 'com_jrealtimeanalytics/js/';
+        $this->assertSame(array($analytics => Settings::CLIENTS[$analytics]), $this->settings(array('consent' => '0'))->remove);
+        $this->assertSame(array($gdpr => Settings::CLIENTS[$gdpr]), $this->settings(array('tracker' => '0'))->remove);
+        $this->assertSame(array(), $this->settings(array('consent' => '0', 'tracker' => '0'))->remove);
+
+        $page = '<script src="/plugins/system/gdpr/assets/js/cookieconsent.min.js"></script><script src="/plugins/system/gdpr/assets/js/init.js"></script>'
+            . '<script src="/components/com_jrealtimeanalytics/js/stream.js"></script>';
+        list($out) = Pages::rewrite($page, '', null, $this->settings(array('consent' => '0', 'tracker' => '0'))->remove);
+        $this->assertSame($page, $out);
+        list(, $report) = Pages::rewrite($page, '', null, $this->settings(array('consent' => '0'))->remove);
+        $this->assertSame(array('removed /components/com_jrealtimeanalytics/js/stream.js'), Pages::summary($report));
+    }
+
     public function testEverySetting()
     {
         $settings = $this->settings(array(

@@ -45,7 +45,11 @@ final class Settings
         'enable_log_cookie_consent' => 'logConsent',
     );
 
-    /** Scripts of the original clients the bundle replaces: a needle the page must hold => their address's path. */
+    /**
+     * Scripts of the original clients the bundle replaces: a needle the page must hold => their
+     * address's path. The first is com_jrealtimeanalytics' tracker (replaced by PagePulse's tracker),
+     * the second com_gdpr's banner (replaced by PagePulse's consent).
+     */
     const CLIENTS = array(
         'com_jrealtimeanalytics/js/' => '~(?:^|/)components/com_jrealtimeanalytics/js/(?:stream|heatmap)(?:\.min)?\.js$~i',
         'plugins/system/gdpr/assets/js/' => '~(?:^|/)plugins/system/gdpr/assets/js/(?:cookieconsent\.min|init)\.js$~i',
@@ -90,8 +94,13 @@ final class Settings
         $this->bundle = array_key_exists($bundle, self::BUNDLES) ? self::BUNDLES[$bundle] : self::BUNDLES['lite'];
         $consent = (bool) (int) $get('consent', 1);
         $this->blocking = $consent && (bool) (int) $get('blocking', 1);
+        $tracker = (bool) (int) $get('tracker', 1);
         if ((int) $get('replace_clients', 1)) {
-            $this->remove = self::CLIENTS;
+            // only what PagePulse replaces on this site: with its consent off com_gdpr's banner is
+            // the site's only one, with its tracker off the component's tracker its only tracker
+            $this->remove = array_filter(self::CLIENTS, function ($needle) use ($tracker, $consent) {
+                return $needle === 'com_jrealtimeanalytics/js/' ? $tracker : $consent;
+            }, ARRAY_FILTER_USE_KEY);
         }
 
         $root = isset($site['root']) ? rtrim((string) $site['root'], '/') : '';
@@ -105,7 +114,7 @@ final class Settings
         if ($lang === 'de' || $lang === 'en') {
             $this->attributes['data-lang'] = $lang;
         }
-        $this->attributes['data-tracker'] = (int) $get('tracker', 1) ? 'on' : 'off';
+        $this->attributes['data-tracker'] = $tracker ? 'on' : 'off';
         $this->attributes['data-consent'] = $consent ? 'on' : 'off';
 
         if ($gdpr !== null && $consent) {
