@@ -232,6 +232,17 @@ final class RewriterTest extends TestCase
         $this->assertCount(5 * 640, $rewriter->report);
     }
 
+    /** A held script keeps its own type in data-type, which the bundle gives back on release: a module stays a module (audit finding 10). */
+    public function testAHeldScriptKeepsItsTypeForTheRelease()
+    {
+        list($out) = Pages::rewrite('<script type="module" src="https://player.vimeo.com/api/player.module.js"></script>'
+            . '<script TYPE=\'text/javascript\' data-type="x" src="https://connect.facebook.net/en_US/fbevents.js"></script>'
+            . '<script src="https://www.googletagmanager.com/gtag/js?id=G-1"></script>');
+        $this->assertStringContainsString('<script data-type="module" data-src="https://player.vimeo.com/api/player.module.js" type="text/plain" data-category="4" data-service="vimeo">', $out);
+        $this->assertStringContainsString('<script data-type=\'text/javascript\' data-src="https://connect.facebook.net/en_US/fbevents.js" type="text/plain"', $out);
+        $this->assertStringContainsString('<script data-src="https://www.googletagmanager.com/gtag/js?id=G-1" type="text/plain"', $out);
+    }
+
     /**
      * A host's PCRE limits never switch rewriting off for the rest of the page (audit finding 2):
      * a comment or a run of ordinary tags longer than pcre.backtrack_limit is read as usual; a tag

@@ -748,15 +748,25 @@ final class Rewriter
     }
 
     /**
-     * The blocked markup: `type="text/plain"` for a script, `data-src` for the address,
+     * The blocked markup: `type="text/plain"` for a script with its own type kept in `data-type`
+     * (the bundle gives it back on release: a module stays a module), `data-src` for the address,
      * `data-category` and `data-service`; every other attribute exactly as it was.
      */
     private function blockedTag($name, array $tag, array $attributes, array $found, $script)
     {
         $out = '<' . $tag[1];
+        $typed = false;
         foreach ($attributes as $attribute) {
             $lower = $attribute[0];
-            if ($lower === 'data-src' || $lower === 'data-category' || $lower === 'data-service' || ($script && $lower === 'type')) {
+            if ($lower === 'data-src' || $lower === 'data-category' || $lower === 'data-service' || ($script && $lower === 'data-type')) {
+                continue;
+            }
+            if ($script && $lower === 'type') {
+                // the first type is the one the browser reads; later ones it ignores
+                if (!$typed) {
+                    $out .= ' data-type' . substr($attribute[2], strlen($attribute[1]));
+                    $typed = true;
+                }
                 continue;
             }
             $out .= ' ' . ($lower === 'src' ? 'data-src' . substr($attribute[2], strlen($attribute[1])) : $attribute[2]);
