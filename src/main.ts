@@ -226,10 +226,18 @@ function start(
   if (tracker) {
     lifetime.add(() => tracker.dispose());
     // docs/protocol.md#tracking-and-consent: with consent respected, track only while category 3 is on;
-    // a choice about to reload starts nothing here: the reloaded page sends the page view (#one-page-view)
+    // a choice about to reload starts nothing here: the reloaded page sends the page view (#one-page-view).
+    // Started when it turns on, not on every change of the consent state: a loop that stopped by
+    // itself (storing errors, daemontimeout, a refusal) stays stopped when a service is allowed
+    let on = false;
     const gate = (): void => {
-      if (config.respectConsent && !ctx.consent.allows(3)) tracker.stop();
-      else if (!ctx.consent.get().reloading) tracker.start();
+      if (config.respectConsent && !ctx.consent.allows(3)) {
+        on = false;
+        tracker.stop();
+      } else if (!on && !ctx.consent.get().reloading) {
+        on = true;
+        tracker.start();
+      }
     };
     lifetime.add(ctx.consent.subscribe(gate));
     gate();

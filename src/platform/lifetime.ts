@@ -69,7 +69,8 @@ export function createLifetime(
   const timeout = (fn: () => void, ms: number): (() => void) =>
     oneShot(
       fn,
-      (run) => timers.setTimeout(run, ms),
+      // a delay past 2^31 - 1 ms (24.8 days) would wrap and fire at once (an absurd daemonrefresh)
+      (run) => timers.setTimeout(run, Math.min(ms, 2 ** 31 - 1)),
       (id) => timers.clearTimeout(id),
     );
 

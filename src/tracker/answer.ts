@@ -15,6 +15,8 @@ export interface ServerItem {
 
 /** The parts of a stream answer the tracker uses; missing or malformed parts are left out. */
 export interface StreamAnswer {
+  /** The answer as the server sent it (its JSON, parsed): the `pagepulse:heartbeat` event's detail. */
+  raw: unknown;
   /** Present when the answer carried `configparams` (starts the click recorder). */
   config: {
     refreshSec?: number;
@@ -69,7 +71,7 @@ const isTable = (value: unknown): value is Record<string, unknown> =>
  */
 export function parseStreamAnswer(raw: unknown): StreamAnswer | null {
   if (!raw) return null;
-  const answer: StreamAnswer = { config: null, storing: [], loading: [], binds: [], problems: [] };
+  const answer: StreamAnswer = { raw, config: null, storing: [], loading: [], binds: [], problems: [] };
   if (!isRecord(raw)) return answer;
   const config = raw.configparams;
   if (isTable(config)) {

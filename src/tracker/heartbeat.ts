@@ -24,9 +24,20 @@ export interface HeartbeatState {
    * `initialize=true`).
    */
   initialized: boolean;
-  clicksStarted: boolean;
+  /**
+   * The click recorder's size limits once it started (from the first `configparams`): a restart
+   * starts the recorder again with them, as the real server sends its settings only with the page view.
+   */
+  clickStart: StartClicks | null;
   /** Consecutive transient failures (drives the backoff). */
   failures: number;
+}
+
+/** Start the click recorder with these size limits (undefined: the component's defaults). */
+export interface StartClicks {
+  type: 'startClicks';
+  maxWidth: number | undefined;
+  maxHeight: number | undefined;
 }
 
 /** Something that happened to the loop. */
@@ -51,7 +62,7 @@ export type HeartbeatEffect =
   | { type: 'badProblems'; problems: string[] }
   | { type: 'enableDebug' }
   | { type: 'badges'; binds: Array<[string, string]> }
-  | { type: 'startClicks'; maxWidth: number | undefined; maxHeight: number | undefined }
+  | StartClicks
   | { type: 'answered'; answer: StreamAnswer }
   | { type: 'stopped'; reason: StopReason };
 
@@ -68,7 +79,7 @@ export const initialHeartbeat: HeartbeatState = {
   refreshMs: DEFAULT_REFRESH_MS,
   timeoutMin: 0,
   initialized: false,
-  clicksStarted: false,
+  clickStart: null,
   failures: 0,
 };
 
@@ -78,8 +89,9 @@ export function transition(state: HeartbeatState, event: HeartbeatEvent): Transi
     case 'start':
       if (state.phase === 'waiting' || state.phase === 'scheduled') return { state, effects: [] };
       return {
-        state: { ...state, phase: 'waiting', calls: 0, failures: 0, clicksStarted: false },
-        effects: [{ type: 'send', initialize: !state.initialized }],
+        state: { ...state, phase: 'waiting', calls: 0, failures: 0 },
+        // a restart (tracker.stop() and start(), a category off and on): the recorder again, as it was
+        effects: [{ type: 'send', initialize: !state.initialized }, ...(state.clickStart ? [state.clickStart] : [])],
       };
     case 'due':
       if (state.phase !== 'scheduled') return { state, effects: [] };
@@ -117,10 +129,11 @@ function onAnswer(previous: HeartbeatState, answer: StreamAnswer): Transition {
     if (config.debug) effects.push({ type: 'enableDebug' });
   }
   if (answer.problems.length > 0) effects.push({ type: 'badProblems', problems: answer.problems });
-  if (config && !state.clicksStarted) {
-    state.clicksStarted = true;
-    effects.push({ type: 'startClicks', maxWidth: config.maxWidth, maxHeight: config.maxHeight });
-  }
+  // the first configparams start it; so does the first answer after a page view's call that may have
+  // been counted unanswered (a timeout, a 5xx): later calls lack `initialize`, and the real server
+  // sends its settings only with it, so the recorder starts with the component's defaults
+  if (!state.clickStart && (config || (previous.initialized && previous.calls === 0)))
+    effects.push((state.clickStart = { type: 'startClicks', maxWidth: config?.maxWidth, maxHeight: config?.maxHeight }));
   if (answer.storing.length > 0) effects.push({ type: 'debug', items: answer.storing });
   // independently of storing, as the original client does: the answer that stops the loop still fills the badges
   if (answer.loading.length > 0) effects.push({ type: 'debug', items: answer.loading });

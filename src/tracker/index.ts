@@ -97,9 +97,10 @@ export function createTracker(ctx: Context): Tracker {
         });
         return;
       case 'answered':
-        ctx.emit('pagepulse:heartbeat', effect.answer);
+        // the server's answer as it came (docs/protocol.md#9), not the tracker's reading of it
+        ctx.emit('pagepulse:heartbeat', effect.answer.raw);
         // a string, not the object: an open inspector would keep every logged object alive
-        if (debug.get().enabled) ctx.log.info(`heartbeat answer ${brief(effect.answer)}`);
+        if (debug.get().enabled) ctx.log.info(`heartbeat answer ${brief(effect.answer.raw)}`);
         return;
       case 'stopped':
         if (effect.reason !== 'api' && debug.get().enabled) debug.add(t.streamTitle, t.streamStopped + effect.reason);

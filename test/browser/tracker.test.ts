@@ -86,6 +86,19 @@ describe('heartbeat on the wire (docs/protocol.md#heartbeat)', () => {
     expect(errors).toEqual([]);
   });
 
+  it("hands the server's answers as they came to pagepulse:heartbeat listeners", async () => {
+    server.on('stream.display', (r) => stream(r, { daemonrefresh: 0.2 }));
+    const listen = `<script>window.__details = [];
+document.addEventListener('pagepulse:heartbeat', function (e) { window.__details.push(e.detail); });</script>`;
+    server.page('/antwort.html', fixturePage({ head: listen }));
+    await page.goto(`${server.origin}/antwort.html`);
+    await page.waitForFunction(() => (window as unknown as { __details: unknown[] }).__details.length >= 2);
+    const [first, second] = await page.evaluate(() => (window as unknown as { __details: unknown[] }).__details);
+    // the real component's answers (test/support/server.ts): the page view's settings, then `[]`
+    expect(first).toEqual({ configparams: expect.objectContaining({ daemonrefresh: '0.2', heatmap_max_valid_width: '350' }) });
+    expect(second).toEqual([]);
+  });
+
   it('counts zero modules when the statistics module is absent', async () => {
     server.page('/leer.html', fixturePage());
     await page.goto(`${server.origin}/leer.html`);
@@ -138,6 +151,10 @@ describe('heartbeat loop', () => {
     server.page('/a.html', fixturePage());
     await page.goto(`${server.origin}/a.html`);
     await server.waitFor('stream.display', 7);
+    await sleep(NO_MORE_CALLS_MS);
+    expect(server.calls('stream.display')).toHaveLength(7);
+    // a consent change that keeps Statistiken on (Marketing allowed too) does not start the capped loop again
+    await page.evaluate(() => window.PagePulse!.consent!.set({ 4: true }));
     await sleep(NO_MORE_CALLS_MS);
     expect(server.calls('stream.display')).toHaveLength(7);
   });
@@ -258,6 +275,30 @@ describe('click recorder', () => {
     expect(new URLSearchParams(save!.body).get('clicked_element')).toBe(
       'main.uk-container>div.uk-grid.gallery>figure.uk-card:nth-child(2)>a.tm-link>span.caption',
     );
+  });
+
+  it('records clicks again after tracker.stop() and start(): the real server sends its settings only once', async () => {
+    // later calls get `[]` (no configparams), as the real component answers them
+    server.on('stream.display', (r) => stream(r, { daemonrefresh: 5, heatmap_max_valid_width: 200 }));
+    server.page('/r.html', fixturePage({ body: GALLERY, head: `<style>#wide{width:300px;height:20px}</style>${COUNT_ANSWERS}` }));
+    await page.goto(`${server.origin}/r.html`);
+    await firstAnswer(page);
+    await page.evaluate(() => {
+      const api = (window as unknown as { PagePulse: { tracker: { stop(): void; start(): void } } }).PagePulse;
+      api.tracker.stop();
+      api.tracker.start();
+    });
+    const [, again] = await server.waitFor('stream.display', 2);
+    expect(new URLSearchParams(again!.body).has('initialize')).toBe(false);
+    await page.locator('figure:nth-child(3) .caption').click();
+    const [save] = await server.waitFor('stream.saveEntity', 1);
+    expect(new URLSearchParams(save!.body).get('clicked_element')).toBe(
+      'main.uk-container>div.uk-grid.gallery>figure.uk-card.lazyload:nth-child(3)>a.tm-link>span.caption',
+    );
+    // with the page view's limits (200 px wide), not the defaults (350): the 300 px band is left out
+    await page.locator('#wide').click();
+    await sleep(NO_CLICK_SENT_MS);
+    expect(server.calls('stream.saveEntity')).toHaveLength(1);
   });
 
   it('delivers the click on a link that leaves the page', async () => {

@@ -33,6 +33,8 @@ describe('stream answer parsing', () => {
   it("takes the original's rule: a truthy non-object (the real server's `[]`) is a success without parts", () => {
     for (const raw of [[], [1], 'html', 42, true, {}]) {
       expect(parseStreamAnswer(raw), JSON.stringify(raw)).toEqual({
+        // the answer as it came: the pagepulse:heartbeat event's detail
+        raw,
         config: null,
         storing: [],
         loading: [],

@@ -12,6 +12,7 @@ import {
 } from '../../src/tracker/heartbeat';
 
 const answer = (overrides: Partial<StreamAnswer> = {}): StreamAnswer => ({
+  raw: {},
   config: null,
   storing: [],
   loading: [],
@@ -114,6 +115,39 @@ describe('heartbeat transition', () => {
     expect(t.effects).toContainEqual({ type: 'startClicks', maxWidth: 100, maxHeight: undefined });
     t = transition(transition(t.state, { type: 'due' }).state, { type: 'answer', answer: answer({ config: {} }) });
     expect(types(t.effects)).not.toContain('startClicks');
+  });
+
+  it("starts the click recorder again on a restart, with the limits of the page view's configparams", () => {
+    // the real server sends configparams only with the page view (initialize=true): a restart gets `[]`
+    let t = transition(initialHeartbeat, { type: 'start' });
+    t = transition(t.state, { type: 'answer', answer: answer({ config: { maxWidth: 100, maxHeight: 40 } }) });
+    expect(t.effects).toContainEqual({ type: 'startClicks', maxWidth: 100, maxHeight: 40 });
+    t = transition(t.state, { type: 'stop' });
+    t = transition(t.state, { type: 'start' });
+    expect(t.effects).toEqual([
+      { type: 'send', initialize: false },
+      { type: 'startClicks', maxWidth: 100, maxHeight: 40 },
+    ]);
+    // once per start: the answers after it start nothing
+    t = transition(t.state, { type: 'answer', answer: answer() });
+    expect(types(t.effects)).not.toContain('startClicks');
+    // a start while running changes nothing
+    expect(transition(transition(t.state, { type: 'due' }).state, { type: 'start' }).effects).toEqual([]);
+  });
+
+  it("starts the click recorder with the defaults when the page view's call may have been counted unanswered", () => {
+    // a timeout (or a 5xx): the later calls lack initialize, so no configparams will come
+    let t = transition(initialHeartbeat, { type: 'start' });
+    t = transition(t.state, { type: 'failure', error: { kind: 'timeout', status: 0, detail: '' }, random: 0.5 });
+    t = transition(t.state, { type: 'due' });
+    expect(t.effects).toEqual([{ type: 'send', initialize: false }]);
+    t = transition(t.state, { type: 'answer', answer: answer() });
+    expect(t.effects).toContainEqual({ type: 'startClicks', maxWidth: undefined, maxHeight: undefined });
+    // a call that never reached the server is repeated with initialize: its configparams start it
+    let u = transition(initialHeartbeat, { type: 'start' });
+    u = transition(u.state, { type: 'failure', error: { kind: 'abort', status: 0, detail: '' }, random: 0.5 });
+    u = transition(transition(u.state, { type: 'due' }).state, { type: 'answer', answer: answer() });
+    expect(types(u.effects)).not.toContain('startClicks');
   });
 
   it('turns debug on when the server says enable_debug', () => {

@@ -82,3 +82,22 @@ describe('lifetime.idle', () => {
     expect(lifetime.size).toBe(0);
   });
 });
+
+describe('lifetime.timeout', () => {
+  it('holds a delay past 2^31 - 1 ms at that, instead of letting it wrap and fire at once', () => {
+    const delays: number[] = [];
+    const timers = {
+      ...idleTimers(),
+      setTimeout: ((fn: () => void, ms: number) => {
+        delays.push(ms);
+        return globalThis.setTimeout(fn, 0);
+      }) as unknown as typeof setTimeout,
+    };
+    const lifetime = createLifetime(timers);
+    // a daemonrefresh of 3,000,000 s (a broken or hostile answer), and an ordinary one
+    lifetime.timeout(() => {}, 3_000_000_000);
+    lifetime.timeout(() => {}, 6000);
+    expect(delays).toEqual([2 ** 31 - 1, 6000]);
+    lifetime.dispose();
+  });
+});
