@@ -48,13 +48,15 @@ export interface ConsentStore {
   /**
    * Record a choice: locked categories stay on; writes both cookies; returns the categories that
    * changed. With `reloadOnChange`, a choice that takes something back (a category switched off, a
-   * service no longer allowed) marks the state `reloading`; one that only adds never does.
+   * service no longer allowed), or that `unlocks` says allows what only a reload brings (com_gdpr's
+   * server-blocked markup), marks the state `reloading`; one that only adds never does.
    */
   choose(
     status: ConsentStatus,
     categories: Partial<Categories>,
     reloadOnChange?: boolean,
     services?: readonly string[],
+    unlocks?: (categories: Categories, services: readonly string[]) => boolean,
   ): CategoryId[];
   /** Whether a category is on now. */
   allows(id: CategoryId): boolean;

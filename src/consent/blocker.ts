@@ -5,6 +5,8 @@ import { settle } from '../platform/guard';
 import type { Lifetime } from '../platform/lifetime';
 import type { InsertionWatch } from '../platform/watch';
 import { addressOf, claimElement, type ElementClaim } from './claim';
+import { consentModeBridge } from './gcm';
+import type { Categories } from './store';
 import type { Claim } from './services';
 
 /** Every element a claim can fall on: scripts, iframes and com_gdpr's server-blocked markup. */
@@ -47,6 +49,8 @@ export interface BlockerDeps {
 export interface Blocker {
   /** Run what is allowed now: scripts one after another in document order, iframes, placeholders away. */
   release(): Promise<void>;
+  /** Whether these choices allow markup only the server releases (com_gdpr's blocking): the page must reload. */
+  unlocks(categories: Categories, services: readonly string[]): boolean;
 }
 
 interface Held extends ElementClaim {
@@ -93,15 +97,42 @@ export function startBlocker(deps: BlockerDeps): Blocker {
     else queueMicrotask(() => placeholderFor(item));
   };
 
+  /**
+   * Take a held element's address away (kept as `data-src`). An iframe in the page may have started
+   * loading: a copy without the address replaces it, which ends the load (taking the attribute away
+   * would not).
+   */
+  const unload = (item: Held, src: string): void => {
+    const { element } = item;
+    element.setAttribute('data-src', src);
+    element.removeAttribute('src');
+    if (element.localName !== 'script' && element.isConnected) {
+      const copy = element.cloneNode(false) as Element;
+      seen.add(copy);
+      element.replaceWith(copy);
+      item.element = copy;
+    }
+  };
+
   deps.watch.add(WATCHED, (element, existing) => {
-    if (seen.has(element)) return;
+    const src = element.getAttribute('src');
+    if (seen.has(element)) {
+      // a held element given an address later (a lazy loader copying data-src to src): held again
+      // (com_gdpr's server-blocked markup keeps its own)
+      const item = held.find((h) => h.element === element);
+      if (item && src && !item.server) unload(item, src);
+      return;
+    }
     const claim = claimElement(config, element, doc.baseURI);
     if (!claim) return;
     seen.add(element);
     const item: Held = { ...claim, element, placeholder: null };
     if (claim.server) return void (allowed(claim) || hold(item));
+    // a Google tag in a page that had no dataLayer when the bundle ran (the tag first in <head>):
+    // Consent Mode's default now, before the tag can run, held or not
+    if (claim.service?.startsWith('google-') && !(win as { dataLayer?: unknown }).dataLayer)
+      consentModeBridge(deps, true)?.('default', deps.consent.get().categories);
     const script = element.localName === 'script';
-    const src = element.getAttribute('src');
     if (script && element.getAttribute('type') === 'text/plain') return void held.push(item); // the blocked markup
     if (allowed(claim)) {
       // the blocked markup of an iframe, allowed already: load it now
@@ -111,22 +142,12 @@ export function startBlocker(deps: BlockerDeps): Blocker {
     const name = claim.service ? config.services[claim.service]!.name : addressOf(element, doc.baseURI)?.hostname;
     if (existing && (script || src)) escaped.push(name ?? 'inline script');
     if (existing && script) return; // prepared by the parser already: nothing stops it now
-    if (src) {
-      element.setAttribute('data-src', src);
-      element.removeAttribute('src');
-    }
     element.setAttribute('data-category', String(claim.category));
     if (script) {
       element.setAttribute('data-type', element.getAttribute('type') ?? '');
       element.setAttribute('type', 'text/plain');
-    } else if (src && element.isConnected) {
-      // an iframe in the page may have started loading: a copy without the address replaces it,
-      // which ends the load (taking the attribute away would not)
-      const copy = element.cloneNode(false) as Element;
-      seen.add(copy);
-      element.replaceWith(copy);
-      item.element = copy;
     }
+    if (src) unload(item, src);
     hold(item);
   });
   if (escaped.length) {
@@ -178,5 +199,11 @@ export function startBlocker(deps: BlockerDeps): Blocker {
     });
   }
 
-  return { release: () => activate(held.filter((item) => !item.server && allowed(item))) };
+  return {
+    release: () => activate(held.filter((item) => !item.server && allowed(item))),
+    unlocks: (categories, services) =>
+      held.some(
+        (item) => item.server && (categories[item.category] || (item.service !== null && services.includes(item.service))),
+      ),
+  };
 }

@@ -8,8 +8,12 @@ export interface ElementClaim extends Claim {
   server?: true;
 }
 
-/** Script types a browser runs (an empty one is JavaScript): JSON, templates and our text/plain are data. */
-const RUNNABLE = /^\s*((text|application)\/(java|ecma)script|module)?\s*$/i;
+/**
+ * Script types a browser runs (an empty one is JavaScript, and every JavaScript MIME type essence of
+ * the HTML standard: `text/x-javascript`, `application/x-ecmascript`, `text/javascript1.5`,
+ * `text/jscript`...): JSON, templates and our text/plain are data.
+ */
+const RUNNABLE = /^\s*((text|application)\/(x-)?(java|ecma)script|text\/(javascript1\.[0-5]|jscript|livescript)|module)?\s*$/i;
 
 /** An element's address (`data-src` first: the blocked markup keeps it there) as host and path. */
 export function addressOf(element: Element, base: string): URL | null {

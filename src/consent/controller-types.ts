@@ -69,7 +69,7 @@ export interface ConsentControllerDeps {
   request: Requester;
   notify(text: string, options: { status: 'warning' }): void;
   log: { error(...args: unknown[]): void };
-  blocker: Pick<Blocker, 'release'>;
+  blocker: Pick<Blocker, 'release' | 'unlocks'>;
   ui: ConsentViewPort;
   /** The page's cookies: the log queue's marker (consent/log.ts). */
   cookies: LogQueue['cookies'];

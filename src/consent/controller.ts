@@ -77,7 +77,7 @@ export function startConsentController(deps: ConsentControllerDeps): ConsentHand
   ): Promise<void> => {
     // announced before the store's listeners run: the tracker does not start on a page about to reload;
     // the store clears the cookies of what is no longer allowed before anything else happens
-    const changed = consent.choose(status, wanted, config.reloadAfterChange, services);
+    const changed = consent.choose(status, wanted, config.reloadAfterChange, services, blocker.unlocks);
     const now = consent.get().categories;
     // looked up at the choice: a gtag loaded after the bundle is told the choices too
     consentModeBridge(deps)?.('update', now);

@@ -39,7 +39,14 @@ export function watchFormConsent({ doc, win, lifetime, request, config, log }: F
       ];
       for (const field of form.elements as Iterable<HTMLInputElement>) {
         const key = field.id || field.name;
-        if (!key || field === box || field.type === 'hidden' || !isTrackedField(key) || field.getClientRects().length === 0)
+        // its name OR id tells what it holds (a form builder's `id="ff_elem12" name="email"`); labelled by the id
+        if (
+          !key ||
+          field === box ||
+          field.type === 'hidden' ||
+          !isTrackedField(`${field.id} ${field.name}`) ||
+          field.getClientRects().length === 0
+        )
           continue;
         fields.push([`formfields[${fieldLabel(key)}]`, field.value]);
       }

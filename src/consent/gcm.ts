@@ -9,13 +9,17 @@ export type ConsentModeBridge = (command: 'default' | 'update', categories: Cate
 
 /**
  * Consent Mode v2 bridge: pushes in gtag's `arguments` form to dataLayer, as gtag.js reads it.
- * Null when the site turned it off, or (`auto`) when the page has neither gtag nor dataLayer.
+ * Null when the site turned it off, or (`auto`) when the page has neither gtag nor dataLayer, unless
+ * `google`: a Google tag is about to be held or let through (the blocker claimed it).
  */
-export function consentModeBridge({ win, config }: { win: Window; config: Pick<Config, 'gcm'> }): ConsentModeBridge | null {
+export function consentModeBridge(
+  { win, config }: { win: Window; config: Pick<Config, 'gcm'> },
+  google?: boolean,
+): ConsentModeBridge | null {
   const setting = config.gcm;
   const w = win as unknown as { dataLayer?: unknown[]; gtag?: Gtag };
   const present = typeof w.gtag === 'function' || Array.isArray(w.dataLayer);
-  if (setting === 'off' || (setting === 'auto' && !present)) return null;
+  if (setting === 'off' || (setting === 'auto' && !present && !google)) return null;
   return (command, categories) => {
     if (!Array.isArray(w.dataLayer)) w.dataLayer = [];
     const dataLayer = w.dataLayer;

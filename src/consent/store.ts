@@ -113,7 +113,7 @@ export function createConsentStore(
       store.set({ ...previous, services, id: keepId() });
       return true;
     },
-    choose(status, wanted, reloadOnChange = false, chosenServices) {
+    choose(status, wanted, reloadOnChange = false, chosenServices, unlocks) {
       const previous = store.get();
       const categories = { ...previous.categories };
       for (const id of CATEGORY_IDS) {
@@ -124,10 +124,12 @@ export function createConsentStore(
       const changed = CATEGORY_IDS.filter((id) => categories[id] !== previous.categories[id]);
       const services = known(config, chosenServices ?? previous.services);
       // only a choice that takes something back needs a reload (what already runs cannot be
-      // stopped in place); one that only adds is released in place by the blocker
+      // stopped in place); one that only adds is released in place by the blocker, unless what it
+      // allows only the server releases (com_gdpr's blocked markup: `unlocks`)
       const narrowed =
         changed.some((id) => !categories[id]) ||
-        previous.services.some((key) => !services.includes(key) && !categories[config.services[key]!.category]);
+        previous.services.some((key) => !services.includes(key) && !categories[config.services[key]!.category]) ||
+        !!unlocks?.(categories, services);
       const id = keepId();
       jar.set(STATUS_COOKIE, status, CONSENT_DAYS);
       jar.set(CATEGORIES_COOKIE, formatCategories(categories), CONSENT_DAYS);

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { collectPageErrors } from '../support/browser';
+import { BUNDLE, collectPageErrors } from '../support/browser';
 import { enc } from '../support/jquery-param';
 import { fixturePage, type TestServer } from '../support/server';
 import { useBrowserAndServer } from '../support/suite';
@@ -96,6 +96,51 @@ describe('Google Consent Mode v2 and a choice without reload', () => {
   });
 });
 
+describe('Google Consent Mode with the tag first in <head>', () => {
+  it("pushes the default when gtag's snippet appears after the tag, before it can run, and the update at the choice", async () => {
+    // gtag's snippet pasted unchanged after the tag: no dataLayer when the bundle runs
+    const html = `<!doctype html><html lang="de"><head><meta charset="utf-8"><title>Studio</title>
+<script src="/dist/${BUNDLE}"></script>
+<script async src="https://www.googletagmanager.com/gtag/js?id=G-TEST"></script>
+<script>window.dataLayer = window.dataLayer || []; function gtag(){dataLayer.push(arguments);} gtag('js', new Date()); gtag('config', 'G-TEST');</script>
+</head><body><p>Studio</p></body></html>`;
+    server.page('/gcm-head.html', html);
+    const context = await browser.newContext();
+    await context.route('https://www.googletagmanager.com/**', (route) =>
+      route.fulfill({ contentType: 'text/javascript', body: 'window.__gtagLoaded = true;' }),
+    );
+    const page = await context.newPage();
+    const errors = collectPageErrors(page);
+    await page.goto(`${server.origin}/gcm-head.html`);
+    await page.locator('pagepulse-consent .banner').waitFor();
+    const entries = () =>
+      page.evaluate(() =>
+        ((window as unknown as { dataLayer?: IArguments[] }).dataLayer ?? []).map((entry) => {
+          const [command, kind, value] = Array.from(entry as ArrayLike<unknown>);
+          return command === 'consent' ? `consent ${String(kind)} ${JSON.stringify(value)}` : String(command);
+        }),
+      );
+    const denied = (key: string) => `"${key}":"denied"`;
+    const before = await entries();
+    // before a choice: the default alone (the snippet is held), everything but the locked categories denied
+    expect(before).toHaveLength(1);
+    expect(before[0]).toMatch(/^consent default /);
+    for (const key of ['analytics_storage', 'ad_storage', 'ad_user_data', 'ad_personalization'])
+      expect(before[0]).toContain(denied(key));
+    await page.locator('pagepulse-consent input#pp-cat-3').check();
+    await page.locator('pagepulse-consent').getByRole('button', { name: 'Auswahl speichern' }).click();
+    await expect.poll(() => page.evaluate(() => (window as unknown as { __gtagLoaded?: boolean }).__gtagLoaded)).toBe(true);
+    const after = await entries();
+    // the update before the released snippet's own calls: gtag.js reads them in this order
+    expect(after.slice(0, 2).map((e) => e.split(' ').slice(0, 2).join(' '))).toEqual(['consent default', 'consent update']);
+    expect(after[1]).toContain('"analytics_storage":"granted"');
+    expect(after[1]).toContain(denied('ad_storage'));
+    expect(after.slice(2)).toEqual(['js', 'config']);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
 describe('country rule', () => {
   it('accepts automatically outside the EU/EEA/GB/CH, in place: no reload, the page view is sent from this page', async () => {
     const { context, page, errors } = await visit('/country.html', fixturePage({ attrs: { 'data-country': 'US' } }));
@@ -135,6 +180,7 @@ describe('form consent', () => {
     const form = `<form id="kontaktformular" name="kontakt">
       <input id="jform_name" name="jform[name]" value="Anna Weber"><input id="jform_email" name="jform[email]" type="email" value="anna@example.org">
       <input id="jform_subject" name="jform[subject]" value="Hochzeit"><textarea id="jform_message" name="jform[message]">Hallo!</textarea>
+      <input id="ff_elem12" name="email2" value="b@example.org">
       <input id="jform_phone" name="jform[phone]" value="0761"><input type="hidden" name="jform[name_hidden]" value="x">
       <input type="checkbox" id="jform_privacy" name="jform[privacy]"><label for="jform_privacy">Datenschutz</label></form>`;
     const { context, page, errors } = await visit('/form.html', fixturePage({ body: form }));
@@ -143,8 +189,9 @@ describe('form consent', () => {
     expect(stored!.url).toBe('/index.php?option=com_gdpr&task=user.storeConsent&format=raw');
     // the address part from jQuery 1.12.4's own $.param (test/support/jquery-param.ts), the rest hand-written
     expect(stored!.body).toBe(
-      `url=${enc(`${server.origin}/form.html`)}&formid=kontaktformular&formname=kontakt&formfields%5Bname%5D=Anna+Weber&formfields%5Bemail%5D=anna%40example.org&formfields%5Bsubject%5D=Hochzeit&formfields%5Bmessage%5D=Hallo!`,
+      `url=${enc(`${server.origin}/form.html`)}&formid=kontaktformular&formname=kontakt&formfields%5Bname%5D=Anna+Weber&formfields%5Bemail%5D=anna%40example.org&formfields%5Bsubject%5D=Hochzeit&formfields%5Bmessage%5D=Hallo!&formfields%5Bff+elem12%5D=b%40example.org`,
     );
+    // a form builder's field: its id says nothing, its name says e-mail (labelled by the id, as the spec has it)
     await page.locator('#jform_privacy').uncheck();
     const [deleted] = await server.waitFor('user.deleteConsent', 1);
     expect(deleted!.body).toBe(stored!.body);

@@ -228,6 +228,26 @@ describe('blocking', () => {
     await context.close();
   });
 
+  it('holds a held iframe again when a page script gives it its address (a lazy loader copying data-src)', async () => {
+    const { context, page, errors } = await visit('/lazy.html');
+    await banner(page).waitFor();
+    await page.evaluate(() => {
+      const frame = document.querySelector('iframe')!;
+      frame.src = frame.getAttribute('data-src')!;
+    });
+    await sleep(INJECTED_STAYS_INERT_MS);
+    // the address taken away again (the frame a copy without it: a load that began is ended), the placeholder kept
+    expect(await page.locator('iframe').getAttribute('src')).toBeNull();
+    expect(await page.locator('iframe').getAttribute('data-src')).toBe('/embed.html');
+    expect(await page.locator('.gdprlock-placeholder').count()).toBe(1);
+    expect(page.frames().some((frame) => frame.url().endsWith('/embed.html'))).toBe(false);
+    // and released as before once allowed
+    expect(await clickAndWatch(page, 'Alle akzeptieren', 1500)).toBe(false);
+    await expect.poll(() => page.locator('iframe').getAttribute('src')).toBe('/embed.html');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('blocks a script and iframes injected later from a listed domain, by append and by replaceChildren', async () => {
     const port = new URL(server.origin).port;
     const html = fixturePage({ body: '<p>Seite</p><div id="slot"></div><div id="slot2"><p>Alt</p></div>' }).replace(
@@ -279,6 +299,8 @@ describe('blocking', () => {
     );
     await page.locator('.gdprlock-placeholder').waitFor();
     expect(await page.locator('iframe').getAttribute('hidden')).toBe('');
+    // only the server releases it: a choice that allows its category reloads the page, though it only adds
+    expect(await clickAndWatch(page, 'Alle akzeptieren')).toBe(true);
     await context.close();
   });
 });

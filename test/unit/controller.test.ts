@@ -90,7 +90,7 @@ function setup(options: Options = {}) {
     request,
     notify: (text) => void notes.push(text),
     log: { error: (...args) => errors.push(args) },
-    blocker: { release },
+    blocker: { release, unlocks: () => false },
     cookies: jar,
     debug: { add: (title, text) => void debugs.push(`${title}: ${text}`) },
     ui: {
