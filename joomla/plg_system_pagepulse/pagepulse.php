@@ -72,6 +72,10 @@ class PlgSystemPagepulse extends CMSPlugin
         if ($body === '') {
             return null;
         }
+        if (Head::at($body) === null) {
+            // nowhere to put the tag (an XML prolog, a fragment): rewritten embeds would stay held for good
+            return null;
+        }
         list($settings, $consent) = $this->decide($app);
         $rewriter = new Rewriter($settings->policy, $consent, $settings->remove);
         $body = $rewriter->rewrite($body);

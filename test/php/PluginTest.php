@@ -85,6 +85,20 @@ final class PluginTest extends TestCase
         $this->assertNotSame($page, $this->render($page, array('option' => 'com_content', 'view' => 'article', 'layout' => 'blog', 'task' => 'article.display')));
     }
 
+    /**
+     * A page the tag cannot go into is not rewritten either: embeds held back without the bundle
+     * would never be released (audit finding 7).
+     */
+    public function testAPageWithoutAPlaceForTheTagStaysAsItIs()
+    {
+        $page = Pages::withVendors(Pages::template('protostar'));
+        $xml = '<?xml version="1.0" encoding="utf-8"?>' . "\n" . $page;
+        $this->assertSame($xml, $this->render($xml));
+        $this->assertSame('<p>fragment</p>' . $page, $this->render('<p>fragment</p>' . $page));
+        // the same page without the prolog: tag and rewriting
+        $this->assertStringContainsString(' data-category="', $this->render($page));
+    }
+
     public function testComGdprIsReplacedAndItsSettingsReachTheBundle()
     {
         ComponentHelper::$components['com_gdpr'] = array(

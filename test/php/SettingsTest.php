@@ -169,6 +169,9 @@ final class SettingsTest extends TestCase
         $this->assertSame("\xEF\xBB\xBF<!DOCTYPE html><!-- x --><head lang=\"de\">" . $markup . '<title>t</title>', Head::insert("\xEF\xBB\xBF<!DOCTYPE html><!-- x --><head lang=\"de\"><title>t</title>", $markup));
         $this->assertSame('<p>fragment</p>', Head::insert('<p>fragment</p>', $markup));
         $this->assertSame('<!-- <head> --><p>x</p>', Head::insert('<!-- <head> --><p>x</p>', $markup));
+        // a quoted > in <html> or <head> does not end the tag (audit finding 7)
+        $this->assertSame('<html data-x="a>b"><head data-y=\'c>d\'>' . $markup . '<title>t</title>', Head::insert('<html data-x="a>b"><head data-y=\'c>d\'><title>t</title>', $markup));
+        $this->assertNull(Head::at('<?xml version="1.0" encoding="utf-8"?><!DOCTYPE html><html><head><title>t</title>'));
     }
 
     public function testTheConfigScriptCannotBreakOutAndCarriesTheNonce()

@@ -14,8 +14,11 @@ defined('_JEXEC') or die;
 /** Builds the tag and puts it into the page. */
 final class Head
 {
-    /** Up to the `<head>` start tag, past a doctype, comments and `<html>`. */
-    const HEAD = '~\A(?:\xEF\xBB\xBF)?(?:\s++|<!--.*?-->|<!doctype[^>]*+>|<html(?:\s[^>]*+)?>)*+<head(?:\s[^>]*+)?>~is';
+    /**
+     * Up to the `<head>` start tag, past a doctype, comments and `<html>`; attributes read as the
+     * parser reads them (a quoted `>` does not end the tag), possessive throughout.
+     */
+    const HEAD = '~\A(?:\xEF\xBB\xBF)?(?:\s++|<!--(?:[^-]++|-(?!->))*+-->|<!doctype[^>]*+>|<html(?:[\t\n\f\r /](?:[\t\n\f\r /]++|[^\t\n\f\r />][^\t\n\f\r />=]*+(?:[\t\n\f\r ]*+=[\t\n\f\r ]*+(?:"[^"]*+"|\'[^\']*+\'|[^\t\n\f\r >]*+))?+)*+)?>)*+<head(?:[\t\n\f\r /](?:[\t\n\f\r /]++|[^\t\n\f\r />][^\t\n\f\r />=]*+(?:[\t\n\f\r ]*+=[\t\n\f\r ]*+(?:"[^"]*+"|\'[^\']*+\'|[^\t\n\f\r >]*+))?+)*+)?>~i';
 
     /** The `<meta>` elements (and whitespace) right after `<head>`; a charset one among them. */
     const LEADING_META = '~\G(?:\s*+<meta\s[^>]*+>)*+~i';
@@ -52,8 +55,22 @@ final class Head
      */
     public static function insert($html, $markup)
     {
+        $at = self::at($html);
+        return $at === null ? $html : substr($html, 0, $at) . $markup . substr($html, $at);
+    }
+
+    /**
+     * Where the tag goes, or null when the page has no `<head>` start tag before anything else
+     * (a fragment, an XML prolog): the plugin then leaves the page as it is, since embeds held
+     * back without the bundle would never be released.
+     *
+     * @param string $html
+     * @return int|null
+     */
+    public static function at($html)
+    {
         if (!preg_match(self::HEAD, $html, $head)) {
-            return $html;
+            return null;
         }
         $at = strlen($head[0]);
         if (preg_match(self::LEADING_META, $html, $metas, 0, $at) && preg_match('~<meta\s[^>]*?\b(?:charset\s*=|http-equiv\s*=\s*["\']?content-type)~i', $metas[0], $charset, PREG_OFFSET_CAPTURE)) {
@@ -61,7 +78,7 @@ final class Head
             $end = strpos($metas[0], '>', $charset[0][1]);
             $at += $end + 1;
         }
-        return substr($html, 0, $at) . $markup . substr($html, $at);
+        return $at;
     }
 
     /** An attribute value. */
