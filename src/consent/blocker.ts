@@ -87,6 +87,11 @@ export function startBlocker(deps: BlockerDeps): Blocker {
       settings: () => deps.openSettings(),
     });
     element.setAttribute('hidden', '');
+    // destroy(): the placeholder goes with the bundle (a copy started after it puts its own)
+    deps.lifetime.add(() => {
+      item.placeholder?.remove();
+      item.element.removeAttribute('hidden');
+    });
   };
 
   const hold = (item: Held): void => {

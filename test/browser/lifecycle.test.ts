@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { attachments, collectPageErrors, COUNT_ATTACHMENTS, grantConsent } from '../support/browser';
+import { attachments, BUNDLE, collectPageErrors, COUNT_ATTACHMENTS, grantConsent } from '../support/browser';
 import { componentAnswer, fixturePage, type TestServer } from '../support/server';
 import { useBrowserAndServer } from '../support/suite';
 
@@ -89,6 +89,31 @@ describe('page life cycle', () => {
     const count = server.calls('stream.display').length + server.calls('com_ajax').length;
     await sleep(NOTHING_AFTER_DESTROY_MS);
     expect(server.calls('stream.display').length + server.calls('com_ajax').length).toBe(count);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('destroy() takes the placeholders away too; a copy started after it puts one per blocked element', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const errors = collectPageErrors(page);
+    server.page(
+      '/placeholders.html',
+      fixturePage({ body: '<iframe data-category="4" data-src="/embed.html" title="Video" width="400" height="200"></iframe>' }),
+    );
+    await page.goto(`${server.origin}/placeholders.html`);
+    await page.locator('.gdprlock-placeholder').waitFor();
+    await page.evaluate(() => window.PagePulse!.destroy());
+    expect(await page.locator('.gdprlock-placeholder').count()).toBe(0);
+    expect(await page.locator('iframe').getAttribute('hidden')).toBeNull();
+    expect(await page.locator('iframe').getAttribute('src')).toBeNull();
+    await page.evaluate((src) => {
+      const script = document.createElement('script');
+      script.src = src;
+      document.head.append(script);
+    }, `/dist/${BUNDLE}`);
+    await page.waitForFunction(() => typeof window.PagePulse === 'object');
+    await expect.poll(() => page.locator('.gdprlock-placeholder').count()).toBe(1);
     expect(errors).toEqual([]);
     await context.close();
   });
