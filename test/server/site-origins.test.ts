@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CollectorOptions } from '../../collector/server/app';
-import { FORM_TYPE, STREAM, rawRequest, removeDir, startCollector, type Harness } from '../support/collector';
+import { FORM_TYPE, STREAM, rawRequest, removeDir, signIn, startCollector, type Harness } from '../support/collector';
 
 // "The site's pages and origins" (docs/collector.md): with PAGEPULSE_SITES, a page of another host is
 // refused whatever the request calls itself. `Host` and `X-Forwarded-Host` are any client's to name
@@ -70,6 +70,25 @@ describe('with PAGEPULSE_SITES, what the request calls itself makes no page of t
     expect((await post(view(`${h!.url}/`), { 'x-forwarded-for': '203.0.113.7' })).status).toBe(403);
     expect((await post(view(`${SITE}/a`), { ...forged, origin: SITE })).status).toBe(200);
     expect(await h!.query('SELECT page FROM page_views')).toEqual([{ page: `${SITE}/a` }]);
+  });
+});
+
+describe("the clicks view's links", () => {
+  it('name only pages of the site: behind a proxy not those of the host the admin came to, which is not listed', async () => {
+    h = await startCollector({ sites: [SITE], trustProxy: true });
+    const session = 'c'.repeat(64);
+    await h.execute('INSERT INTO clicks (session_id, page, selector, at) VALUES (?, ?, ?, ?)', [
+      [session, `${SITE}/a`, 'a.x', h.clock.now],
+      [session, `${h.url}/b`, 'a.y', h.clock.now],
+    ]);
+    const admin = await signIn(h.url);
+    const { pages } = (await (await admin.get('/admin/api/clicks?period=7d')).json()) as {
+      pages: Array<{ page: string; href: string | null }>;
+    };
+    expect(Object.fromEntries(pages.map((p) => [p.page, p.href !== null]))).toEqual({
+      [`${SITE}/a`]: true,
+      [`${h.url}/b`]: false,
+    });
   });
 });
 

@@ -14,7 +14,7 @@ import {
   type Traffic,
 } from '../../shared/admin-api';
 import { startOfDay, validTimeZone } from '../calendar';
-import { originOf, ownOrigin } from '../edge/client';
+import { originOf, siteOrigins } from '../edge/client';
 import { HttpError } from '../edge/http';
 import type { ConsentEntry, ConsentFilter, Store, VisitFilter } from '../store';
 import { CSV_HEADER, csvLine } from './csv';
@@ -112,7 +112,7 @@ export function createApi({
   headers: ADMIN_HEADERS,
 }: ApiDeps) {
   const dashboard = createDashboard(store.visits, store.clicks, store.consents);
-  const siteOrigins = new Set(sites.map(originOf).filter((o): o is string => o !== null));
+  const listed = new Set(sites.map(originOf).filter((o): o is string => o !== null));
   /** The period a read asks for, in the site's time zone. */
   const period = async (params: URLSearchParams) => periodOf(params, now(), await timeZone(), ADMIN_HEADERS);
   /** What the app shows of the period: its name, zone, unit and days. */
@@ -249,11 +249,11 @@ export function createApi({
     '/admin/api/traffic': (params) => traffic(params),
     '/admin/api/clicks': async (params, req) => {
       const p = await period(params);
-      const own = ownOrigin(req, trustProxy);
+      const ofSite = siteOrigins(req, trustProxy, listed);
       // a link only for pages of the site: a stored address is a visitor's word
       const href = (page: string) => {
         const origin = originOf(page);
-        return origin !== null && (origin === own || siteOrigins.has(origin)) ? heatmapLink(page) : null;
+        return origin !== null && ofSite(origin) ? heatmapLink(page) : null;
       };
       const filters = filtersOf(params, ADMIN_HEADERS);
       return {
