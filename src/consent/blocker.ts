@@ -182,6 +182,9 @@ export function startBlocker(deps: BlockerDeps): Blocker {
     const script = create('script') as HTMLScriptElement;
     for (const { name, value } of old.attributes)
       if (!/^(type|src|data-src|data-type|data-category)$/.test(name)) script.setAttribute(name, value);
+    // the page's CSP nonce (Joomla 4/5): a browser hides the attribute once the element is in a page
+    // whose policy came in a header, so the copy takes the property (an inline snippet refused before)
+    script.nonce = (old as HTMLElement).nonce;
     const type = old.getAttribute('data-type');
     if (type) script.setAttribute('type', type);
     const address = old.getAttribute('data-src');

@@ -138,4 +138,31 @@ describe('strict Content-Security-Policy', () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  it("runs a held inline snippet that carries the page's nonce once allowed (a policy in a header hides the nonce)", async () => {
+    const policy = "default-src 'self'; script-src 'self' 'nonce-r4nd0m'; style-src 'self'";
+    server.page(
+      '/nonce.html',
+      `<!doctype html><html lang="de"><head><meta charset="utf-8"><title>Nonce</title>
+<script src="/dist/${BUNDLE}" nonce="r4nd0m"></script>
+<script type="text/plain" data-category="3" nonce="r4nd0m">window.__snippet = 1;</script></head>
+<body><p>Seite</p></body></html>`,
+      { 'content-security-policy': policy },
+    );
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const errors = collectPageErrors(page);
+    const refused: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) refused.push(message.text());
+    });
+    await page.goto(`${server.origin}/nonce.html`);
+    await page.locator('pagepulse-consent .banner').waitFor();
+    expect(await page.evaluate(() => (window as unknown as { __snippet?: number }).__snippet)).toBeUndefined();
+    await page.evaluate(() => window.PagePulse!.consent!.set({ 3: true }));
+    await expect.poll(() => page.evaluate(() => (window as unknown as { __snippet?: number }).__snippet)).toBe(1);
+    expect(refused).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });
