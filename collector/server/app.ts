@@ -69,8 +69,10 @@ export interface CollectorOptions {
   countryDatabase?: string | null;
   /** Visitor writes per client (edge/rate-limit.ts); the default never meets a real visitor. */
   visitorRate?: { burst: number; perSecond: number };
-  /** PAGEPULSE_SITES: the site's origins besides the collector's own, whose pages are recorded. */
+  /** PAGEPULSE_SITES: the site's origins, whose pages are recorded (edge/client.ts siteOrigins). */
   sites?: readonly string[];
+  /** Sign-ins of every client without a known browser together, per process, before the database (admin/sign-in-gate.ts). */
+  signInGate?: { burst: number; perSecond: number };
   /** How long a request may take to arrive (REQUEST_TIMEOUT_MS). */
   requestTimeoutMs?: number;
 }
@@ -121,6 +123,7 @@ export function createCollector(options: CollectorOptions = {}): Collector {
     trustProxy,
     presenceWindowMs: presenceWindowMs(settings),
     sites,
+    signInGate: options.signInGate,
     onTimeZone: () => jobs?.rebuildTotals(),
   });
   jobs = createJobs({

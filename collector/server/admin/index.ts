@@ -50,11 +50,13 @@ export interface AdminDeps {
   sites: readonly string[];
   /** The site's time zone changed (the day totals are counted again). */
   onTimeZone: (zone: string) => void;
+  /** Sign-ins of every client together per process before the database; PROCESS_GATE when absent. */
+  signInGate?: { burst: number; perSecond: number };
 }
 
 /** The admin area on the store. */
-export function createAdmin({ store, now, root, trustProxy, presenceWindowMs, sites, onTimeZone }: AdminDeps) {
-  const login = createLogin(store.admin, store.settings, trustProxy);
+export function createAdmin({ store, now, root, trustProxy, presenceWindowMs, sites, onTimeZone, signInGate }: AdminDeps) {
+  const login = createLogin(store.admin, store.settings, trustProxy, signInGate);
   const appDir = join(root, 'dist', 'admin');
   const assets: Mount[] = [{ prefix: '/admin/assets/', dir: join(appDir, 'assets') }];
 

@@ -30,9 +30,14 @@ export type SignIn =
   | { ok: false; status: 401 | 403 | 429; notice: 'wrong' | 'origin' | 'limited'; retryAfter?: number };
 
 /** The sign-in flow and session checks on the admin and settings stores. */
-export function createLogin(admin: AdminStore, settings: SettingsStore, trustProxy: boolean) {
+export function createLogin(
+  admin: AdminStore,
+  settings: SettingsStore,
+  trustProxy: boolean,
+  processGate?: { burst: number; perSecond: number },
+) {
   const checks = createChecks();
-  const gate = createSignInGate();
+  const gate = createSignInGate(processGate);
 
   const check = async (password: string): Promise<boolean> => {
     const stored = await settings.get('password_hash');

@@ -25,10 +25,10 @@ export const DEVICE_LOOKUPS = { burst: 20, perSecond: 10 };
 const KNOWN_DEVICE_MS = 10 * 60 * 1000;
 const KNOWN_DEVICES = 1000;
 
-/** The gate of one process. */
-export function createSignInGate() {
+/** The gate of one process; `processGate` for every client together (PROCESS_GATE by default). */
+export function createSignInGate(processGate = PROCESS_GATE) {
   const clients = createTokenBuckets(CLIENT_GATE.burst, CLIENT_GATE.perSecond);
-  const everyone = createTokenBuckets(PROCESS_GATE.burst, PROCESS_GATE.perSecond, 1);
+  const everyone = createTokenBuckets(processGate.burst, processGate.perSecond, 1);
   const lookups = createTokenBuckets(DEVICE_LOOKUPS.burst, DEVICE_LOOKUPS.perSecond, 1);
   /** Device token hashes the database said are known, until when. */
   const devices = new Map<string, number>();
