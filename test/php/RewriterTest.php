@@ -172,6 +172,8 @@ final class RewriterTest extends TestCase
             'mglyph in math text is math' => array('<math><mi><mglyph><style><div><iframe src="' . $yt . '"></iframe>', array('iframe www.youtube.com/embed/x')),
             'an end tag of no open element leaves svg open' => array('<svg><g></span><xmp><li><iframe src="' . $yt . '"></iframe>', array('iframe www.youtube.com/embed/x')),
             '</body> leaves svg open' => array('<body><svg></body><noscript><div><iframe src="' . $yt . '"></iframe>', array('iframe www.youtube.com/embed/x')),
+            'an integration point stops an HTML end tag' => array('<span><math><mi><svg><g></span><noscript><div><iframe src="' . $yt . '"></iframe>', array('iframe www.youtube.com/embed/x')),
+            'a table end tag closes through an integration point' => array('<table><tr><td><svg><foreignObject><svg><g></td><td><iframe src="' . $yt . '"></iframe></td></tr></table>', array('iframe www.youtube.com/embed/x')),
             'an icon with a title is over at </svg>' => array('<svg><title>Play</title><desc>A <b>bold</b> icon</desc><path d="M0 0"/></svg><svg><iframe src="' . $yt . '"></iframe></svg><iframe src="' . $yt . '"></iframe>', array('iframe www.youtube.com/embed/x')),
             'style text in HTML is not' => array('<style>/* <iframe src="' . $yt . '"> */</style>', array()),
             'a quoted > in an attribute' => array('<div title="<iframe src=\'' . $yt . '\'>"><iframe data-x="a>b" src="' . $yt . '"></iframe></div>', array('iframe www.youtube.com/embed/x')),

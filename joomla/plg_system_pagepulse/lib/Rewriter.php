@@ -69,6 +69,11 @@ final class Rewriter
         'math' => array('mi' => 1, 'mo' => 1, 'mn' => 1, 'ms' => 1, 'mtext' => 1),
     );
 
+    /** HTML end tags that close elements through an integration point (table scope, template). */
+    private static $throughIntegration = array(
+        'table' => 1, 'caption' => 1, 'colgroup' => 1, 'tbody' => 1, 'thead' => 1, 'tfoot' => 1, 'tr' => 1, 'td' => 1, 'th' => 1, 'template' => 1,
+    );
+
     /** HTML elements without content: they open nothing inside an integration point. */
     private static $void = array(
         'area' => 1, 'base' => 1, 'basefont' => 1, 'bgsound' => 1, 'br' => 1, 'col' => 1, 'embed' => 1, 'frame' => 1, 'hr' => 1,
@@ -91,6 +96,13 @@ final class Rewriter
      * pass over the page; past this, end tags in svg / math close it, as they may in the browser.
      */
     const END_TAG_LOOKUPS = 64;
+
+    /**
+     * How deep an end tag in svg / math looks for its element: a page of thousands of nested
+     * elements and as many stray end tags took quadratic time. Deeper, an HTML end tag is taken as
+     * ignored and another one as closing the foreign content: both read more as HTML, never less.
+     */
+    const END_TAG_DEPTH = 256;
 
     /** What a script must do to count as a loader when it only names a vendor's host. */
     const LOADER = '~createElement\s*\(|\.src\s*=|document\.write|\binsertBefore\s*\(|\bappendChild\s*\(|\bimport\s*\(~';
@@ -447,7 +459,9 @@ final class Rewriter
     /** Whether the innermost open element is svg or math content (not an integration point or HTML in one). */
     private static function inForeign(array $foreign)
     {
-        return $foreign && strncmp(end($foreign), 'ip:', 3) !== 0 && strncmp(end($foreign), 'html:', 5) !== 0;
+        // by index: end() takes its array by reference, which copied the whole stack on each call
+        $top = $foreign ? $foreign[count($foreign) - 1] : 'html:';
+        return strncmp($top, 'ip:', 3) !== 0 && strncmp($top, 'html:', 5) !== 0;
     }
 
     /**
@@ -480,9 +494,10 @@ final class Rewriter
      * integration point around it. Otherwise it closes the innermost open svg / math element of its
      * name with everything inside. An end tag of any other name is an HTML element's: in the
      * browser it closes the foreign content when that element is open around it (`</td>`, `</a>`,
-     * `</div>` ...). The rewriter does not follow which HTML elements are open, so such an end tag
+     * `</div>` ...), unless an integration point stands between (only table parts and `</template>`
+     * pass one). The rewriter does not follow which HTML elements are open, so such an end tag
      * ends the foreign content unless the browser surely ignores it (ignoredEndTag): wrong only
-     * towards rewriting more, which the bundle undoes.
+     * towards rewriting more, which the bundle undoes. Looks END_TAG_DEPTH elements deep at most.
      *
      * @param string[] $foreign
      * @param string $name
@@ -495,8 +510,9 @@ final class Rewriter
             return;
         }
         $i = count($foreign) - 1;
+        $stop = max(-1, $i - self::END_TAG_DEPTH);
         if (strncmp($foreign[$i], 'html:', 5) === 0) {
-            for (; $i >= 0 && strncmp($foreign[$i], 'html:', 5) === 0; $i--) {
+            for (; $i > $stop && strncmp($foreign[$i], 'html:', 5) === 0; $i--) {
                 if ($foreign[$i] === 'html:' . $name) {
                     array_splice($foreign, $i);
                     return;
@@ -504,14 +520,27 @@ final class Rewriter
             }
             return;
         }
-        for (; $i >= 0 && strncmp($foreign[$i], 'html:', 5) !== 0; $i--) {
+        $integration = false;
+        for (; $i > $stop && strncmp($foreign[$i], 'html:', 5) !== 0; $i--) {
             if (substr(strstr($foreign[$i], ':'), 1) === $name) {
                 array_splice($foreign, $i);
                 return;
             }
+            $integration = $integration || strncmp($foreign[$i], 'ip:', 3) === 0;
         }
-        if ($i < 0 && $this->ignoredEndTag($name, $html, $from)) {
-            return;
+        if ($i < 0) {
+            // the end tag goes to the HTML around the svg / math
+            if ($this->ignoredEndTag($name, $html, $from)) {
+                return;
+            }
+            if ($integration && $name !== 'p' && $name !== 'br') {
+                // an integration point is special and a scope boundary: only table scope and
+                // </template> close through it, and then everything (the cell is outside)
+                if (isset(self::$throughIntegration[$name])) {
+                    $foreign = array();
+                }
+                return;
+            }
         }
         while (self::inForeign($foreign)) {
             array_pop($foreign);
