@@ -5,15 +5,16 @@ import { csvCell } from '../../collector/server/admin/csv';
 import { visitorId } from '../../collector/server/visitor/session';
 import {
   ADMIN_PASSWORD,
+  closeHarness,
   FORM_TYPE,
-  STREAM,
+  type Harness,
   newPostgresDatabase,
   queryDatabase,
   rawRequest,
   removeDir,
   signIn,
   startCollector,
-  type Harness,
+  STREAM,
 } from '../support/collector';
 
 const PAGE = 'http://lichtwerk.test/';
@@ -33,11 +34,7 @@ beforeEach(async () => {
   session = '';
   h = await startCollector();
 });
-afterEach(async () => {
-  await h.close();
-  removeDir(h.dbPath);
-  expect(h.errors).toEqual([]);
-});
+afterEach(() => closeHarness(h));
 
 /** Erika's visit: page view, click, banner choice and the contact form's consent with her e-mail address. */
 async function storeErika(): Promise<void> {

@@ -3,7 +3,7 @@ import { countryLookup, defaultCountryDatabase } from '../../collector/server/ed
 import { describeAgent } from '../../collector/server/visitor/agent';
 import { visitorId } from '../../collector/server/visitor/session';
 import type { Traffic } from '../../collector/shared/admin-api';
-import { FORM_TYPE, STREAM, removeDir, signIn, startCollector, type Harness } from '../support/collector';
+import { closeHarness, FORM_TYPE, type Harness, signIn, startCollector, STREAM } from '../support/collector';
 import { addressIn } from '../support/countries';
 
 // Countries and operating systems (docs/collector.md "What is stored"): the country comes from the
@@ -34,11 +34,7 @@ beforeAll(() => {
 });
 
 let h: Harness;
-afterEach(async () => {
-  await h.close();
-  removeDir(h.dbPath);
-  expect(h.errors).toEqual([]);
-});
+afterEach(() => closeHarness(h));
 
 /** A visitor's first heartbeat of PAGE, as the bundle sends it, from `forwardedFor` through the proxy; its session cookie. */
 async function firstBeat(forwardedFor: string, agent: string, cookie?: string): Promise<string> {

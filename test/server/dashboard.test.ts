@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeDir, signIn, startCollector, type Admin, type Harness } from '../support/collector';
+import { type Admin, closeHarness, type Harness, signIn, startCollector } from '../support/collector';
 import { SITE, driveDashboardScenario } from '../support/dashboard-scenario';
 
 /**
@@ -21,11 +21,7 @@ beforeAll(async () => {
   admin = await signIn(h.url);
   expect((await admin.post('/admin/api/settings', { timeZone: 'Europe/Berlin' })).status).toBe(200);
 });
-afterAll(async () => {
-  await h.close();
-  removeDir(h.dbPath);
-  expect(h.errors).toEqual([]);
-});
+afterAll(() => closeHarness(h));
 
 const get = async <T>(path: string): Promise<T> => {
   const res = await admin.get(path);

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { FILTERS, type Traffic } from '../../collector/shared/admin-api';
-import { removeDir, signIn, startCollector, type Harness } from '../support/collector';
+import { closeHarness, type Harness, signIn, startCollector } from '../support/collector';
 import { driveDashboardScenario } from '../support/dashboard-scenario';
 
 // The filtered month totals (docs/collector.md "Filters"): a dashboard read over 12 months with one
@@ -10,11 +10,7 @@ import { driveDashboardScenario } from '../support/dashboard-scenario';
 // retention (they link a visit's labels), and are not counted again once its rows are gone.
 
 let h: Harness;
-afterEach(async () => {
-  await h.close();
-  removeDir(h.dbPath);
-  expect(h.errors).toEqual([]);
-});
+afterEach(() => closeHarness(h));
 
 const YEAR = '/admin/api/traffic?period=12m';
 type Admin = Awaited<ReturnType<typeof signIn>>;

@@ -1,16 +1,13 @@
 import { statSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { storedAddress } from '../../collector/server/edge/address';
-import { FORM_TYPE, STREAM, removeDir, signIn, startCollector, type Harness } from '../support/collector';
+import { closeHarness, FORM_TYPE, type Harness, removeDir, signIn, startCollector, STREAM } from '../support/collector';
 
 // The collector's hardening (docs/collector.md#security-and-privacy): what it stores of an address,
 // its cookies, its database file, and floods from one address or one visitor.
 let h: Harness | null = null;
 afterEach(async () => {
-  if (!h) return;
-  await h.close();
-  removeDir(h.dbPath);
-  expect(h.errors).toEqual([]);
+  await closeHarness(h);
   h = null;
 });
 const GDPR = '/index.php?option=com_gdpr&task=user.processGenericCookieCategories';

@@ -1,16 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { limitKey, storedAddress } from '../../collector/server/edge/address';
 import { createTokenBuckets } from '../../collector/server/edge/rate-limit';
-import { FORM_TYPE, removeDir, startCollector, type Harness } from '../support/collector';
+import { closeHarness, FORM_TYPE, type Harness, startCollector } from '../support/collector';
 
 // The per-client limits (docs/collector.md "Security and privacy"): a token bucket per client, a
 // client the stored prefix of its address.
 let h: Harness | null = null;
 afterEach(async () => {
-  if (!h) return;
-  await h.close();
-  removeDir(h.dbPath);
-  expect(h.errors).toEqual([]);
+  await closeHarness(h);
   h = null;
 });
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { removeDir, signIn, startCollector, type Harness } from '../support/collector';
+import { closeHarness, type Harness, signIn, startCollector } from '../support/collector';
 import { seedClicks, seedConsents, seedPageViews } from '../support/seed';
 
 // Readers cannot stall the site (docs/scaling.md "Readers and writers"): the public click list, the
@@ -15,11 +15,7 @@ let h: Harness;
 beforeEach(async () => {
   h = await startCollector({ visitorRate: { burst: 1_000_000, perSecond: 1_000_000 } });
 });
-afterEach(async () => {
-  await h.close();
-  removeDir(h.dbPath);
-  expect(h.errors).toEqual([]);
-});
+afterEach(() => closeHarness(h));
 
 /**
  * Run `read` in `readers` loops until `beats` heartbeats of one visitor (one after another) were

@@ -13,14 +13,14 @@ import { pageAddress } from '../../collector/server/visitor/page';
 import { visitorId } from '../../collector/server/visitor/session';
 import { sourceOf } from '../../collector/server/visitor/sources';
 import {
+  closeHarness,
   FORM_TYPE,
-  STREAM,
-  TEST_ENGINE,
+  type Harness,
   newPostgresDatabase,
-  removeDir,
   signIn,
   startCollector,
-  type Harness,
+  STREAM,
+  TEST_ENGINE,
 } from '../support/collector';
 
 // Where visitors came from (docs/collector.md "Sources"): the page view's `referrer` field, stored
@@ -32,11 +32,7 @@ const PAGE = `${SITE}/kontakt`;
 const DAY = 24 * 60 * 60 * 1000;
 
 let h: Harness;
-afterEach(async () => {
-  await h.close();
-  removeDir(h.dbPath);
-  expect(h.errors).toEqual([]);
-});
+afterEach(() => closeHarness(h));
 
 /** A page view as the bundle sends it, with `referrer` when given, and its later beat (which never carries it). */
 async function visit(referrer: string | null, headers: Record<string, string> = {}) {

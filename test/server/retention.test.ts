@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, FORM_TYPE, STREAM, removeDir, signIn, startCollector, type Harness } from '../support/collector';
+import { ADMIN_PASSWORD, closeHarness, FORM_TYPE, type Harness, signIn, startCollector, STREAM } from '../support/collector';
 
 // Nothing personal is kept forever (docs/collector.md "Retention"): each table that holds something
 // about a visitor or an admin has a default retention, applied by the hourly run, which runs on
@@ -31,11 +31,7 @@ function manualTimers() {
 }
 
 let h: Harness;
-afterEach(async () => {
-  await h.close();
-  removeDir(h.dbPath);
-  expect(h.errors).toEqual([]);
-});
+afterEach(() => closeHarness(h));
 
 /** Every table of the collector's database. */
 async function tables(): Promise<string[]> {

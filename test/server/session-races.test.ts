@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_SELECTORS_PER_SESSION } from '../../collector/server/store/clicks';
 import { SESSION_COOKIE } from '../../collector/server/visitor/session';
-import { STREAM, removeDir, startCollector, type Harness, type Visitor } from '../support/collector';
+import { closeHarness, type Harness, startCollector, STREAM, type Visitor } from '../support/collector';
 
 // One session's writes sent at the same moment come out as if one came after the other, on both
 // engines: the bundle sends a consent choice's log calls in parallel, a page's clicks can come in a
@@ -10,10 +10,7 @@ import { STREAM, removeDir, startCollector, type Harness, type Visitor } from '.
 // own snapshot and wrote past the others': one category's state lost, a session's click caps passed.)
 let h: Harness | null = null;
 afterEach(async () => {
-  if (!h) return;
-  await h.close();
-  removeDir(h.dbPath);
-  expect(h.errors).toEqual([]);
+  await closeHarness(h);
   h = null;
 });
 

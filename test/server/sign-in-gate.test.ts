@@ -1,16 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLIENT_GATE, PROCESS_GATE, createSignInGate } from '../../collector/server/admin/sign-in-gate';
-import { FORM_TYPE, removeDir, startCollector, type Harness } from '../support/collector';
+import { closeHarness, FORM_TYPE, type Harness, startCollector } from '../support/collector';
 
 // Sign-ins meet a gate in memory before any database work (collector/server/admin/sign-in-gate.ts):
 // the database's limiter is a write transaction on the heartbeats' side, and a flood of sign-ins
 // paid one per request. The database still counts what passes (admin.test.ts: five a minute).
 let h: Harness | null = null;
 afterEach(async () => {
-  if (!h) return;
-  await h.close();
-  removeDir(h.dbPath);
-  expect(h.errors).toEqual([]);
+  await closeHarness(h);
   h = null;
 });
 

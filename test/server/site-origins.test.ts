@@ -1,16 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CollectorOptions } from '../../collector/server/app';
-import { FORM_TYPE, STREAM, rawRequest, removeDir, signIn, startCollector, type Harness } from '../support/collector';
+import { closeHarness, FORM_TYPE, type Harness, rawRequest, signIn, startCollector, STREAM } from '../support/collector';
 
 // "The site's pages and origins" (docs/collector.md): with PAGEPULSE_SITES, a page of another host is
 // refused whatever the request calls itself. `Host` and `X-Forwarded-Host` are any client's to name
 // (fetch always sends the real Host, so these requests go raw).
 let h: Harness | null = null;
 afterEach(async () => {
-  if (!h) return;
-  await h.close();
-  removeDir(h.dbPath);
-  expect(h.errors).toEqual([]);
+  await closeHarness(h);
   h = null;
 });
 

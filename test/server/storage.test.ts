@@ -12,16 +12,13 @@ import { describeAgent } from '../../collector/server/visitor/agent';
 import { pageAddress } from '../../collector/server/visitor/page';
 import { SESSION_COOKIE } from '../../collector/server/visitor/session';
 import { sourceOf } from '../../collector/server/visitor/sources';
-import { TEST_ENGINE, newPostgresDatabase, removeDir, startCollector, type Harness } from '../support/collector';
+import { closeHarness, type Harness, newPostgresDatabase, startCollector, TEST_ENGINE } from '../support/collector';
 
 // The storage engines' schema versions (collector/server/db.ts MIGRATIONS, schema_migrations), on the
 // suite's engine, and the SQLite file an older collector wrote being taken over.
 let h: Harness | null = null;
 afterEach(async () => {
-  if (!h) return;
-  await h.close();
-  removeDir(h.dbPath);
-  expect(h.errors).toEqual([]);
+  await closeHarness(h);
   h = null;
 });
 

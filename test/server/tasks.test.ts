@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../collector/server/options';
 import type { ClicksStore } from '../../collector/server/store';
 import { createClickReads } from '../../collector/server/visitor/clicks';
-import { STREAM, removeDir, signIn, startCollector, type Harness, type Visitor } from '../support/collector';
+import { closeHarness, type Harness, signIn, startCollector, STREAM, type Visitor } from '../support/collector';
 
 const PAGE = 'http://lichtwerk.test/';
 const GDPR = '/index.php?option=com_gdpr';
@@ -11,11 +11,7 @@ let h: Harness;
 beforeEach(async () => {
   h = await startCollector();
 });
-afterEach(async () => {
-  await h.close();
-  removeDir(h.dbPath);
-  expect(h.errors).toEqual([]);
-});
+afterEach(() => closeHarness(h));
 
 describe('stream.display (heartbeat)', () => {
   it('answers as the real component: configparams with the first beat, the counts to a page with the module, later `[]` without it', async () => {

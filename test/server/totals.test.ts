@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { removeDir, signIn, startCollector, type Harness } from '../support/collector';
+import { closeHarness, type Harness, signIn, startCollector } from '../support/collector';
 import { driveDashboardScenario } from '../support/dashboard-scenario';
 
 // The day totals (docs/collector.md "Day totals"): a dashboard read from the totals of the days that
@@ -7,11 +7,7 @@ import { driveDashboardScenario } from '../support/dashboard-scenario';
 // already counted gets that day counted again.
 
 let h: Harness;
-afterEach(async () => {
-  await h.close();
-  removeDir(h.dbPath);
-  expect(h.errors).toEqual([]);
-});
+afterEach(() => closeHarness(h));
 
 /** A collector on the calendar of `timeZone` with its clock at `at`, and a new visitor. */
 const visitorAt = async (at: string, timeZone = 'UTC') => {

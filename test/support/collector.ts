@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import { createCollector, type CollectorOptions } from '../../collector/server/app';
 import { encodeForm, type FormValue } from './jquery-param';
 import { createDatabase, executePostgres, queryPostgres } from './postgres';
@@ -185,6 +185,14 @@ function executeSqlite(dbPath: string, sql: string, rows: ReadonlyArray<readonly
 /** Remove a harness's temp folder (call after close). */
 export function removeDir(dbPath: string): void {
   rmSync(join(dbPath, '..'), { recursive: true, force: true });
+}
+
+/** After a test (or a file): close its collector, remove its database and expect it logged no error. */
+export async function closeHarness(h: Harness | null): Promise<void> {
+  if (!h) return;
+  await h.close();
+  removeDir(h.dbPath);
+  expect(h.errors).toEqual([]);
 }
 
 function visitorOf(base: string): Visitor {
