@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
-import { INTERNAL, messageKeys, reactPropertyMangling } from './build/mangle.ts';
+import { mangledProperties, reactPropertyMangling } from './build/mangle.ts';
 import { liteStaticViews } from './build/lite-views.ts';
 import { reactDomInternals } from './build/react-dom-internals.ts';
 import { pinnedDependencies } from './build/pinned.ts';
@@ -74,7 +74,7 @@ export default defineConfig(({ mode }) => {
               compress: { passes: 3, sequences: false, inline: 1, unsafe_arrows: true, pure_getters: true },
               mangle: {
                 properties: {
-                  regex: new RegExp(`^(__[A-Za-z]?|_sb|${[...messageKeys(), ...INTERNAL].join('|')})$`),
+                  regex: mangledProperties(['__[A-Za-z]?', '_sb']),
                 },
               },
               format: { comments: false },

@@ -87,6 +87,14 @@ export const INTERNAL = [
 ];
 
 /**
+ * The properties both builds rename: messageKeys and INTERNAL, and `extra` (the lite build adds
+ * preact's own internals), as terser's `mangle.properties.regex`.
+ */
+export function mangledProperties(extra: readonly string[] = []): RegExp {
+  return new RegExp(`^(${[...extra, ...messageKeys(), ...INTERNAL].join('|')})$`);
+}
+
+/**
  * The React build's property mangling: the same lists as the lite build's (messageKeys and
  * INTERNAL), applied by terser to the bundle that Rolldown's own minifier made (which renames no
  * properties; terser as the React build's minifier was 167 B gzip larger). Nothing else is changed:
@@ -97,7 +105,7 @@ export const INTERNAL = [
  * carried through (terser maps to the input's map).
  */
 export function reactPropertyMangling(): Plugin {
-  const regex = new RegExp(`^(${[...messageKeys(), ...INTERNAL].join('|')})$`);
+  const regex = mangledProperties();
   return {
     name: 'pagepulse:react-property-mangling',
     apply: 'build',

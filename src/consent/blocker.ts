@@ -74,8 +74,10 @@ export function startBlocker(deps: BlockerDeps): Blocker {
   const create = (tag: string): HTMLElement =>
     (win as Window & typeof globalThis).Document.prototype.createElement.call(doc, tag);
 
-  const allowed = (item: ElementClaim): boolean =>
-    deps.allows(item.category) || (item.service !== null && deps.consent.get().services.includes(item.service));
+  /** Whether a claim may run under these choices: its category on, or its service allowed on its own. */
+  const allowedBy = (item: ElementClaim, isOn: (id: CategoryId) => boolean, services: readonly string[]): boolean =>
+    isOn(item.category) || (item.service !== null && services.includes(item.service));
+  const allowed = (item: ElementClaim): boolean => allowedBy(item, deps.allows, deps.consent.get().services);
 
   const placeholderFor = (item: Held): void => {
     const { element } = item;
@@ -209,9 +211,6 @@ export function startBlocker(deps: BlockerDeps): Blocker {
 
   return {
     release: () => activate(held.filter((item) => !item.server && allowed(item))),
-    unlocks: (categories, services) =>
-      held.some(
-        (item) => item.server && (categories[item.category] || (item.service !== null && services.includes(item.service))),
-      ),
+    unlocks: (categories, services) => held.some((item) => item.server && allowedBy(item, (id) => categories[id], services)),
   };
 }
