@@ -35,8 +35,8 @@ class PlgSystemPagepulse extends CMSPlugin
     /** Where the package installs the bundles. */
     const MEDIA = '/media/plg_system_pagepulse/';
 
-    /** Query values of pages that are never touched: edit forms, modal and partial views. */
-    const SKIP_LAYOUTS = array('edit', 'modal');
+    /** Layouts of pages that are never touched: edit forms. */
+    const SKIP_LAYOUTS = array('edit');
 
     /** After rendering: the page as the visitor will get it, rewritten once. */
     public function onAfterRender()
@@ -72,12 +72,19 @@ class PlgSystemPagepulse extends CMSPlugin
         if ($body === '') {
             return null;
         }
-        if (Head::at($body) === null) {
+        list($settings, $consent) = $this->decide($app);
+        $placed = Head::at($body) !== null;
+        if (!$placed && !$settings->bare) {
             // nowhere to put the tag (an XML prolog, a fragment): rewritten embeds would stay held for good
             return null;
         }
-        list($settings, $consent) = $this->decide($app);
-        $rewriter = new Rewriter($settings->policy, $consent, $settings->remove);
+        $tag = $placed && $this->tagGoesIn($settings, $consent);
+        if (!$tag && !$settings->blocking) {
+            return null;
+        }
+        // without the tag (a print view or a modal before any choice) the vendors are held all the
+        // same, and the original clients stay: nothing of PagePulse replaces them there
+        $rewriter = new Rewriter($settings->policy, $consent, $tag ? $settings->remove : array());
         $body = $rewriter->rewrite($body);
         foreach ($rewriter->report as $entry) {
             if ($entry['action'] === 'failed') {
@@ -86,6 +93,9 @@ class PlgSystemPagepulse extends CMSPlugin
                     . ', pcre.backtrack_limit ' . ini_get('pcre.backtrack_limit') . '); every script, iframe and resource hint after it is held');
                 break;
             }
+        }
+        if (!$tag) {
+            return $body;
         }
         $file = (defined('JPATH_ROOT') ? JPATH_ROOT : dirname(dirname(dirname(__DIR__)))) . self::MEDIA . $settings->bundle;
         $version = is_file($file) ? substr(md5((string) filemtime($file) . filesize($file)), 0, 8) : '0';
@@ -108,12 +118,30 @@ class PlgSystemPagepulse extends CMSPlugin
         } catch (\Throwable $error) {
             return 'pagepulse:unknown';
         }
+        // a print view or a modal gets the tag only with a choice: one copy with it, one without
+        $view = $settings->bare ? ($this->tagGoesIn($settings, $consent) ? ':tag' : ':untagged') : '';
         if (!$settings->blocking) {
-            return 'pagepulse:off';
+            return 'pagepulse:off' . $view;
         }
         $services = $consent->services;
         sort($services);
-        return 'pagepulse:' . implode('', array_map('intval', $consent->categories)) . ':' . implode('.', $services);
+        return 'pagepulse:' . implode('', array_map('intval', $consent->categories)) . ':' . implode('.', $services) . $view;
+    }
+
+    /**
+     * Whether this page gets the tag: every site page, but a print view or a modal only when
+     * PagePulse's consent is on and the visitor's choice surely counts, so that the bundle shows no
+     * banner there and releases what the choice allows. Before a choice the bundle would show its
+     * banner (the protocol has no switch for it), so the tag stays out and the vendors stay held:
+     * the visitor chooses on the site's pages, and the view releases them from then on.
+     *
+     * @param Settings $settings
+     * @param Consent $consent
+     * @return bool
+     */
+    private function tagGoesIn(Settings $settings, Consent $consent)
+    {
+        return !$settings->bare || ($settings->consent && $consent->chosen);
     }
 
     /**
@@ -129,18 +157,19 @@ class PlgSystemPagepulse extends CMSPlugin
         $settings = new Settings(
             $policy,
             $params,
-            array('root' => Uri::root(true), 'language' => $language ? $language->getTag() : ''),
+            array('root' => Uri::root(true), 'language' => $language ? $language->getTag() : '', 'bare' => $this->bare($app)),
             $this->gdpr($app)
         );
-        $consent = $settings->blocking
-            ? Consent::fromCookieHeader($policy, isset($_SERVER['HTTP_COOKIE']) ? (string) $_SERVER['HTTP_COOKIE'] : '')
-            : new Consent(array(1 => true, 2 => true, 3 => true, 4 => true), array());
+        $consent = Consent::fromCookieHeader($policy, isset($_SERVER['HTTP_COOKIE']) ? (string) $_SERVER['HTTP_COOKIE'] : '');
+        if (!$settings->blocking) {
+            $consent = new Consent(array(1 => true, 2 => true, 3 => true, 4 => true), array(), $consent->chosen);
+        }
         return array($settings, $consent);
     }
 
     /**
-     * Site pages only: never the administrator, never json/raw/feed output, never an edit form,
-     * a frontend-editing or a modal (tmpl=component) view.
+     * Site pages only: never the administrator, never json/raw/feed output or tmpl=raw, never an
+     * edit form or a frontend-editing view. Print views and modals are site pages too (bare()).
      */
     public function applies($app)
     {
@@ -161,7 +190,7 @@ class PlgSystemPagepulse extends CMSPlugin
         if ($format !== 'html' && $format !== '') {
             return false;
         }
-        if (in_array($layout, self::SKIP_LAYOUTS, true) || $tmpl === 'component' || $tmpl === 'raw') {
+        if (in_array($layout, self::SKIP_LAYOUTS, true) || $tmpl === 'raw') {
             return false;
         }
         // frontend editing: article/contact forms, module and site configuration
@@ -169,6 +198,19 @@ class PlgSystemPagepulse extends CMSPlugin
             return false;
         }
         return true;
+    }
+
+    /**
+     * A print view or a modal (`tmpl=component`, `layout=modal`): the page of an article's print
+     * link, of a modal's frame. Its vendors are held as on any page, but no banner may stand in the
+     * way there (tagGoesIn).
+     *
+     * @return bool
+     */
+    public function bare($app)
+    {
+        $input = $app->input;
+        return (string) $input->getCmd('tmpl', '') === 'component' || (string) $input->getCmd('layout', '') === 'modal';
     }
 
     /**

@@ -72,17 +72,76 @@ final class PluginTest extends TestCase
         $this->assertSame($page, $this->render($page, array('format' => 'raw'), array(), 'raw'), 'raw');
         $this->assertSame($page, $this->render($page, array('format' => 'feed'), array(), 'feed'), 'feed');
         foreach (array(
-            array('tmpl' => 'component'),
+            array('tmpl' => 'raw'),
             array('option' => 'com_content', 'view' => 'form', 'layout' => 'edit', 'a_id' => '1'),
+            array('option' => 'com_content', 'view' => 'form', 'layout' => 'edit', 'a_id' => '1', 'tmpl' => 'component'),
             array('option' => 'com_content', 'task' => 'article.edit', 'a_id' => '1'),
             array('option' => 'com_config', 'view' => 'modules', 'id' => '16'),
             array('option' => 'com_users', 'view' => 'profile', 'layout' => 'edit'),
-            array('option' => 'com_media', 'layout' => 'modal'),
         ) as $query) {
             $this->assertSame($page, $this->render($page, $query), json_encode($query));
         }
         // an ordinary page with a layout and a task is a site page
         $this->assertNotSame($page, $this->render($page, array('option' => 'com_content', 'view' => 'article', 'layout' => 'blog', 'task' => 'article.display')));
+    }
+
+    /**
+     * Print views and modals (tmpl=component, layout=modal) are full pages with the article's
+     * embeds: their vendors are held as on any page, but no banner may stand in the way there. Before
+     * a choice the page gets no tag (the bundle would show its banner) and keeps its original
+     * clients; with a choice it gets the tag without tracker, keep-alive, revoke button or a banner
+     * reopened after a decline, and the bundle releases what the choice allows (audit finding 3).
+     */
+    public function testPrintViewsAndModalsHoldVendorsWithoutABanner()
+    {
+        $page = str_replace('</head>', "<script src=\"/plugins/system/gdpr/assets/js/cookieconsent.min.js\" defer></script>\n"
+            . "<script src=\"/components/com_jrealtimeanalytics/js/stream.js\"></script>\n</head>", Pages::withVendors(Pages::template('protostar')));
+        $views = array(
+            'print' => array('option' => 'com_content', 'view' => 'article', 'id' => '1', 'tmpl' => 'component', 'print' => '1'),
+            'modal' => array('option' => 'com_content', 'view' => 'article', 'id' => '1', 'layout' => 'modal', 'tmpl' => 'component'),
+            'modal layout' => array('option' => 'com_contact', 'view' => 'contact', 'id' => '1', 'layout' => 'modal'),
+        );
+        foreach ($views as $name => $query) {
+            // before any choice: held, no tag, the page's own clients as they were
+            $_SERVER['HTTP_COOKIE'] = '';
+            $out = $this->render($page, $query);
+            $this->assertSame(7, substr_count($out, ' data-category="'), $name);
+            $this->assertDoesNotMatchRegularExpression('~<(?:script|iframe)\b[^>]*\ssrc="https://(?:www\.googletagmanager|www\.youtube|player\.vimeo|www\.google)\.com~', $out, $name);
+            $this->assertStringNotContainsString('/media/plg_system_pagepulse/', $out, $name);
+            $this->assertStringNotContainsString('PagePulseConfig', $out, $name);
+            $this->assertStringContainsString('cookieconsent.min.js', $out, $name);
+            $this->assertStringContainsString('com_jrealtimeanalytics/js/stream.js', $out, $name);
+
+            // a declined visitor: the tag, nothing of the banner, no page view, the rest held
+            $_SERVER['HTTP_COOKIE'] = 'cookieconsent_status=deny; cookieconsent_categories=1';
+            $out = $this->render($page, $query);
+            $this->assertMatchesRegularExpression('~<script>window\.PagePulseConfig=\{"revokable":false,"openAlwaysDeclined":false\};</script><script src="/media/plg_system_pagepulse/pagepulse\.lite\.iife\.js\?v=\w+" data-base="/" data-lang="de" data-tracker="off" data-consent="on" data-keepalive="off" ~', $out, $name);
+            $this->assertSame(7, substr_count($out, ' data-category="'), $name);
+            $this->assertStringNotContainsString('cookieconsent.min.js', $out, $name);
+            // PagePulse's tracker is off here: the component's client is no duplicate to take out
+            $this->assertStringContainsString('com_jrealtimeanalytics/js/stream.js', $out, $name);
+
+            // a visitor who allowed YouTube: YouTube as Joomla made it, the rest held
+            $_SERVER['HTTP_COOKIE'] = 'cookieconsent_status=dismiss; pagepulse_services=youtube';
+            $out = $this->render($page, $query);
+            $this->assertStringContainsString('<iframe width="560" height="315" src="https://www.youtube.com/embed/pp-test-01', $out, $name);
+            $this->assertSame(6, substr_count($out, ' data-category="'), $name);
+            $this->assertStringContainsString('data-tracker="off"', $out, $name);
+        }
+        // a choice under an older revision does not count: the bundle would ask again
+        $_SERVER['HTTP_COOKIE'] = 'cookieconsent_status=allow; cookieconsent_categories=1.2.3.4; cookieconsent_revision=1';
+        $out = $this->render($page, $views['print'], array('revision' => '2'));
+        $this->assertStringNotContainsString('/media/plg_system_pagepulse/', $out);
+        $this->assertSame(7, substr_count($out, ' data-category="'));
+        // consent off: the view is left as it was (no banner, no tracker of PagePulse's there)
+        $this->assertSame($page, $this->render($page, $views['print'], array('consent' => '0')));
+        // server-side blocking off: the tag with a choice (the bundle holds), nothing without one
+        $_SERVER['HTTP_COOKIE'] = '';
+        $this->assertSame($page, $this->render($page, $views['modal'], array('blocking' => '0')));
+        $_SERVER['HTTP_COOKIE'] = 'cookieconsent_status=deny';
+        $out = $this->render($page, $views['modal'], array('blocking' => '0'));
+        $this->assertStringContainsString('data-keepalive="off"', $out);
+        $this->assertStringNotContainsString(' data-category="', $out);
     }
 
     /**
@@ -160,6 +219,18 @@ final class PluginTest extends TestCase
         $this->assertSame('pagepulse:1100:vimeo.youtube', $key('pagepulse_services=youtube.vimeo'));
         $this->assertSame('pagepulse:1000:', $key('', array('compliance' => 'opt-in')));
         $this->assertSame('pagepulse:off', $key('', array('blocking' => '0')));
+        // a print view or a modal: one copy with the tag (a choice counts), one without
+        $key = function ($cookies, array $query) {
+            $_SERVER['HTTP_COOKIE'] = $cookies;
+            Factory::$application = new Application('', $query);
+            $subject = null;
+            $plugin = new PlgSystemPagepulse($subject, array('params' => array()));
+            return $plugin->onPageCacheGetKey();
+        };
+        $print = array('tmpl' => 'component', 'print' => '1');
+        $this->assertSame('pagepulse:1100::untagged', $key('', $print));
+        $this->assertSame('pagepulse:1100::tag', $key('cookieconsent_status=dismiss', $print));
+        $this->assertSame('pagepulse:1100::tag', $key('cookieconsent_status=dismiss', array('layout' => 'modal')));
     }
 
     public function testASiteInASubfolder()

@@ -21,13 +21,21 @@ final class Consent
     public $services;
 
     /**
+     * @var bool whether the bundle surely finds a choice that counts (a status under the current
+     *      revision): it then shows no banner. False wherever the server cannot be sure.
+     */
+    public $chosen;
+
+    /**
      * @param array<int, bool> $categories
      * @param string[] $services
+     * @param bool $chosen
      */
-    public function __construct(array $categories, array $services)
+    public function __construct(array $categories, array $services, $chosen = false)
     {
         $this->categories = $categories;
         $this->services = $services;
+        $this->chosen = $chosen;
     }
 
     /**
@@ -40,7 +48,8 @@ final class Consent
      * - `allow` without it (a choice made under com_gdpr): the bundle also reads the visitor's
      *   localStorage, which the server cannot see, so only the locked categories count here and
      *   the bundle releases the rest in the page;
-     * - a revision cookie that is not a plain number: the locked categories only, no service.
+     * - a revision cookie that is not a plain number: the locked categories only, no service;
+     * - chosen: a status the bundle counts (it shows no banner), never where the server is unsure.
      *
      * @param Policy $policy
      * @param string $header the Cookie request header ('' when none)
@@ -76,13 +85,14 @@ final class Consent
             $categories = $locked;
         }
         $services = array();
+        $chosen = $status === 'allow' || $status === 'deny' || $status === 'dismiss';
         $wanted = isset($jar['pagepulse_services']) ? explode('.', $jar['pagepulse_services']) : array();
         foreach ($wanted as $key) {
             if ($policy->hasService($key) && !in_array($key, $services, true)) {
                 $services[] = $key;
             }
         }
-        return new self($categories, $services);
+        return new self($categories, $services, $chosen);
     }
 
     /** Whether an element of this category and service may load. */

@@ -76,10 +76,20 @@ final class Settings
     /** @var string[] what was ignored, for the debug console and the tests */
     public $warnings = array();
 
+    /** @var bool whether PagePulse's consent runs on this site (data-consent="on") */
+    public $consent;
+
+    /**
+     * @var bool a print view or a modal (tmpl=component, layout=modal): the tag there only releases
+     *      what the visitor's choice allows (no tracker, keep-alive, revoke button or banner reopened)
+     */
+    public $bare;
+
     /**
      * @param Policy $policy the built-in table (services.json)
      * @param array $params the plugin's parameters
-     * @param array $site root (path of the site, '' or '/sub'), language (Joomla tag, `de-DE`)
+     * @param array $site root (path of the site, '' or '/sub'), language (Joomla tag, `de-DE`),
+     *        bare (true in a print view or a modal)
      * @param array|null $gdpr com_gdpr when installed and its consent on: params (as stored),
      *        disabled (category => 1 where the visitor's session has it off), text (a translator for
      *        its language constants, or null)
@@ -93,8 +103,11 @@ final class Settings
         $bundle = (string) $get('bundle', 'lite');
         $this->bundle = array_key_exists($bundle, self::BUNDLES) ? self::BUNDLES[$bundle] : self::BUNDLES['lite'];
         $consent = (bool) (int) $get('consent', 1);
+        $this->consent = $consent;
         $this->blocking = $consent && (bool) (int) $get('blocking', 1);
-        $tracker = (bool) (int) $get('tracker', 1);
+        $this->bare = !empty($site['bare']);
+        // a print view or a modal is no page view of its own (a modal's page counted it already)
+        $tracker = !$this->bare && (bool) (int) $get('tracker', 1);
         if ((int) $get('replace_clients', 1)) {
             // only what PagePulse replaces on this site: with its consent off com_gdpr's banner is
             // the site's only one, with its tracker off the component's tracker its only tracker
@@ -116,6 +129,9 @@ final class Settings
         }
         $this->attributes['data-tracker'] = $tracker ? 'on' : 'off';
         $this->attributes['data-consent'] = $consent ? 'on' : 'off';
+        if ($this->bare) {
+            $this->attributes['data-keepalive'] = 'off';
+        }
 
         if ($gdpr !== null && $consent) {
             $this->fromGdpr($gdpr);
@@ -153,6 +169,13 @@ final class Settings
             for ($id = 2; $id <= 4; $id++) {
                 $this->extraDomains($id, (string) $get('domains_' . $id, ''));
             }
+        }
+        if ($this->bare && $consent) {
+            // nothing of the banner in a print view or a modal: the plugin puts the tag there only
+            // for a visitor with a choice, and this keeps the revoke button and a declined
+            // visitor's banner away too (com_gdpr's values come earlier and are overridden)
+            $this->config['revokable'] = false;
+            $this->config['openAlwaysDeclined'] = false;
         }
     }
 
