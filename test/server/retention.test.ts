@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Traffic } from '../../collector/shared/admin-api';
 import { ADMIN_PASSWORD, closeHarness, FORM_TYPE, type Harness, signIn, startCollector, STREAM } from '../support/collector';
 
 // Nothing personal is kept forever (docs/collector.md "Retention"): each table that holds something
@@ -8,7 +9,10 @@ import { ADMIN_PASSWORD, closeHarness, FORM_TYPE, type Harness, signIn, startCol
 const PAGE = 'http://lichtwerk.test/kontakt';
 const GDPR = '/index.php?option=com_gdpr';
 const DAY = 24 * 60 * 60 * 1000;
-/** Tables without anything personal: the schema's versions, the site's settings, and the day totals (counts per page, category, selector). */
+/**
+ * Tables without anything personal: the schema's versions, the site's settings, and the day totals
+ * (counts per page, category, selector; past the retention without addresses: the test below).
+ */
 const NOT_PERSONAL = /^(schema_migrations|admin_settings|stats_.*)$/;
 
 /** Timers the test fires by hand: the collector's hourly run among them. */
@@ -156,5 +160,96 @@ describe('retention', () => {
       body: 'visitRetentionDays=0',
     });
     expect(zero.status).toBe(400);
+  });
+
+  it("past the page views' and clicks' retention, the day totals keep their counts but no address: no page, referring path, campaign or selector", async () => {
+    const timers = manualTimers();
+    h = await startCollector({ timers });
+    // a password reset link opened from a webmail inbox: the page's query and the referring path name someone
+    const page = 'http://lichtwerk.test/passwort-neu?email=anna.schmidt%40example.org&token=8f2a9c&utm_campaign=anna-schmidt';
+    const first = await fetch(h.url + STREAM, {
+      method: 'POST',
+      headers: { 'content-type': FORM_TYPE, 'x-requested-with': 'XMLHttpRequest' },
+      body:
+        `task=stream.display&nowpage=${encodeURIComponent(page)}&initialize=true&module_available=0&device_width=1280&device_height=800` +
+        `&referrer=${encodeURIComponent('https://mail.example.net/inbox/anna.schmidt')}`,
+    });
+    expect(first.status).toBe(200);
+    const visitor = h.visitor();
+    visitor.cookie = first.headers.get('set-cookie')!.split(';')[0]!;
+    h.clock.now += 30_000;
+    await visitor.beat(page);
+    await visitor.post(STREAM, [
+      ['task', 'stream.saveEntity'],
+      ['resource', 'heatmapclick'],
+      ['nowpage', page],
+      ['clicked_element', 'form#neu-anna>button'],
+    ]);
+    // a second visitor on a plain page the same day
+    const other = h.visitor();
+    await other.beat('http://lichtwerk.test/', true);
+    h.clock.now += 2 * DAY;
+    await h.buildTotals();
+
+    const named = async () => [
+      ...(await h.query("SELECT metric, label FROM stats_visits WHERE label LIKE '%anna%' OR label LIKE '%inbox%'")),
+      ...(await h.query("SELECT page, selector FROM stats_clicks WHERE page LIKE '%anna%' OR selector LIKE '%anna%'")),
+    ];
+    const sums = async () => ({
+      visits: await h.query(
+        'SELECT day, metric, SUM(n) AS n, SUM(total) AS total FROM stats_visits GROUP BY day, metric ORDER BY day, metric',
+      ),
+      clicks: await h.query(
+        'SELECT day, SUM(clicks) AS clicks, SUM(visitors) AS visitors FROM stats_clicks GROUP BY day ORDER BY day',
+      ),
+    });
+    const counted = await sums();
+    // page, entry, exit, referrer, utm_campaign; the click (its page and selector in one row)
+    expect((await named()).length).toBeGreaterThanOrEqual(6);
+    expect(counted.visits.find((r) => r.metric === 'page')).toMatchObject({ n: 2 });
+    // (signed in each time: an admin session lasts hours, the test's clock moves a year)
+    const views = async () =>
+      ((await (await (await signIn(h.url)).get('/admin/api/traffic?period=12m')).json()) as Traffic).summary.views;
+
+    // within the retention (400 days by default), the hourly run leaves them
+    h.clock.now += 395 * DAY;
+    timers.fire(60 * 60 * 1000);
+    await expect.poll(async () => (await h.query('SELECT COUNT(*) AS n FROM page_views'))[0]!.n, { timeout: 10_000 }).toBe(2);
+    expect((await named()).length).toBeGreaterThanOrEqual(6);
+    expect(await views()).toEqual({ current: 0, previous: 2 });
+
+    // past it: the rows are gone, the totals of those days add up as before, with no address left
+    h.clock.now += 10 * DAY;
+    timers.fire(60 * 60 * 1000);
+    await expect.poll(named, { timeout: 10_000 }).toEqual([]);
+    expect(await h.query('SELECT COUNT(*) AS n FROM page_views')).toEqual([{ n: 0 }]);
+    expect(await sums()).toEqual(counted);
+    expect(await views()).toEqual({ current: 0, previous: 2 });
+    // no label of an address-holding metric but the one without a name
+    const labels = await h.query(
+      "SELECT DISTINCT label FROM stats_visits WHERE metric IN ('page', 'entry', 'exit', 'referrer', 'utm_campaign')",
+    );
+    expect(labels).toEqual([{ label: '' }]);
+    expect(await h.query('SELECT DISTINCT page, selector FROM stats_clicks')).toEqual([{ page: '', selector: '' }]);
+
+    // a labelled row of a day already without labels (that day counted again) is added to its row
+    const day = counted.visits.find((r) => r.metric === 'page')!.day as string;
+    await h.execute('INSERT INTO stats_visits (day, metric, label, n, total) VALUES (?, ?, ?, ?, ?)', [
+      [day, 'page', 'http://lichtwerk.test/?q=spaet', 3, 1000],
+    ]);
+    await h.execute('INSERT INTO stats_clicks (day, page, selector, clicks, visitors, last_at) VALUES (?, ?, ?, ?, ?, ?)', [
+      [day, 'http://lichtwerk.test/?q=spaet', 'a', 2, 1, h.clock.now],
+    ]);
+    timers.fire(60 * 60 * 1000);
+    const merged = async () => [
+      ...(await h.query(`SELECT label, n FROM stats_visits WHERE day = '${day}' AND metric = 'page'`)),
+      ...(await h.query(`SELECT page, clicks, last_at FROM stats_clicks WHERE day = '${day}'`)),
+    ];
+    const clicksBefore = counted.clicks.find((r) => r.day === day)!.clicks as number;
+    await expect.poll(merged, { timeout: 10_000 }).toEqual([
+      { label: '', n: 2 + 3 },
+      { page: '', clicks: clicksBefore + 2, last_at: h.clock.now },
+    ]);
+    expect(h.errors).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import type { Migration } from './migrate';
 import { typed } from './migrate';
-import type { RetentionStep } from './retention';
+import { totalsBefore, type Step } from './retention';
 import { builtThrough, coverage, coveredRows, dayTable, type Day } from './rollups';
 import { sessionLock, type Reads, type Sql } from './sql';
 import { inMatchingVisit, type VisitFilter } from './visits-totals';
@@ -175,7 +175,30 @@ export function clicksStore(sql: Sql, reads: Reads) {
       for (const session of sessions) records += await tx.run('DELETE FROM clicks WHERE session_id = ?', [session]);
       return records;
     },
-    retention: (before: number): RetentionStep[] => [{ name: 'clicks', table: 'clicks', where: 'at < ?', params: [before] }],
+    /**
+     * Retention: clicks before `before`; the day totals of those days summed per day under no page
+     * and no selector (a page's address can carry a query; docs/collector.md "Retention").
+     */
+    retention: (before: number): Step[] => {
+      const old = totalsBefore(before);
+      return [
+        { name: 'clicks', table: 'clicks', where: 'at < ?', params: [before] },
+        {
+          name: 'totalLabels',
+          table: 'stats_clicks',
+          where: `(page <> '' OR selector <> '') AND ${old.sql}`,
+          params: old.params,
+          statements: (where) => [
+            `INSERT INTO stats_clicks (day, page, selector, clicks, visitors, last_at)
+             SELECT day, '', '', SUM(clicks), SUM(visitors), MAX(last_at) FROM stats_clicks WHERE ${where} GROUP BY day
+             ON CONFLICT (day, page, selector) DO UPDATE SET clicks = stats_clicks.clicks + excluded.clicks,
+               visitors = stats_clicks.visitors + excluded.visitors,
+               last_at = CASE WHEN excluded.last_at > stats_clicks.last_at THEN excluded.last_at ELSE stats_clicks.last_at END`,
+            `DELETE FROM stats_clicks WHERE ${where}`,
+          ],
+        },
+      ];
+    },
     clearTotals: (tx: Sql) => tx.run('DELETE FROM stats_clicks'),
     /** The month totals of `month` (`YYYY-MM`) from its days' (inside the builder's transaction). */
     async monthTotals(tx: Sql, month: string): Promise<void> {

@@ -11,6 +11,36 @@ export interface RetentionStep {
   key?: string;
 }
 
+/**
+ * A step of the retention run that keeps counts but not their labels: the rows of `table` that
+ * `where` names are summed per day (and what else `statements` groups by) into one row without a
+ * label, then deleted. Day totals keep no page address, referring path or selector past the
+ * retention of the rows they were counted from, and still add up (docs/collector.md "Retention").
+ */
+export interface CollapseStep {
+  name: string;
+  table: string;
+  where: string;
+  params: readonly unknown[];
+  /** The upsert of the sums and the deletion of the rows `where` names (each with `params`). */
+  statements: (where: string) => readonly [string, string];
+}
+
+export type Step = RetentionStep | CollapseStep;
+const collapses = (step: Step): step is CollapseStep => 'statements' in step;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The day totals' rows (`day`: a day `YYYY-MM-DD` or a month `YYYY-MM` of the site's calendar) that
+ * ended before `before` in every time zone: a day ends at most 36 hours after its UTC date began
+ * (UTC-12), so the days two UTC dates before, and the months before that day's month.
+ */
+export function totalsBefore(before: number): { sql: string; params: [string, string] } {
+  const day = new Date(before - 2 * DAY_MS).toISOString().slice(0, 10);
+  return { sql: '((length(day) = 10 AND day < ?) OR (length(day) = 7 AND day < ?))', params: [day, day.slice(0, 7)] };
+}
+
 /** Rows deleted per statement on SQLite: a few milliseconds each, so heartbeats are answered between them. */
 const CHUNK = 2000;
 
@@ -24,11 +54,7 @@ const CHUNK = 2000;
  * one short transaction each, so a first run that deletes a year of rows does not stop the
  * collector while it does.
  */
-export async function runRetention(
-  sql: Sql,
-  steps: readonly RetentionStep[],
-  wait: boolean,
-): Promise<Record<string, number> | null> {
+export async function runRetention(sql: Sql, steps: readonly Step[], wait: boolean): Promise<Record<string, number> | null> {
   const counts: Record<string, number> = Object.fromEntries(steps.map((s) => [s.name, 0]));
   if (sql.engine === 'postgres')
     return sql.transaction(
@@ -36,13 +62,36 @@ export async function runRetention(
         // (a lock taken by the transaction itself is held by this session: tryLock answers true)
         if (!(await tx.tryLock('retention'))) return null;
         for (const step of steps)
-          counts[step.name]! += await tx.run(`DELETE FROM ${step.table} WHERE ${step.where}`, step.params);
+          if (collapses(step)) {
+            const [sums, deletion] = step.statements(step.where);
+            await tx.run(sums, step.params);
+            counts[step.name]! += await tx.run(deletion, step.params);
+          } else counts[step.name]! += await tx.run(`DELETE FROM ${step.table} WHERE ${step.where}`, step.params);
         return counts;
       },
       wait ? 'retention' : undefined,
     );
-  for (const step of steps) counts[step.name]! += await deleteInChunks(sql, step);
+  for (const step of steps) counts[step.name]! += await (collapses(step) ? collapseByDay(sql, step) : deleteInChunks(sql, step));
   return counts;
+}
+
+/**
+ * SQLite: a collapse one day at a time, one short transaction each (a day's labels are a few
+ * hundred rows on most sites); answers the rows replaced.
+ */
+async function collapseByDay(sql: Sql, step: CollapseStep): Promise<number> {
+  let total = 0;
+  const [sums, deletion] = step.statements(`${step.where} AND day = ?`);
+  for (;;) {
+    const next = await sql.get<{ day: string }>(`SELECT day FROM ${step.table} WHERE ${step.where} LIMIT 1`, step.params);
+    if (!next) return total;
+    const params = [...step.params, next.day];
+    total += await sql.transaction(async (tx) => {
+      await tx.run(sums, params);
+      return tx.run(deletion, params);
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 }
 
 /**

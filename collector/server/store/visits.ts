@@ -1,4 +1,4 @@
-import type { RetentionStep } from './retention';
+import { totalsBefore, type Step } from './retention';
 import type { Reads, Sql } from './sql';
 import type { Heartbeat, Presence, Visitor } from './types';
 import { recordBeat, type BeatMark, type BeatOrder } from './visits-beat';
@@ -186,7 +186,7 @@ export function visitsStore(sql: Sql, reads: Reads) {
      * left without a visit; presence rows older than `presenceBefore` (presenceKeptMs: an hour or the
      * window, not the visits' days). In steps of a few thousand rows (retention.ts).
      */
-    retention: (before: number, presenceBefore: number): RetentionStep[] => [
+    retention: (before: number, presenceBefore: number): Step[] => [
       { name: 'pageViews', table: 'page_views', where: 'at < ?', params: [before] },
       {
         name: 'visits',
@@ -206,12 +206,51 @@ export function visitsStore(sql: Sql, reads: Reads) {
         params: [before - 32 * 24 * 60 * 60 * 1000],
         key: FILTERED_KEY,
       },
+      labelsGone(before),
       {
         name: 'sessions',
         table: 'sessions',
         where: 'last_seen < ? AND NOT EXISTS (SELECT 1 FROM visits v WHERE v.session_id = sessions.id)',
         params: [before],
       },
+    ],
+  };
+}
+
+/**
+ * The day totals' metrics whose labels come from addresses: a page's query (a search, a name, a
+ * token), a referring path, campaign values. The other labels (country, browser, device, source,
+ * screen, hour) name no one.
+ */
+const ADDRESS_METRICS = [
+  'page',
+  'entry',
+  'exit',
+  'referrer',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'utm_term',
+  'utm_content',
+];
+
+/**
+ * Retention of the day totals: past the page views' retention, the labels of ADDRESS_METRICS are
+ * summed per day and metric under the label '' (no page, referrer or campaign has it), so a period
+ * a year back still has its page views, time on page and visits, and no address.
+ */
+function labelsGone(before: number): Step {
+  const old = totalsBefore(before);
+  return {
+    name: 'totalLabels',
+    table: 'stats_visits',
+    where: `metric IN (${ADDRESS_METRICS.map((m) => `'${m}'`).join(', ')}) AND label <> '' AND ${old.sql}`,
+    params: old.params,
+    statements: (where) => [
+      `INSERT INTO stats_visits (day, metric, label, n, total)
+       SELECT day, metric, '', SUM(n), SUM(total) FROM stats_visits WHERE ${where} GROUP BY day, metric
+       ON CONFLICT (day, metric, label) DO UPDATE SET n = stats_visits.n + excluded.n, total = stats_visits.total + excluded.total`,
+      `DELETE FROM stats_visits WHERE ${where}`,
     ],
   };
 }
