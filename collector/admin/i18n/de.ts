@@ -147,7 +147,7 @@ export const de = {
   erased: (records: number) => `${records} Datensätze gelöscht.`,
   retentionTitle: 'Automatisch löschen',
   retentionHint:
-    'Was nach wie vielen Tagen gelöscht wird (1 bis 3650; nichts bleibt für immer). Die Tagessummen der Übersicht zählen niemanden und bleiben. Einwilligungen sind der Nachweis der Einwilligung: 3 Jahre entsprechen der regelmäßigen Verjährungsfrist.',
+    'Was nach wie vielen Tagen gelöscht wird (1 bis 3650; nichts bleibt für immer). Die Tagessummen der Übersicht zählen niemanden und bleiben, nach Ablauf der Frist ohne Seitenadressen, verweisende Pfade, Kampagnen und Selektoren. Einwilligungen sind der Nachweis der Einwilligung: 3 Jahre entsprechen der regelmäßigen Verjährungsfrist.',
   visitRetentionDays: 'Seitenaufrufe und Besuche (Tage)',
   clickRetentionDays: 'Klicks der Heatmap (Tage)',
   formRetentionDays: 'Formular-Einwilligungen (Tage)',

@@ -126,7 +126,7 @@ export const en: typeof de = {
   erased: (records: number) => `${records} records erased.`,
   retentionTitle: 'Automatic deletion',
   retentionHint:
-    "What is deleted after how many days (1 to 3650; nothing is kept forever). The overview's day totals count no one and stay. Consents are the proof of consent: 3 years is the regular limitation period.",
+    "What is deleted after how many days (1 to 3650; nothing is kept forever). The overview's day totals count no one and stay, past the retention without page addresses, referring paths, campaigns and selectors. Consents are the proof of consent: 3 years is the regular limitation period.",
   visitRetentionDays: 'Page views and visits (days)',
   clickRetentionDays: 'Heatmap clicks (days)',
   formRetentionDays: 'Form consents (days)',
