@@ -280,6 +280,76 @@ final class RewriterTest extends TestCase
         }
     }
 
+    protected function tearDown(): void
+    {
+        Rewriter::$intl = null;
+    }
+
+    /**
+     * Addresses the browser's URL parser maps to a vendor (audit finding 8): the host through
+     * domain to ASCII (UTS #46: U+3002 as a dot, fullwidth letters, a soft hyphen mapped to
+     * nothing, percent-encoded too), the path without dot segments. With ext-intl they are the
+     * vendor's; without it a host that is not plain ASCII is held under marketing (fail closed).
+     */
+    public function testAddressesTheBrowserMapsToAVendorAreHeld()
+    {
+        $hosts = array(
+            'ideographic full stop' => '<iframe src="https://www.youtube&#x3002;com/embed/x"></iframe>',
+            'fullwidth letters' => "<iframe src=\"https://www.\u{FF59}\u{FF4F}\u{FF55}\u{FF54}\u{FF55}\u{FF42}\u{FF45}.com/embed/x\"></iframe>",
+            'soft hyphen' => '<iframe src="https://www.you&shy;tube.com/embed/x"></iframe>',
+            'percent-encoded full stop' => '<iframe src="https://www.youtube%E3%80%82com/embed/x"></iframe>',
+            'upper-case fullwidth and a trailing full stop' => "<iframe src=\"https://WWW.\u{FF39}OUTUBE.COM\u{3002}/embed/x\"></iframe>",
+        );
+        $paths = array(
+            '/./' => '<iframe src="https://www.google.com/./maps/embed?pb=1"></iframe>',
+            '/x/../' => '<iframe src="https://www.google.com/x/../maps/embed?pb=1"></iframe>',
+            'percent-encoded dots' => '<iframe src="https://www.google.com/x/%2E%2e/%2e/maps/embed?pb=1"></iframe>',
+            'a base with ..' => '<base href="https://www.google.com/x/"><iframe src="../maps/embed?pb=1"></iframe>',
+        );
+        $intl = function_exists('idn_to_ascii');
+        foreach ($hosts as $name => $html) {
+            list($out, $report) = Pages::rewrite($html);
+            $this->assertCount(1, $report, $name);
+            $this->assertDoesNotMatchRegularExpression('~<iframe\b[^>]*\ssrc=~', $out, $name);
+            if ($intl) {
+                $this->assertSame(array('iframe www.youtube.com/embed/x'), Pages::summary($report), $name);
+                $this->assertStringContainsString('data-category="4" data-service="youtube"', $out, $name);
+            }
+        }
+        list($out, $report) = Pages::rewrite('<script src="https://connect.facebook&#x3002;net/en_US/fbevents.js"></script>');
+        $this->assertStringContainsString('type="text/plain" data-category="4"', $out);
+        if ($intl) {
+            $this->assertSame(array('script connect.facebook.net/en_US/fbevents.js'), Pages::summary($report));
+        }
+        foreach ($paths as $name => $html) {
+            list($out, $report) = Pages::rewrite($html);
+            $this->assertSame(array('iframe www.google.com/maps/embed'), Pages::summary($report), $name);
+            $this->assertStringContainsString('data-service="googlemaps"', $out, $name);
+        }
+        // not Maps: the dot segments take the path elsewhere, or are no dot segments
+        foreach (array('https://www.google.com/maps/../search', 'https://www.google.com/maps/embed/../../x', 'https://www.google.com/.../maps/embed') as $src) {
+            list(, $report) = Pages::rewrite('<iframe src="' . $src . '"></iframe>');
+            $this->assertSame(array(), $report, $src);
+        }
+        // a host of another name written with letters that map stays the site's own business
+        if ($intl) {
+            list(, $report) = Pages::rewrite("<script src=\"https://b\u{FC}cher.example/x.js\"></script><iframe src=\"https://www.\u{FF45}xample.org/\"></iframe>");
+            $this->assertSame(array(), $report);
+        }
+
+        // without ext-intl: every host that is not plain ASCII is held, plain ASCII ones read as before
+        Rewriter::$intl = false;
+        foreach ($hosts as $name => $html) {
+            list($out, $report) = Pages::rewrite($html);
+            $this->assertCount(1, $report, $name);
+            $this->assertMatchesRegularExpression('~^<iframe data-src="[^"]+" data-category="4"></iframe>$~', $out, $name);
+        }
+        list(, $report) = Pages::rewrite("<script src=\"https://b\u{FC}cher.example/x.js\"></script>");
+        $this->assertSame(array("script ?b\u{FC}cher.example/x.js"), Pages::summary($report));
+        list(, $report) = Pages::rewrite('<iframe src="https://www.example.org/"></iframe>' . $paths['/./']);
+        $this->assertSame(array('iframe www.google.com/maps/embed'), Pages::summary($report));
+    }
+
     public function testNothingToDoReturnsTheSameString()
     {
         $policy = Pages::policy();

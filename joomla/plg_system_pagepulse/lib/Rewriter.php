@@ -107,6 +107,20 @@ final class Rewriter
     /** What a script must do to count as a loader when it only names a vendor's host. */
     const LOADER = '~createElement\s*\(|\.src\s*=|document\.write|\binsertBefore\s*\(|\bappendChild\s*\(|\bimport\s*\(~';
 
+    /**
+     * Held under this category: an address whose host the server cannot map as the browser does
+     * (not ASCII without ext-intl, or an IDNA error), since it may be any vendor's.
+     */
+    const UNMAPPED_CATEGORY = 4;
+
+    /**
+     * Whether hosts that are not plain ASCII are mapped with ext-intl (UTS #46, as the browser's URL
+     * parser does): null = when it is loaded; false = never (the tests check the fallback with it).
+     *
+     * @var bool|null
+     */
+    public static $intl = null;
+
     /** @var Policy */
     private $policy;
 
@@ -672,7 +686,7 @@ final class Rewriter
                     return '';
                 }
             }
-            $found = $address === null || $address[0] === '' ? null : $this->policy->classify($address[0], $address[1]);
+            $found = $this->classify($address);
             if ($found === null || $this->consent->allows($found[0], $found[1])) {
                 return null;
             }
@@ -727,7 +741,7 @@ final class Rewriter
         $attributes = $this->attributes($tag[2]);
         $src = $this->value($attributes, 'src');
         $address = $src === null ? null : $this->address($src);
-        $found = $address === null || $address[0] === '' ? null : $this->policy->classify($address[0], $address[1]);
+        $found = $this->classify($address);
         if ($found === null || $this->consent->allows($found[0], $found[1])) {
             return null;
         }
@@ -749,7 +763,7 @@ final class Rewriter
         }
         $href = $this->value($attributes, 'href');
         $address = $hint && $href !== null ? $this->address($href) : null;
-        $found = $address === null || $address[0] === '' ? null : $this->policy->classify($address[0], $address[1]);
+        $found = $this->classify($address);
         if ($found === null || $this->consent->allows($found[0], $found[1])) {
             return null;
         }
@@ -872,9 +886,11 @@ final class Rewriter
 
     /**
      * Host and path of an address as the browser's URL parser reads them: tabs and newlines
-     * removed, `\` as `/`, user info and port dropped, the host percent-decoded and lower-cased;
-     * a relative address has the host of a `<base href>`, else '' (the page's own). Null for
-     * addresses of other schemes (data:, javascript:, about:).
+     * removed, `\` as `/`, user info and port dropped, the host percent-decoded and mapped as
+     * domain to ASCII does (hostFor), dot segments removed from the path; a relative address has
+     * the host of a `<base href>`, else '' (the page's own). A host that cannot be mapped here is
+     * `?` and the host as written (held, see classify). Null for addresses of other schemes
+     * (data:, javascript:, about:).
      *
      * @return array{0: string, 1: string}|null
      */
@@ -896,7 +912,7 @@ final class Rewriter
             if ($this->baseHost === null) {
                 return array('', $path);
             }
-            return array($this->baseHost, $path !== '' && $path[0] === '/' ? $path : substr($this->basePath, 0, strrpos($this->basePath, '/') + 1) . $path);
+            return array($this->baseHost, self::withoutDotSegments($path !== '' && $path[0] === '/' ? $path : substr($this->basePath, 0, strrpos($this->basePath, '/') + 1) . $path));
         }
         $cut = strcspn($rest, '/?#');
         $authority = substr($rest, 0, $cut);
@@ -912,7 +928,90 @@ final class Rewriter
         if ($colon !== false) {
             $authority = substr($authority, 0, $colon);
         }
-        $host = rtrim(strtolower(rawurldecode($authority)), '.');
-        return $host === '' ? null : array($host, $path);
+        $written = rawurldecode($authority);
+        $host = self::hostFor($written);
+        if ($host === null) {
+            return array('?' . $written, self::withoutDotSegments($path));
+        }
+        return $host === '' ? null : array($host, self::withoutDotSegments($path));
+    }
+
+    /**
+     * What the address belongs to: [category, service or null], or null for the page's own and
+     * other hosts. A host that could not be mapped is held under UNMAPPED_CATEGORY.
+     *
+     * @param array{0: string, 1: string}|null $address
+     * @return array{0: int, 1: string|null}|null
+     */
+    private function classify($address)
+    {
+        if ($address === null || $address[0] === '') {
+            return null;
+        }
+        if ($address[0][0] === '?') {
+            return array(self::UNMAPPED_CATEGORY, null);
+        }
+        return $this->policy->classify($address[0], $address[1]);
+    }
+
+    /**
+     * A percent-decoded host as the URL parser's domain to ASCII leaves it (UTS #46, non-transitional,
+     * no hyphen or length checks): lower case, without a trailing dot; `www.youtube。com`, fullwidth
+     * letters and a soft hyphen all become `www.youtube.com`. Null when that cannot be done here:
+     * a host that is not plain ASCII without ext-intl, or one ext-intl finds invalid (a browser would
+     * not load it; held all the same).
+     *
+     * @param string $host
+     * @return string|null
+     */
+    private static function hostFor($host)
+    {
+        if (!preg_match('/[\x80-\xFF]/', $host)) {
+            // ASCII: only upper case letters map (strtr: strtolower follows the locale on PHP 7)
+            return rtrim(strtr($host, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz'), '.');
+        }
+        $intl = self::$intl === null ? function_exists('idn_to_ascii') && defined('INTL_IDNA_VARIANT_UTS46') : self::$intl;
+        if (!$intl) {
+            return null;
+        }
+        $info = array();
+        idn_to_ascii($host, IDNA_NONTRANSITIONAL_TO_ASCII, INTL_IDNA_VARIANT_UTS46, $info);
+        // the checks browsers leave out (CheckHyphens, VerifyDnsLength) are no reason to refuse
+        $ignored = IDNA_ERROR_EMPTY_LABEL | IDNA_ERROR_LABEL_TOO_LONG | IDNA_ERROR_DOMAIN_NAME_TOO_LONG
+            | IDNA_ERROR_LEADING_HYPHEN | IDNA_ERROR_TRAILING_HYPHEN | IDNA_ERROR_HYPHEN_3_4;
+        if (!isset($info['result'], $info['errors']) || ($info['errors'] & ~$ignored) !== 0 || preg_match('/[^\x21-\x7E]/', $info['result'])) {
+            return null;
+        }
+        return rtrim($info['result'], '.');
+    }
+
+    /**
+     * A path with its `.` and `..` segments (also written `%2e`) resolved, as the URL parser does:
+     * `/./maps/embed` and `/x/../maps/embed` are `/maps/embed`.
+     *
+     * @param string $path
+     * @return string
+     */
+    private static function withoutDotSegments($path)
+    {
+        if ($path === '' || $path[0] !== '/' || (strpos($path, '.') === false && stripos($path, '%2e') === false)) {
+            return $path;
+        }
+        $segments = explode('/', substr($path, 1));
+        $last = count($segments) - 1;
+        $out = array();
+        foreach ($segments as $i => $segment) {
+            $dots = str_ireplace('%2e', '.', $segment);
+            if ($dots === '..') {
+                array_pop($out);
+            } elseif ($dots !== '.') {
+                $out[] = $segment;
+                continue;
+            }
+            if ($i === $last) {
+                $out[] = ''; // `/a/..` and `/a/.` end with a slash
+            }
+        }
+        return '/' . implode('/', $out);
     }
 }
