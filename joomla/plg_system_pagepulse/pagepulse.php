@@ -107,7 +107,10 @@ class PlgSystemPagepulse extends CMSPlugin
     /**
      * The page cache (System - Page Cache, 3.7 to 5.x) keeps one copy per key: the page differs
      * with what the visitor's consent allows, so that is part of the key. A cached copy made for
-     * a visitor who allowed everything never reaches one who did not.
+     * a visitor who allowed everything never reaches one who did not. The printed tag and config
+     * differ too, with com_gdpr's session switches (`gdpr_cookie_category_disabled_N`) and the
+     * language: a hash of them ends the key, so no visitor gets another's (its nonce and the
+     * bundle's address are the same for everyone and left out).
      *
      * @return string
      */
@@ -120,12 +123,13 @@ class PlgSystemPagepulse extends CMSPlugin
         }
         // a print view or a modal gets the tag only with a choice: one copy with it, one without
         $view = $settings->bare ? ($this->tagGoesIn($settings, $consent) ? ':tag' : ':untagged') : '';
+        $printed = ':' . substr(md5(Head::markup($settings, '', null)), 0, 12);
         if (!$settings->blocking) {
-            return 'pagepulse:off' . $view;
+            return 'pagepulse:off' . $view . $printed;
         }
         $services = $consent->services;
         sort($services);
-        return 'pagepulse:' . implode('', array_map('intval', $consent->categories)) . ':' . implode('.', $services) . $view;
+        return 'pagepulse:' . implode('', array_map('intval', $consent->categories)) . ':' . implode('.', $services) . $view . $printed;
     }
 
     /**

@@ -203,6 +203,12 @@ final class PluginTest extends TestCase
         $this->assertSame($page, $this->render($page, array(), array(), 'html', $app));
     }
 
+    /** The page cache key without its last part (the hash of the printed tag and config). */
+    private static function consentKey($key)
+    {
+        return substr($key, 0, strrpos($key, ':'));
+    }
+
     public function testThePageCacheKeepsOneCopyPerConsent()
     {
         $key = function ($cookies, array $params = array()) {
@@ -210,7 +216,7 @@ final class PluginTest extends TestCase
             Factory::$application = new Application('');
             $subject = null;
             $plugin = new PlgSystemPagepulse($subject, array('params' => $params));
-            return $plugin->onPageCacheGetKey();
+            return self::consentKey($plugin->onPageCacheGetKey());
         };
         $first = $key('');
         $this->assertSame('pagepulse:1100:', $first);
@@ -225,12 +231,51 @@ final class PluginTest extends TestCase
             Factory::$application = new Application('', $query);
             $subject = null;
             $plugin = new PlgSystemPagepulse($subject, array('params' => array()));
-            return $plugin->onPageCacheGetKey();
+            return self::consentKey($plugin->onPageCacheGetKey());
         };
         $print = array('tmpl' => 'component', 'print' => '1');
         $this->assertSame('pagepulse:1100::untagged', $key('', $print));
         $this->assertSame('pagepulse:1100::tag', $key('cookieconsent_status=dismiss', $print));
         $this->assertSame('pagepulse:1100::tag', $key('cookieconsent_status=dismiss', array('layout' => 'modal')));
+    }
+
+    /**
+     * com_gdpr's session switches change the printed config (categories[N].disabled), so they are
+     * part of the page cache key: a copy made for one guest never reaches another guest with other
+     * switches (audit finding 11).
+     */
+    public function testThePageCacheKeysComGdprSessionSwitches()
+    {
+        ComponentHelper::$components['com_gdpr'] = array(
+            'compliance_type' => 'opt-out', 'cookie_category2_enable' => '1', 'cookie_category3_enable' => '1', 'cookie_category3_checked' => '1',
+        );
+        PluginHelper::$enabled['system/gdpr'] = true;
+        $_SERVER['HTTP_COOKIE'] = 'cookieconsent_status=allow';
+        $keys = array();
+        $pages = array();
+        foreach (array('none' => array(), 'preferences off' => array('gdpr_cookie_category_disabled_2' => 1), 'statistics off' => array('gdpr_cookie_category_disabled_3' => 1)) as $name => $session) {
+            foreach (array(array(), array('blocking' => '0')) as $params) {
+                $app = new Application(Pages::withVendors(Pages::template('protostar')));
+                $app->getSession()->data = $session;
+                Factory::$application = $app;
+                $subject = null;
+                $plugin = new PlgSystemPagepulse($subject, array('params' => $params));
+                $keys[$name . json_encode($params)] = $plugin->onPageCacheGetKey();
+                $plugin->onAfterRender();
+                $pages[$name . json_encode($params)] = $app->getBody();
+            }
+        }
+        // the same cookies, but six different pages: six keys
+        $this->assertCount(6, array_unique($pages));
+        $this->assertCount(6, array_unique($keys), implode("\n", $keys));
+        $this->assertSame(array('pagepulse:1000:', 'pagepulse:off'), array_values(array_unique(array_map(array(self::class, 'consentKey'), $keys))));
+        // and the same switches give the same key
+        $app = new Application('');
+        $app->getSession()->data = array('gdpr_cookie_category_disabled_2' => 1);
+        Factory::$application = $app;
+        $subject = null;
+        $plugin = new PlgSystemPagepulse($subject, array('params' => array()));
+        $this->assertSame($keys['preferences off[]'], $plugin->onPageCacheGetKey());
     }
 
     public function testASiteInASubfolder()
