@@ -99,6 +99,38 @@ final class PackageTest extends TestCase
         }
     }
 
+    /**
+     * The settings render on every Joomla the manifest claims (version="3.9"): no field names a
+     * layout 3.9 lacks (`joomla.form.field.radio.switcher` came with 3.10, and on 3.9 its fields
+     * were empty and showon hid the fields that depend on them; audit finding 6). The yes/no
+     * switches are radios on their default layout (`joomla.form.field.radio.buttons`, 3.5 to 5.x)
+     * with the button-group classes both generations style, and every showon names such a field.
+     */
+    public function testTheSettingsRenderOnJoomla39()
+    {
+        $xml = simplexml_load_string(self::entries()['pagepulse.xml']);
+        $this->assertSame('3.9', (string) $xml['version']);
+        $fields = array();
+        foreach ($xml->xpath('//field') as $field) {
+            $fields[(string) $field['name']] = $field;
+            $this->assertFalse(isset($field['layout']), (string) $field['name'] . ' names a layout: ' . $field['layout']);
+        }
+        $switches = 0;
+        foreach ($fields as $name => $field) {
+            if ((string) $field['type'] === 'radio') {
+                $this->assertSame('btn-group btn-group-yesno', (string) $field['class'], $name);
+                $this->assertSame(array('0', '1'), array_map('strval', $field->xpath('option/@value')), $name);
+                $switches++;
+            }
+            if (isset($field['showon'])) {
+                list($controller, $value) = explode(':', (string) $field['showon']);
+                $this->assertArrayHasKey($controller, $fields, $name);
+                $this->assertContains($value, array_map('strval', $fields[$controller]->xpath('option/@value')), $name);
+            }
+        }
+        $this->assertSame(5, $switches);
+    }
+
     /** A manifest entry's files: the file itself, or everything under a folder. */
     private function expand(array $entries, $path, $kind)
     {
