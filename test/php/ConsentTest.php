@@ -33,6 +33,11 @@ final class ConsentTest extends TestCase
             'the first cookie of a name counts' => array('cookieconsent_status=deny; cookieconsent_categories=1; cookieconsent_categories=1.2.3.4', 'opt-out', 0, '1|'),
             'percent-encoded values' => array('cookieconsent_status=allow; cookieconsent_categories=1%2E3; pagepulse_services=youtube%2Evimeo', 'opt-out', 0, '1.3|youtube.vimeo'),
             'a value that does not decode is none' => array('cookieconsent_status=allow; cookieconsent_categories=1.2.3.4%', 'opt-out', 0, '1|'),
+            // the bundle's effectiveRevision: the larger of the page's and the one the browser met (audit, smaller point)
+            'a revision met before outranks a lowered page revision' => array('cookieconsent_status=allow; cookieconsent_categories=1.2.3.4; cookieconsent_revision=4; pagepulse_revision=5; pagepulse_services=youtube', 'opt-out', 4, '1.2|'),
+            'a revision met before, chosen under it' => array('cookieconsent_status=allow; cookieconsent_categories=1.2.3.4; cookieconsent_revision=5; pagepulse_revision=5', 'opt-out', 4, '1.2.3.4|'),
+            'a revision met before below the page\'s changes nothing' => array('cookieconsent_status=allow; cookieconsent_categories=1.3; cookieconsent_revision=2; pagepulse_revision=1', 'opt-out', 2, '1.3|'),
+            'a revision met before that is no number: locked only' => array('cookieconsent_status=allow; cookieconsent_categories=1.2.3.4; pagepulse_revision=1e3', 'opt-out', 0, '1|'),
             'spaces and stray parts' => array(' ; cookieconsent_status = allow ;junk; cookieconsent_categories= 1.2.3.4 ', 'opt-out', 0, '1.2.3.4|'),
         );
     }
@@ -46,6 +51,24 @@ final class ConsentTest extends TestCase
         $consent = Consent::fromCookieHeader($policy, $header);
         $on = array_keys(array_filter($consent->categories));
         $this->assertSame($expected, implode('.', $on) . '|' . implode('.', $consent->services));
+    }
+
+    /** Whether the bundle surely counts a choice (it then shows no banner): the print views and modals ask. */
+    public function testAChoiceCountsOnlyWhereTheBundleCountsIt()
+    {
+        $policy = Pages::policy();
+        $policy->revision = 3;
+        $chosen = function ($header) use ($policy) {
+            return Consent::fromCookieHeader($policy, $header)->chosen;
+        };
+        $this->assertFalse($chosen(''));
+        $this->assertFalse($chosen('cookieconsent_categories=1.2.3.4; cookieconsent_revision=3'));
+        $this->assertFalse($chosen('cookieconsent_status=maybe; cookieconsent_revision=3'));
+        $this->assertTrue($chosen('cookieconsent_status=deny; cookieconsent_revision=3'));
+        $this->assertTrue($chosen('cookieconsent_status=dismiss; cookieconsent_revision=4'));
+        $this->assertFalse($chosen('cookieconsent_status=allow; cookieconsent_revision=2'), 'an older revision');
+        $this->assertFalse($chosen('cookieconsent_status=allow; cookieconsent_revision=3; pagepulse_revision=4'), 'a newer revision met before');
+        $this->assertFalse($chosen('cookieconsent_status=allow; cookieconsent_revision=3.0'), 'unsure');
     }
 
     public function testAServiceAllowsItsElementsOnly()

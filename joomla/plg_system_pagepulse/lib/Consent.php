@@ -42,13 +42,14 @@ final class Consent
      * Decide from the raw Cookie header as the bundle reads document.cookie: the first cookie of
      * a name counts, its value percent-decoded.
      *
-     * - a choice made under a lower revision than the page's does not count (a first visit);
+     * - a choice made under a lower revision than the page's, or than the higher one the browser
+     *   met before (`pagepulse_revision`, the bundle's effectiveRevision), does not count (a first visit);
      * - our categories cookie with a valid status: exactly those categories (plus the locked);
      * - `dismiss` without it: the defaults; `deny`: the locked only;
      * - `allow` without it (a choice made under com_gdpr): the bundle also reads the visitor's
      *   localStorage, which the server cannot see, so only the locked categories count here and
      *   the bundle releases the rest in the page;
-     * - a revision cookie that is not a plain number: the locked categories only, no service;
+     * - a revision cookie (either) that is not a plain number: the locked categories only, no service;
      * - chosen: a status the bundle counts (it shows no banner), never where the server is unsure.
      *
      * @param Policy $policy
@@ -63,10 +64,12 @@ final class Consent
             $locked[$id] = $category['locked'];
         }
         $revision = isset($jar['cookieconsent_revision']) ? trim($jar['cookieconsent_revision']) : '';
-        if ($revision !== '' && !preg_match('/^\d{1,10}$/', $revision)) {
+        $seen = isset($jar['pagepulse_revision']) ? trim($jar['pagepulse_revision']) : '';
+        if (($revision !== '' && !preg_match('/^\d{1,10}$/', $revision)) || ($seen !== '' && !preg_match('/^\d{1,10}$/', $seen))) {
             return new self($locked, array());
         }
-        if ($policy->revision > (int) $revision) {
+        // the bundle's effectiveRevision: the page's, or a higher one this browser met before
+        if (max($policy->revision, (int) $seen) > (int) $revision) {
             return new self($policy->defaults(), array());
         }
         $status = isset($jar['cookieconsent_status']) ? $jar['cookieconsent_status'] : null;
