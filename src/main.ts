@@ -178,6 +178,10 @@ function boot(marker: Record<symbol, unknown>): void {
   };
 
   lifetime.add(() => notifier.dispose());
+  // every change of the consent state is announced, from here on: an early banner takes a choice while
+  // the page still parses (the start-up's second reading of the page's options is no change of it)
+  let rereading = false;
+  lifetime.add(ctx.consent.subscribe(() => rereading || ctx.emit('pagepulse:consent', snapshot(ctx.consent.get()))));
   // before the DOM is ready: the insertion watch, which keeps the component's own clients (when
   // PagePulse replaces them) and vendor code (until a choice) from running, must precede other tags
   const watch = config.tracker || config.consent ? watchInsertions({ win, doc, lifetime, onError: log.error }) : null;
@@ -198,7 +202,9 @@ function boot(marker: Record<symbol, unknown>): void {
       // a tag first in <head> ran before the options the page prints after it (Joomla's script
       // options, jrealtimeBaseURI, com_gdpr's globals): read once more now that they are there
       Object.assign(config, readConfig(env, warned));
+      rereading = true;
       if (!ctx.consent.get().chosen) ctx.consent.reread();
+      rereading = false;
       start(ctx, marker, early, consent, originals);
     } catch (error) {
       log.error('failed to start', error);
@@ -242,7 +248,6 @@ function start(
     lifetime.add(ctx.consent.subscribe(gate));
     gate();
   }
-  lifetime.add(ctx.consent.subscribe(() => ctx.emit('pagepulse:consent', snapshot(ctx.consent.get()))));
 
   // consent widget (banner, dialog, logging, blocking): the controller drives the UI it is given
   // started with the banner: release now what the categories allow among the elements parsed since

@@ -103,3 +103,28 @@ it('mounts nothing early on a return visit: no banner, the held scripts of allow
   expect(errors).toEqual([]);
   await context.close();
 });
+
+it('announces a choice made on the early banner while the page still parses (pagepulse:consent), and the start-up announces none', async () => {
+  // the events as the page sees them, from a listener in <head>; the visitor answers the banner
+  // right after the tag, before the parser reaches the rest of the page
+  const listen = `<script>window.__events = []; document.addEventListener('pagepulse:consent', (e) =>
+    window.__events.push({ loading: document.readyState === 'loading', statistics: e.detail.categories[3] }));</script>`;
+  const answer = `<script>[...document.querySelector('pagepulse-consent').shadowRoot.querySelectorAll('button')]
+    .find((b) => /Alle akzeptieren/.test(b.textContent)).click();</script>`;
+  const html = page('body').replace('<title>', `${listen}<title>`);
+  server.page('/choice-early.html', html.replace('<p>Inhalt nach dem Skript</p>', `${answer}<p>Inhalt nach dem Skript</p>`));
+  server.page('/no-choice.html', html);
+  const context = await browser.newContext();
+  const tab = await context.newPage();
+  const errors = collectPageErrors(tab);
+  const events = () => tab.evaluate(() => (window as unknown as { __events: unknown[] }).__events);
+  // no choice: the page loads (the options read once more at DOMContentLoaded) and nothing is announced
+  await tab.goto(`${server.origin}/no-choice.html`);
+  await tab.waitForFunction(() => (window as unknown as { __necessaryRan?: boolean }).__necessaryRan === true);
+  expect(await events()).toEqual([]);
+  await tab.goto(`${server.origin}/choice-early.html`);
+  await tab.waitForFunction(() => (window as unknown as { __statisticsRan?: boolean }).__statisticsRan === true);
+  expect(await events()).toEqual([{ loading: true, statistics: true }]);
+  expect(errors).toEqual([]);
+  await context.close();
+});
