@@ -90,7 +90,7 @@ class PlgSystemPagepulse extends CMSPlugin
             if ($entry['action'] === 'failed') {
                 // rare, and it holds the site's own scripts after that point too: always worth a line
                 error_log('PagePulse: the page could not be read past byte ' . $entry['start'] . ' (' . $entry['address']
-                    . ', pcre.backtrack_limit ' . ini_get('pcre.backtrack_limit') . '); every script, iframe and resource hint after it is held');
+                    . ', pcre.backtrack_limit ' . ini_get('pcre.backtrack_limit') . '); every script, iframe, embed, object and resource hint after it is held');
                 break;
             }
         }

@@ -266,10 +266,12 @@ final class RewriterTest extends TestCase
                 $this->assertSame(array('script www.googletagmanager.com/gtag/js', 'iframe www.youtube.com/embed/x'), Pages::summary($report), $name);
             }
             $html = '<p>x</p><div ' . str_repeat('a ', 50000) . '>' . $gtag . '<script>var own = 1;</script>' . $yt
-                . '<link rel="preconnect" href="https://www.youtube.com"><link rel="stylesheet" href="/site.css">';
+                . '<link rel="preconnect" href="https://www.youtube.com"><link rel="stylesheet" href="/site.css">'
+                . '<embed src="https://www.youtube.com/v/x"><object data="https://player.vimeo.com/video/1"></object>';
             list($out, $report) = Pages::rewrite($html);
             $this->assertSame('failed', $report[0]['action']);
-            $this->assertSame(array('held script', 'held script', 'held iframe', 'held link'), array_slice(Pages::summary($report), 1));
+            $this->assertSame(array('held script', 'held script', 'held iframe', 'held link', 'held embed', 'held object'), array_slice(Pages::summary($report), 1));
+            $this->assertStringContainsString('<embed src=about:blank src="https://www.youtube.com/v/x"><object data=about:blank data=', $out);
             $this->assertStringContainsString('<script type=text/plain async src="https://www.googletagmanager.com/gtag/js?id=G-1">', $out);
             $this->assertStringContainsString('<script type=text/plain>var own = 1;</script>', $out);
             $this->assertStringContainsString('<iframe src=about:blank src="https://www.youtube.com/embed/x">', $out);
@@ -283,6 +285,35 @@ final class RewriterTest extends TestCase
     protected function tearDown(): void
     {
         Rewriter::$intl = null;
+    }
+
+    /**
+     * `<embed src>` and `<object data>` of a vendor load it as an iframe would (audit finding 12).
+     * The bundle cannot start them in place, so they are held as server-blocked markup
+     * (`data-source="gdprlock"`): it shows a placeholder and reloads once a choice allows them, and
+     * the server then leaves them as they are.
+     */
+    public function testEmbedsAndObjectsOfAVendorAreHeldForAReload()
+    {
+        $html = '<embed type="application/x-shockwave-flash" src="https://www.youtube.com/v/x" width="560">'
+            . '<object data="https://player.vimeo.com/video/1" data-source="mine" width="640"><param name="x" value="1"></object>'
+            . '<embed src="/media/own.svg"><object data="/media/own.pdf" type="application/pdf"></object>'
+            . '<object data="https://www.google.com/maps/embed?pb=1" data="/local"></object><embed data-src="https://x.example/" src="https://www.youtube.com/v/y"/>'
+            . '<svg><object data="https://www.youtube.com/v/z"></object></svg>';
+        list($out, $report) = Pages::rewrite($html);
+        $this->assertSame(array('embed www.youtube.com/v/x', 'object player.vimeo.com/video/1', 'object www.google.com/maps/embed', 'embed www.youtube.com/v/y'), Pages::summary($report));
+        $this->assertStringContainsString('<embed type="application/x-shockwave-flash" data-src="https://www.youtube.com/v/x" width="560" data-source="gdprlock" data-category="4" data-service="youtube">', $out);
+        $this->assertStringContainsString('<object data-src="https://player.vimeo.com/video/1" width="640" data-source="gdprlock" data-category="4" data-service="vimeo"><param name="x" value="1"></object>', $out);
+        $this->assertStringContainsString('<embed src="/media/own.svg"><object data="/media/own.pdf" type="application/pdf"></object>', $out);
+        // a duplicate address is renamed too (the browser keeps the first; the second must not take its place)
+        $this->assertStringContainsString('<object data-src="https://www.google.com/maps/embed?pb=1" data-src="/local" data-source="gdprlock" data-category="4" data-service="googlemaps"></object>', $out);
+        // its own data-src and data-source give way to the blocked markup's
+        $this->assertStringContainsString('<embed data-src="https://www.youtube.com/v/y" data-source="gdprlock" data-category="4" data-service="youtube">', $out);
+        $this->assertDoesNotMatchRegularExpression('~<(?:embed|object)\b[^>]*\s(?:src|data)="https://~', str_replace('<svg><object data="https://www.youtube.com/v/z"></object></svg>', '', $out));
+        // what the visitor allows stays
+        list($out, $report) = Pages::rewrite($html, 'pagepulse_services=youtube.vimeo.googlemaps');
+        $this->assertSame(array(), $report);
+        $this->assertSame($html, $out);
     }
 
     /**

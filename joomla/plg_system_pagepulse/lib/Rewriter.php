@@ -26,13 +26,13 @@ final class Rewriter
 
     /**
      * The next comment or start tag that matters (script, raw text and RCDATA elements, iframe,
-     * link, base, svg, math) in HTML content. Everything else is consumed whole and skipped inside
+     * link, base, svg, math, embed, object) in HTML content. Everything else is consumed whole and skipped inside
      * PCRE ((*SKIP)(*FAIL)) so that a `<` in a bogus comment or an attribute value is never read as
      * a tag: `<!...>` and `<?...>` up to the first `>`, end tags, other start tags, and a tag that
      * never closes (the rest of the page). Comments are found here and skipped with strpos: a lazy
      * `[\s\S]*?` to their end runs into pcre.backtrack_limit on a long one.
      */
-    const NEXT = '~<!--|<[!?][^>]*+>?(*SKIP)(*FAIL)|</(?:[a-zA-Z][^\t\n\f\r />]*+(?:[\t\n\f\r /]++|[^\t\n\f\r />][^\t\n\f\r />=]*+(?:[\t\n\f\r ]*+=[\t\n\f\r ]*+(?:"[^"]*+"|\'[^\']*+\'|[^\t\n\f\r >]*+))?+)*+>|>|[^a-zA-Z>][^>]*+>?|[a-zA-Z][\s\S]*+)(*SKIP)(*FAIL)|<(?i:script|style|textarea|title|xmp|iframe|noembed|noframes|noscript|plaintext|link|base|svg|math)(?=[\t\n\f\r />])|<[a-zA-Z][^\t\n\f\r />]*+(?:[\t\n\f\r /]++|[^\t\n\f\r />][^\t\n\f\r />=]*+(?:[\t\n\f\r ]*+=[\t\n\f\r ]*+(?:"[^"]*+"|\'[^\']*+\'|[^\t\n\f\r >]*+))?+)*+>(*SKIP)(*FAIL)|<[a-zA-Z][\s\S]*+(*SKIP)(*FAIL)~';
+    const NEXT = '~<!--|<[!?][^>]*+>?(*SKIP)(*FAIL)|</(?:[a-zA-Z][^\t\n\f\r />]*+(?:[\t\n\f\r /]++|[^\t\n\f\r />][^\t\n\f\r />=]*+(?:[\t\n\f\r ]*+=[\t\n\f\r ]*+(?:"[^"]*+"|\'[^\']*+\'|[^\t\n\f\r >]*+))?+)*+>|>|[^a-zA-Z>][^>]*+>?|[a-zA-Z][\s\S]*+)(*SKIP)(*FAIL)|<(?i:script|style|textarea|title|xmp|iframe|noembed|noframes|noscript|plaintext|link|base|svg|math|embed|object)(?=[\t\n\f\r />])|<[a-zA-Z][^\t\n\f\r />]*+(?:[\t\n\f\r /]++|[^\t\n\f\r />][^\t\n\f\r />=]*+(?:[\t\n\f\r ]*+=[\t\n\f\r ]*+(?:"[^"]*+"|\'[^\']*+\'|[^\t\n\f\r >]*+))?+)*+>(*SKIP)(*FAIL)|<[a-zA-Z][\s\S]*+(*SKIP)(*FAIL)~';
 
     /** One attribute of a tag's attribute text, with its offsets. */
     const ATTRIBUTE = '~([^\t\n\f\r />][^\t\n\f\r />=]*+)(?:[\t\n\f\r ]*+=[\t\n\f\r ]*+("[^"]*+"|\'[^\']*+\'|[^\t\n\f\r >]*+))?+~';
@@ -294,8 +294,8 @@ final class Rewriter
                 $pos = $close[1];
                 continue;
             }
-            if (($name === 'iframe' || $name === 'link') && $block) {
-                $replacement = $name === 'iframe' ? $this->frame($tag) : $this->link($tag);
+            if (($name === 'iframe' || $name === 'link' || $name === 'embed' || $name === 'object') && $block) {
+                $replacement = $name === 'iframe' ? $this->frame($tag) : ($name === 'link' ? $this->link($tag) : $this->plugin($name, $tag));
                 if ($this->failed) {
                     break;
                 }
@@ -379,10 +379,10 @@ final class Rewriter
 
     /**
      * After a pattern gave up at $from, the page cannot be read from there on, and letting the rest
-     * through would send every vendor element in it out. Instead every script, iframe and resource
-     * hint start tag from $from on, wherever it is, gets one attribute put first, which the browser
-     * keeps over the tag's own: `type=text/plain`, `src=about:blank`, `rel=pagepulse-held`
-     * (unquoted: a copy inside a script's string stays valid JavaScript). They stay held, the
+     * through would send every vendor element in it out. Instead every script, iframe, embed, object
+     * and resource hint start tag from $from on, wherever it is, gets one attribute put first, which
+     * the browser keeps over the tag's own: `type=text/plain`, `src=about:blank`, `data=about:blank`,
+     * `rel=pagepulse-held` (unquoted: a copy inside a script's string stays valid JavaScript). They stay held, the
      * site's own too; the bundle does not know them. Rare (a tag of tens of thousands of
      * attributes, or a very low pcre.backtrack_limit); the plugin logs it.
      *
@@ -390,7 +390,7 @@ final class Rewriter
      */
     private function holdRest($html, array &$pieces, $last, $from)
     {
-        static $hold = array('script' => ' type=text/plain', 'iframe' => ' src=about:blank', 'link' => ' rel=pagepulse-held');
+        static $hold = array('script' => ' type=text/plain', 'iframe' => ' src=about:blank', 'link' => ' rel=pagepulse-held', 'embed' => ' src=about:blank', 'object' => ' data=about:blank');
         $this->report[] = array('action' => 'failed', 'address' => 'pcre error ' . $this->pcreError, 'service' => null, 'start' => $from, 'end' => $from, 'markup' => '');
         $pos = $from;
         while (($lt = strpos($html, '<', $pos)) !== false) {
@@ -747,6 +747,40 @@ final class Rewriter
         }
         $this->report[] = self::entry('iframe', $address[0] . $address[1], $found[1]);
         return $this->blockedTag('iframe', $tag, $attributes, $found, false);
+    }
+
+    /**
+     * An `<embed src>` or `<object data>` of a vendor: null to keep it, else its new start tag. The
+     * bundle cannot start such an element in place, so it is held as server-blocked markup
+     * (docs/protocol.md#blocked-resources, com_gdpr's `data-source="gdprlock"`): the address moves
+     * to `data-src`, and the bundle shows a placeholder and reloads the page once a choice allows
+     * its category, when the server leaves it as it was.
+     */
+    private function plugin($name, array $tag)
+    {
+        $attributes = $this->attributes($tag[2]);
+        $key = $name === 'object' ? 'data' : 'src';
+        $value = $this->value($attributes, $key);
+        $address = $value === null ? null : $this->address($value);
+        $found = $this->classify($address);
+        if ($found === null || $this->consent->allows($found[0], $found[1])) {
+            return null;
+        }
+        $this->report[] = self::entry($name, $address[0] . $address[1], $found[1]);
+        $out = '<' . $tag[1];
+        foreach ($attributes as $attribute) {
+            $lower = $attribute[0];
+            if ($lower === 'data-src' || $lower === 'data-source' || $lower === 'data-category' || $lower === 'data-service') {
+                continue;
+            }
+            // every copy renamed: the browser keeps the first, and a later one must not become it
+            $out .= ' ' . ($lower === $key ? 'data-src' . substr($attribute[2], strlen($attribute[1])) : $attribute[2]);
+        }
+        $out .= ' data-source="gdprlock" data-category="' . $found[0] . '"';
+        if ($found[1] !== null) {
+            $out .= ' data-service="' . $found[1] . '"';
+        }
+        return $out . '>';
     }
 
     /**
