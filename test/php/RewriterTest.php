@@ -317,6 +317,55 @@ final class RewriterTest extends TestCase
     }
 
     /**
+     * Frames whose own document loads a vendor (audit finding 12): `srcdoc` (read as a page of its
+     * own, entities decoded), `data:` documents and `javascript:` addresses. The bundle releases
+     * only addresses, so they are held as server-blocked markup, as embeds are, and come back as
+     * written once the visitor allows what they load.
+     */
+    public function testFramesWhoseOwnDocumentLoadsAVendorAreHeldForAReload()
+    {
+        $fb = 'https://connect.facebook.net/en_US/fbevents.js';
+        $frames = array(
+            'srcdoc' => array('<iframe title="t" srcdoc="<script src=\'' . $fb . '\'></script>" width="300"></iframe>', 'srcdoc', 4, 'meta-pixel'),
+            'srcdoc with entities, and a src it wins over' => array('<iframe src="/own.html" srcdoc="&lt;p&gt;x&lt;/p&gt;&lt;iframe src=&quot;https://www.youtube.com/embed/x&quot;&gt;&lt;/iframe&gt;"></iframe>', 'srcdoc', 4, 'youtube'),
+            'srcdoc in srcdoc' => array('<iframe srcdoc="<iframe srcdoc=\'&lt;script async src=&quot;https://www.googletagmanager.com/gtag/js?id=G-1&quot;&gt;&lt;/script&gt;\'></iframe>"></iframe>', 'srcdoc', 3, 'google-analytics'),
+            'srcdoc with an inline snippet' => array('<iframe srcdoc="<script>fbq(\'init\', \'1\');</script>"></iframe>', 'srcdoc', 4, 'meta-pixel'),
+            'data: HTML, percent-encoded' => array('<iframe src="data:text/html;charset=utf-8,%3Cscript%20src%3D%22' . $fb . '%22%3E%3C/script%3E"></iframe>', 'data:', 4, 'meta-pixel'),
+            'data: HTML in base64' => array('<iframe src="data:text/html;base64,' . base64_encode('<iframe src="https://player.vimeo.com/video/1"></iframe>') . '"></iframe>', 'data:', 4, 'vimeo'),
+            'data: SVG' => array('<iframe src="data:image/svg+xml,<svg xmlns=\'http://www.w3.org/2000/svg\'><script href=\'' . $fb . '\'/></svg>"></iframe>', 'data:', 4, 'meta-pixel'),
+            'javascript: markup' => array('<iframe src="JavaScript:\'<script src=&quot;' . $fb . '&quot;></script>\'"></iframe>', 'javascript:', 4, 'meta-pixel'),
+            'javascript: percent-encoded' => array('<iframe src="javascript:%27%3Cscript%20src%3D%22' . $fb . '%22%3E%3C/script%3E%27"></iframe>', 'javascript:', 4, 'meta-pixel'),
+        );
+        foreach ($frames as $name => $case) {
+            list($html, $address, $category, $service) = $case;
+            list($out, $report) = Pages::rewrite($html);
+            $this->assertSame(array('iframe ' . $address), Pages::summary($report), $name);
+            $this->assertStringEndsWith(' data-source="gdprlock" data-category="' . $category . '" data-service="' . $service . '"></iframe>', $out, $name);
+            $this->assertDoesNotMatchRegularExpression('~^<iframe\b(?:"[^"]*"|\'[^\']*\'|[^"\'>])*?\s(?:src|srcdoc)=~', $out, $name);
+            // what the visitor allows stays as it is
+            list($out, $report) = Pages::rewrite($html, 'pagepulse_services=' . $service);
+            $this->assertSame($html, $out, $name);
+        }
+        list($out) = Pages::rewrite($frames['srcdoc with entities, and a src it wins over'][0]);
+        $this->assertSame('<iframe data-src="/own.html" data-srcdoc="&lt;p&gt;x&lt;/p&gt;&lt;iframe src=&quot;https://www.youtube.com/embed/x&quot;&gt;&lt;/iframe&gt;" data-source="gdprlock" data-category="4" data-service="youtube"></iframe>', $out);
+        // documents that load no vendor, or only what the visitor allows
+        foreach (array(
+            '<iframe srcdoc="<p>Hello <a href=\'https://www.youtube.com/\'>YouTube</a></p>"></iframe>',
+            '<iframe srcdoc="<script src=\'/own.js\'></script>"></iframe>',
+            '<iframe src="data:text/plain,https://www.youtube.com/embed/x"></iframe>',
+            '<iframe src="data:,<script src=' . $fb . '></script>"></iframe>',
+            '<iframe src="data:image/png;base64,iVBORw0KGgo="></iframe>',
+            '<iframe src="javascript:void(0)"></iframe>',
+            '<iframe src="javascript:\'<p>hi</p>\'"></iframe>',
+        ) as $html) {
+            list(, $report) = Pages::rewrite($html);
+            $this->assertSame(array(), $report, $html);
+        }
+        list(, $report) = Pages::rewrite('<iframe srcdoc="<script src=\'https://www.googletagmanager.com/gtag/js?id=G-1\'></script>"></iframe>', 'cookieconsent_status=allow; cookieconsent_categories=1.2.3');
+        $this->assertSame(array(), $report);
+    }
+
+    /**
      * Addresses the browser's URL parser maps to a vendor (audit finding 8): the host through
      * domain to ASCII (UTS #46: U+3002 as a dot, fullwidth letters, a soft hyphen mapped to
      * nothing, percent-encoded too), the path without dot segments. With ext-intl they are the

@@ -121,6 +121,12 @@ final class Rewriter
      */
     public static $intl = null;
 
+    /** How deep documents in documents are read (srcdoc in srcdoc ...); deeper ones are held. */
+    const INNER_DEPTH = 4;
+
+    /** @var int how deep in documents carried by attributes this rewriter reads (inner()) */
+    private $depth = 0;
+
     /** @var Policy */
     private $policy;
 
@@ -149,11 +155,13 @@ final class Rewriter
     private $firstStart = array();
 
     /**
-     * What the last run did, in page order: action (script, inline, iframe, link, removed; failed
-     * and held after a pattern gave up, see holdRest), address (host and path, or the service of an
-     * inline snippet), service, and where: start and end offsets in the input, and the markup put there.
+     * What the last run did, in page order: action (script, inline, iframe, link, embed, object,
+     * removed; failed and held after a pattern gave up, see holdRest), address (host and path, the
+     * service of an inline snippet, or what a frame's document is: srcdoc, data:, javascript:),
+     * service, category (null for removed, failed, held), and where: start and end offsets in the
+     * input, and the markup put there.
      *
-     * @var array<int, array{action: string, address: string, service: string|null, start: int, end: int, markup: string}>
+     * @var array<int, array{action: string, address: string, service: string|null, category: int|null, start: int, end: int, markup: string}>
      */
     public $report = array();
 
@@ -391,7 +399,7 @@ final class Rewriter
     private function holdRest($html, array &$pieces, $last, $from)
     {
         static $hold = array('script' => ' type=text/plain', 'iframe' => ' src=about:blank', 'link' => ' rel=pagepulse-held', 'embed' => ' src=about:blank', 'object' => ' data=about:blank');
-        $this->report[] = array('action' => 'failed', 'address' => 'pcre error ' . $this->pcreError, 'service' => null, 'start' => $from, 'end' => $from, 'markup' => '');
+        $this->report[] = array('action' => 'failed', 'address' => 'pcre error ' . $this->pcreError, 'service' => null, 'category' => null, 'start' => $from, 'end' => $from, 'markup' => '');
         $pos = $from;
         while (($lt = strpos($html, '<', $pos)) !== false) {
             $pos = $lt + 1;
@@ -415,7 +423,7 @@ final class Rewriter
             $pieces[] = substr($html, $last, $after - $last);
             $pieces[] = $hold[$name];
             $last = $after;
-            $this->report[] = array('action' => 'held', 'address' => $name, 'service' => null, 'start' => $after, 'end' => $after, 'markup' => $hold[$name]);
+            $this->report[] = array('action' => 'held', 'address' => $name, 'service' => null, 'category' => null, 'start' => $after, 'end' => $after, 'markup' => $hold[$name]);
         }
         return $last;
     }
@@ -690,14 +698,14 @@ final class Rewriter
             if ($found === null || $this->consent->allows($found[0], $found[1])) {
                 return null;
             }
-            $this->report[] = self::entry('script', $address[0] . $address[1], $found[1]);
+            $this->report[] = self::entry('script', $address[0] . $address[1], $found);
             return $this->blockedTag('script', $tag, $attributes, $found, true);
         }
         $found = $this->snippet($text);
         if ($found === null || $this->consent->allows($found[0], $found[1])) {
             return null;
         }
-        $this->report[] = self::entry('inline', $found[1] !== null ? $found[1] : 'category ' . $found[0], $found[1]);
+        $this->report[] = self::entry('inline', $found[1] !== null ? $found[1] : 'category ' . $found[0], $found);
         return $this->blockedTag('script', $tag, $attributes, $found, true);
     }
 
@@ -720,6 +728,17 @@ final class Rewriter
         if (!$this->match(self::LOADER, $text, $match)) {
             return null;
         }
+        return $this->named($text, false);
+    }
+
+    /**
+     * The first address of a known host that a text names (`https://host/path`, `//host/path`, also
+     * with `\/` as in JSON): [category, service]; with $held, the first the visitor has not allowed.
+     *
+     * @return array{0: int, 1: string|null}|null
+     */
+    private function named($text, $held)
+    {
         $found = preg_match_all('~(?:https?:)?(?:\\\\?/){2}([a-z0-9.-]+\.[a-z]{2,})((?:\\\\?/[^\s\'"\\\\?#]*)*)~i', $text, $matches, PREG_SET_ORDER);
         if ($found === false) {
             $this->fail();
@@ -727,7 +746,7 @@ final class Rewriter
         if ($found) {
             foreach ($matches as $match) {
                 $found = $this->policy->classify(strtolower($match[1]), str_replace('\\/', '/', $match[2]) ?: '/');
-                if ($found !== null) {
+                if ($found !== null && (!$held || !$this->consent->allows($found[0], $found[1]))) {
                     return $found;
                 }
             }
@@ -735,26 +754,135 @@ final class Rewriter
         return null;
     }
 
-    /** An iframe: null to keep it, else its new start tag. */
+    /**
+     * An iframe: null to keep it, else its new start tag. One whose own document loads a vendor
+     * (`srcdoc`, which wins over `src`, or a `data:` or `javascript:` address) is held as
+     * server-blocked markup, as embeds are (plugin()): the bundle releases only addresses.
+     */
     private function frame(array $tag)
     {
         $attributes = $this->attributes($tag[2]);
         $src = $this->value($attributes, 'src');
+        $srcdoc = $this->value($attributes, 'srcdoc');
+        $found = $srcdoc === null ? null : $this->inner($srcdoc);
+        if ($found !== null) {
+            $this->report[] = self::entry('iframe', 'srcdoc', $found);
+            return $this->serverBlocked($tag, $attributes, array('srcdoc' => 'data-srcdoc', 'src' => 'data-src'), $found);
+        }
         $address = $src === null ? null : $this->address($src);
+        if ($address === null && $src !== null) {
+            list($scheme, $found) = $this->frameDocument($src);
+            if ($found === null) {
+                return null;
+            }
+            $this->report[] = self::entry('iframe', $scheme, $found);
+            return $this->serverBlocked($tag, $attributes, array('src' => 'data-src'), $found);
+        }
         $found = $this->classify($address);
         if ($found === null || $this->consent->allows($found[0], $found[1])) {
             return null;
         }
-        $this->report[] = self::entry('iframe', $address[0] . $address[1], $found[1]);
+        $this->report[] = self::entry('iframe', $address[0] . $address[1], $found);
         return $this->blockedTag('iframe', $tag, $attributes, $found, false);
+    }
+
+    /**
+     * A document the page carries in an attribute (srcdoc, a data: address, a javascript: one's
+     * text): [category, service] of the first thing in it that would load and is not allowed, read
+     * by a rewriter of its own as the browser reads that document; null when there is none.
+     *
+     * @return array{0: int, 1: string|null}|null
+     */
+    private function inner($html)
+    {
+        if ($this->depth >= self::INNER_DEPTH) {
+            return array(self::UNMAPPED_CATEGORY, null);
+        }
+        $inner = new self($this->policy, $this->consent);
+        $inner->depth = $this->depth + 1;
+        $inner->rewrite($html);
+        foreach ($inner->report as $entry) {
+            if ($entry['action'] !== 'removed') {
+                // after a PCRE failure (failed, held): no category known, held under the unmapped one
+                return $entry['category'] !== null ? array($entry['category'], $entry['service']) : array(self::UNMAPPED_CATEGORY, null);
+            }
+        }
+        return null;
+    }
+
+    /**
+     * What a `data:` or `javascript:` frame address loads that is not allowed: [scheme, found or
+     * null]. A data: HTML document is read as a page; any other data: document that may run
+     * script (SVG, XML) and a javascript: address's text (percent-decoded, as the browser runs it)
+     * are held when they name a vendor's address or hold a vendor's snippet, whatever they do with
+     * it. Plain text, images and other schemes load nothing.
+     *
+     * @return array{0: string, 1: array{0: int, 1: string|null}|null}
+     */
+    private function frameDocument($src)
+    {
+        $url = trim(str_replace(array("\t", "\n", "\r"), '', $src), " \f\x00..\x1F");
+        if (!preg_match('~^(data|javascript):~i', $url, $scheme)) {
+            return array('', null);
+        }
+        $name = strtolower($scheme[1]) . ':';
+        $rest = (string) substr($url, strlen($scheme[0]));
+        if ($name === 'javascript:') {
+            $text = rawurldecode($rest);
+            $found = $this->snippet($text);
+            if ($found !== null && $this->consent->allows($found[0], $found[1])) {
+                $found = null;
+            }
+            return array($name, $found !== null ? $found : ($this->inner($text) ?: $this->named($text, true)));
+        }
+        $comma = strpos($rest, ',');
+        if ($comma === false) {
+            return array($name, null);
+        }
+        $meta = strtolower(substr($rest, 0, $comma));
+        $body = rawurldecode((string) substr($rest, $comma + 1));
+        if (preg_match('~;[\t\n\f\r ]*base64[\t\n\f\r ]*$~', $meta)) {
+            $body = (string) base64_decode((string) preg_replace('~[\t\n\f\r ]+~', '', $body));
+        }
+        $type = trim((string) strstr($meta . ';', ';', true), " \t\n\f\r");
+        if ($type === 'text/html') {
+            return array($name, $this->inner($body));
+        }
+        if ($type === '' || strncmp($type, 'text/', 5) === 0 || (strncmp($type, 'image/', 6) === 0 && $type !== 'image/svg+xml')) {
+            return array($name, null);
+        }
+        return array($name, $this->named($body, true));
+    }
+
+    /**
+     * An element whose document or plugin the bundle cannot start in place, as server-blocked
+     * markup (docs/protocol.md#blocked-resources, com_gdpr's `data-source="gdprlock"`): the
+     * attributes that load something renamed ($renames: every copy, since the browser keeps the
+     * first and a later one must not become it), `data-category`, `data-service`. The bundle shows
+     * a placeholder and reloads the page once a choice allows the category; the server then leaves
+     * the element as it was.
+     */
+    private function serverBlocked(array $tag, array $attributes, array $renames, array $found)
+    {
+        $out = '<' . $tag[1];
+        foreach ($attributes as $attribute) {
+            $lower = $attribute[0];
+            if ($lower === 'data-source' || $lower === 'data-category' || $lower === 'data-service' || in_array($lower, $renames, true)) {
+                continue;
+            }
+            $out .= ' ' . (isset($renames[$lower]) ? $renames[$lower] . substr($attribute[2], strlen($attribute[1])) : $attribute[2]);
+        }
+        $out .= ' data-source="gdprlock" data-category="' . $found[0] . '"';
+        if ($found[1] !== null) {
+            $out .= ' data-service="' . $found[1] . '"';
+        }
+        return $out . '>';
     }
 
     /**
      * An `<embed src>` or `<object data>` of a vendor: null to keep it, else its new start tag. The
      * bundle cannot start such an element in place, so it is held as server-blocked markup
-     * (docs/protocol.md#blocked-resources, com_gdpr's `data-source="gdprlock"`): the address moves
-     * to `data-src`, and the bundle shows a placeholder and reloads the page once a choice allows
-     * its category, when the server leaves it as it was.
+     * (serverBlocked), its address as `data-src`.
      */
     private function plugin($name, array $tag)
     {
@@ -766,21 +894,8 @@ final class Rewriter
         if ($found === null || $this->consent->allows($found[0], $found[1])) {
             return null;
         }
-        $this->report[] = self::entry($name, $address[0] . $address[1], $found[1]);
-        $out = '<' . $tag[1];
-        foreach ($attributes as $attribute) {
-            $lower = $attribute[0];
-            if ($lower === 'data-src' || $lower === 'data-source' || $lower === 'data-category' || $lower === 'data-service') {
-                continue;
-            }
-            // every copy renamed: the browser keeps the first, and a later one must not become it
-            $out .= ' ' . ($lower === $key ? 'data-src' . substr($attribute[2], strlen($attribute[1])) : $attribute[2]);
-        }
-        $out .= ' data-source="gdprlock" data-category="' . $found[0] . '"';
-        if ($found[1] !== null) {
-            $out .= ' data-service="' . $found[1] . '"';
-        }
-        return $out . '>';
+        $this->report[] = self::entry($name, $address[0] . $address[1], $found);
+        return $this->serverBlocked($tag, $attributes, array($key => 'data-src'), $found);
     }
 
     /**
@@ -801,7 +916,7 @@ final class Rewriter
         if ($found === null || $this->consent->allows($found[0], $found[1])) {
             return null;
         }
-        $this->report[] = self::entry('link', $address[0] . $address[1], $found[1]);
+        $this->report[] = self::entry('link', $address[0] . $address[1], $found);
         $out = '<link';
         foreach ($attributes as $attribute) {
             $out .= ' ' . ($attribute[0] === 'href' ? 'data-pagepulse-href' . substr($attribute[2], strlen($attribute[1])) : $attribute[2]);
@@ -890,10 +1005,13 @@ final class Rewriter
         return $out;
     }
 
-    /** A report entry; rewrite() adds where. */
-    private static function entry($action, $address, $service)
+    /** A report entry ($found: [category, service] or null); rewrite() adds where. */
+    private static function entry($action, $address, $found)
     {
-        return array('action' => $action, 'address' => $address, 'service' => $service, 'start' => 0, 'end' => 0, 'markup' => '');
+        return array(
+            'action' => $action, 'address' => $address, 'service' => $found === null ? null : $found[1],
+            'category' => $found === null ? null : $found[0], 'start' => 0, 'end' => 0, 'markup' => '',
+        );
     }
 
     /** An attribute value's character references, numeric ones without `;` too (as browsers read them). */
