@@ -385,6 +385,7 @@ final class RewriterTest extends TestCase
             '/x/../' => '<iframe src="https://www.google.com/x/../maps/embed?pb=1"></iframe>',
             'percent-encoded dots' => '<iframe src="https://www.google.com/x/%2E%2e/%2e/maps/embed?pb=1"></iframe>',
             'a base with ..' => '<base href="https://www.google.com/x/"><iframe src="../maps/embed?pb=1"></iframe>',
+            'percent-encoded letters (the same path to the server)' => '<iframe src="https://www.google.com/%6Daps/%65mbed?pb=1"></iframe>',
         );
         $intl = function_exists('idn_to_ascii');
         foreach ($hosts as $name => $html) {
@@ -407,7 +408,7 @@ final class RewriterTest extends TestCase
             $this->assertStringContainsString('data-service="googlemaps"', $out, $name);
         }
         // not Maps: the dot segments take the path elsewhere, or are no dot segments
-        foreach (array('https://www.google.com/maps/../search', 'https://www.google.com/maps/embed/../../x', 'https://www.google.com/.../maps/embed') as $src) {
+        foreach (array('https://www.google.com/maps/../search', 'https://www.google.com/maps/embed/../../x', 'https://www.google.com/.../maps/embed', 'https://www.google.com/%2Fmaps/embed') as $src) {
             list(, $report) = Pages::rewrite('<iframe src="' . $src . '"></iframe>');
             $this->assertSame(array(), $report, $src);
         }

@@ -1039,7 +1039,7 @@ final class Rewriter
     /**
      * Host and path of an address as the browser's URL parser reads them: tabs and newlines
      * removed, `\` as `/`, user info and port dropped, the host percent-decoded and mapped as
-     * domain to ASCII does (hostFor), dot segments removed from the path; a relative address has
+     * domain to ASCII does (hostFor), the path as the vendor's server reads it (pathFor); a relative address has
      * the host of a `<base href>`, else '' (the page's own). A host that cannot be mapped here is
      * `?` and the host as written (held, see classify). Null for addresses of other schemes
      * (data:, javascript:, about:).
@@ -1064,7 +1064,7 @@ final class Rewriter
             if ($this->baseHost === null) {
                 return array('', $path);
             }
-            return array($this->baseHost, self::withoutDotSegments($path !== '' && $path[0] === '/' ? $path : substr($this->basePath, 0, strrpos($this->basePath, '/') + 1) . $path));
+            return array($this->baseHost, self::pathFor($path !== '' && $path[0] === '/' ? $path : substr($this->basePath, 0, strrpos($this->basePath, '/') + 1) . $path));
         }
         $cut = strcspn($rest, '/?#');
         $authority = substr($rest, 0, $cut);
@@ -1083,9 +1083,9 @@ final class Rewriter
         $written = rawurldecode($authority);
         $host = self::hostFor($written);
         if ($host === null) {
-            return array('?' . $written, self::withoutDotSegments($path));
+            return array('?' . $written, self::pathFor($path));
         }
-        return $host === '' ? null : array($host, self::withoutDotSegments($path));
+        return $host === '' ? null : array($host, self::pathFor($path));
     }
 
     /**
@@ -1135,6 +1135,27 @@ final class Rewriter
             return null;
         }
         return rtrim($info['result'], '.');
+    }
+
+    /**
+     * The path a vendor's server reads: dot segments removed (as the browser does), then percent-
+     * encoded letters, digits and `-._~` decoded (RFC 3986: the same path to the server, so
+     * `/%6Daps/embed` is Maps too; the bundle holds such an element by the category written on it).
+     *
+     * @param string $path
+     * @return string
+     */
+    private static function pathFor($path)
+    {
+        $path = self::withoutDotSegments($path);
+        if (strpos($path, '%') === false) {
+            return $path;
+        }
+        $decoded = preg_replace_callback('/%([0-9A-Fa-f]{2})/', function ($match) {
+            $char = chr((int) hexdec($match[1]));
+            return preg_match('/^[A-Za-z0-9._~-]$/D', $char) ? $char : $match[0];
+        }, $path);
+        return is_string($decoded) ? $decoded : $path;
     }
 
     /**
