@@ -109,8 +109,8 @@ class PlgSystemPagepulse extends CMSPlugin
      * with what the visitor's consent allows, so that is part of the key. A cached copy made for
      * a visitor who allowed everything never reaches one who did not. The printed tag and config
      * differ too, with com_gdpr's session switches (`gdpr_cookie_category_disabled_N`) and the
-     * language: a hash of them ends the key, so no visitor gets another's (its nonce and the
-     * bundle's address are the same for everyone and left out).
+     * language: a hash of them ends the key, so no visitor gets another's (left out: the nonce,
+     * new on each request, and the bundle's address, the same for everyone).
      *
      * @return string
      */
