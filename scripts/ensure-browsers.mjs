@@ -50,10 +50,16 @@ export const ENGINE_PACKAGES = {
     version: () => execFileSync('openssl', ['version']).toString().trim(),
   },
   // not a browser: the Joomla package's PHP checks (php -l, the PHP 7.2 guard on php-parser, phpunit;
-  // unzip for the archive test) and the browser test that serves pages through the plugin with `php -S`
+  // unzip for the archive test) and the browser test that serves pages through the plugin with `php -S`;
+  // ext-intl: the rewriter maps hosts as browsers do with it (RewriterTest runs that path only where it is)
   php: {
-    packages: ['php-cli', 'php-xml', 'php-mbstring', 'php-parser', 'phpunit', 'unzip'],
-    present: () => onPath('php') && onPath('phpunit') && onPath('unzip') && existsSync('/usr/share/php/PhpParser/autoload.php'),
+    packages: ['php-cli', 'php-xml', 'php-mbstring', 'php-intl', 'php-parser', 'phpunit', 'unzip'],
+    present: () =>
+      onPath('php') &&
+      onPath('phpunit') &&
+      onPath('unzip') &&
+      existsSync('/usr/share/php/PhpParser/autoload.php') &&
+      execFileSync('php', ['-r', 'echo function_exists("idn_to_ascii") ? 1 : 0;']).toString() === '1',
     version: () => execFileSync('php', ['-r', 'echo "PHP ", PHP_VERSION;']).toString().trim(),
   },
   // not a browser: the collector suite's PostgreSQL pass (test/support/postgres.ts) starts its own cluster
