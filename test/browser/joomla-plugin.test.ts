@@ -84,7 +84,8 @@ async function vendorContext(cookies: Record<string, string> = {}) {
 }
 
 const hosts = (requests: string[]) => [...new Set(requests.map((url) => new URL(url).hostname))].sort();
-const page = (blocking = 1) => `${origin}/?template=cassiopeia&bundle=${BUNDLE_PARAM}&blocking=${blocking}`;
+const page = (blocking = 1, template = 'cassiopeia') =>
+  `${origin}/?template=${template}&bundle=${BUNDLE_PARAM}&blocking=${blocking}`;
 
 /** Wait until the bundle runs and the network is quiet (nothing of the page is still loading). */
 async function settled(tab: Page): Promise<void> {
@@ -156,5 +157,31 @@ describe(`the Joomla plugin's server half (${BUNDLE})`, () => {
     await tab.goto(page());
     await settled(tab);
     expect(hosts(requests)).toEqual(['www.googletagmanager.com']);
+  });
+
+  it('a vendor <embed> and <object>: held by the server with a placeholder, sent as written after the reload a choice makes', async () => {
+    const { context, requests } = await vendorContext();
+    const tab = await context.newPage();
+    const errors = collectPageErrors(tab);
+    const embeds = (list: string[]) => list.filter((url) => url.includes('/pp-embed-77') || url.includes('/pp-object-01'));
+    const first = await (await context.request.get(page(1, 'embeds'))).text();
+    expect(first).not.toMatch(/<embed[^>]*\ssrc="https:\/\/player\.vimeo\.com/);
+    expect(first).not.toMatch(/<object[^>]*\sdata="https:\/\/www\.youtube\.com/);
+    await tab.goto(page(1, 'embeds'));
+    await tab.locator('pagepulse-consent .banner').waitFor();
+    await settled(tab);
+    expect(requests).toEqual([]);
+    // a placeholder for each, besides those of the vendor snippets
+    expect(await tab.locator('.gdprlock-placeholder').count()).toBeGreaterThanOrEqual(2);
+    await tab.locator('pagepulse-consent').getByRole('button', { name: 'Alle akzeptieren' }).click();
+    await expect.poll(() => embeds(requests).length, { timeout: 20_000 }).toBe(2);
+    await settled(tab);
+    expect(
+      await tab.evaluate(() => [
+        !!document.querySelector('embed[src*="pp-embed-77"]'),
+        !!document.querySelector('object[data*="pp-object-01"]'),
+      ]),
+    ).toEqual([true, true]);
+    expect(errors).toEqual([]);
   });
 });
