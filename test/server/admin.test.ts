@@ -332,10 +332,28 @@ describe('sign-in', () => {
     const c = await signIn(h.url);
     for (let t = 0; t < SESSION_ABSOLUTE_MS; t += SESSION_IDLE_MS / 2) {
       h.clock.now += SESSION_IDLE_MS / 2;
-      if (t + SESSION_IDLE_MS / 2 <= SESSION_ABSOLUTE_MS) expect((await c.get('/admin/api/online')).status).toBe(200);
+      if (t + SESSION_IDLE_MS / 2 <= SESSION_ABSOLUTE_MS) expect((await c.get('/admin/api/settings')).status).toBe(200);
     }
     h.clock.now += 1;
-    expect((await c.get('/admin/api/online')).status).toBe(401);
+    expect((await c.get('/admin/api/settings')).status).toBe(401);
+  });
+
+  it("a forgotten overview signs itself out after 2 h: its poll of the live count is no activity, the admin's reads are", async () => {
+    const a = await signIn(h.url);
+    // the app polls every 5 s while the overview is open; here once every 10 minutes of the clock
+    for (let t = 0; t + 10 * 60_000 <= SESSION_IDLE_MS; t += 10 * 60_000) {
+      h.clock.now += 10 * 60_000;
+      expect((await a.get('/admin/api/online')).status).toBe(200);
+    }
+    h.clock.now += 10 * 60_000;
+    expect((await a.get('/admin/api/online')).status).toBe(401);
+    expect((await a.get('/admin/api/settings')).status).toBe(401);
+    // a read of the admin's own (a view opened, a period chosen) keeps the session
+    const b = await signIn(h.url);
+    h.clock.now += SESSION_IDLE_MS - 60_000;
+    expect((await b.get('/admin/api/settings')).status).toBe(200);
+    h.clock.now += SESSION_IDLE_MS - 60_000;
+    expect((await b.get('/admin/api/online')).status).toBe(200);
   });
 
   it('without PAGEPULSE_ADMIN_PASSWORD: creates a random password once, stores only its scrypt hash', async () => {

@@ -35,6 +35,8 @@ const ADMIN_HEADERS = {
 
 /** The read-only stats API (docs/collector.md "Stats API"). */
 export const STATS_PATH = '/api/v1/stats';
+/** The overview's live count, which the app polls while it is open (admin/api.ts READS). */
+const ONLINE_PATH = '/admin/api/online';
 
 /** What the admin area needs from the collector. */
 export interface AdminDeps {
@@ -144,8 +146,9 @@ export function createAdmin({ store, now, root, trustProxy, presenceWindowMs, si
         return (redirect(res, '/admin/login?signed-out=1', { 'set-cookie': await login.signOut(req) }), true);
       }
 
-      // everything else needs a live session
-      if (!(await login.signedIn(req, now()))) {
+      // everything else needs a live session; the overview's poll of the live count (every 5 s while
+      // it is open) is no activity of the admin's: it does not keep the session from its idle end
+      if (!(await login.signedIn(req, now(), path !== ONLINE_PATH))) {
         if (reading && (path === '/admin/' || path === '/admin/index.html')) return (redirect(res, '/admin/login'), true);
         throw new HttpError(401, 'sign in first', ADMIN_HEADERS);
       }

@@ -116,10 +116,13 @@ export function createLogin(
       }
       return { ok: true, cookies };
     },
-    /** Whether the request carries a live session (and touch it). */
-    signedIn: async (req: IncomingMessage, now: number) => {
+    /**
+     * Whether the request carries a live session; `active`: the admin's own request, which keeps it
+     * from its idle end (a background poll does not: a forgotten open tab signs itself out).
+     */
+    signedIn: async (req: IncomingMessage, now: number, active = true) => {
       const token = readCookie(req, ADMIN_COOKIE);
-      return token !== null && (await admin.touchSession(tokenHash(token), now));
+      return token !== null && (await admin.touchSession(tokenHash(token), now, active));
     },
     /** End the request's session; answers the Set-Cookie that removes it. */
     async signOut(req: IncomingMessage): Promise<string> {

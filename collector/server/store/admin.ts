@@ -85,8 +85,11 @@ export function adminStore(sql: Sql, life: AdminLifetimes) {
       ]);
       await sql.run('INSERT INTO admin_sessions (token_hash, created_at, last_seen) VALUES (?, ?, ?)', [hash, now, now]);
     },
-    /** Whether the hash names a live session; touches it, or deletes it when it expired. */
-    async touchSession(hash: string, now: number): Promise<boolean> {
+    /**
+     * Whether the hash names a live session; touches it (with `touch`: the admin's own request, not a
+     * background poll), or deletes it when it expired.
+     */
+    async touchSession(hash: string, now: number, touch = true): Promise<boolean> {
       const row = await sql.get<{ created_at: number; last_seen: number }>(
         'SELECT created_at, last_seen FROM admin_sessions WHERE token_hash = ?',
         [hash],
@@ -96,7 +99,7 @@ export function adminStore(sql: Sql, life: AdminLifetimes) {
         await sql.run('DELETE FROM admin_sessions WHERE token_hash = ?', [hash]);
         return false;
       }
-      await sql.run('UPDATE admin_sessions SET last_seen = ? WHERE token_hash = ?', [now, hash]);
+      if (touch) await sql.run('UPDATE admin_sessions SET last_seen = ? WHERE token_hash = ?', [now, hash]);
       return true;
     },
     closeSession: async (hash: string) => void (await sql.run('DELETE FROM admin_sessions WHERE token_hash = ?', [hash])),
