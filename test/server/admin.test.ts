@@ -417,6 +417,9 @@ describe('admin data', () => {
     expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="pagepulse-consents-2025-05-01\.csv"$/);
     expect(res.headers.get('access-control-allow-origin')).toBeNull();
     const pseudonym = visitorId(session.split('=')[1]!);
+    // a byte order mark first, so that Excel reads the umlauts of form fields and user agents as UTF-8
+    // (a decoder, as text() here, drops it)
+    expect([...new Uint8Array(await res.clone().arrayBuffer()).slice(0, 4)]).toEqual([0xef, 0xbb, 0xbf, 0x74]);
     const lines = (await res.text()).split('\r\n');
     expect(lines[0]).toBe('time,pseudonym,consent_id,kind,category,choice,user_agent,url,form,fields,deleted_at');
     expect(lines[1]).toBe(
@@ -426,7 +429,7 @@ describe('admin data', () => {
     expect(lines.slice(2)).toEqual([
       `2025-05-01T12:00:00+02:00,${pseudonym},,category,3,allow,${AGENT},,,,`,
       `2025-05-01T12:00:00+02:00,${pseudonym},,generic,,allow,${AGENT},,,,`,
-      `2025-05-01T12:00:00+02:00,${pseudonym},,form,,given,${AGENT},${PAGE},kontaktformular,Name: ${NAME}; E-Mail: ${EMAIL},`,
+      `2025-05-01T12:00:00+02:00,${pseudonym},,form,,given,${AGENT},${PAGE},kontaktformular,"Name: ${NAME}; E-Mail: ${EMAIL}",`,
       '',
     ]);
     // filtered by pseudonym and date range
@@ -444,10 +447,14 @@ describe('admin data', () => {
       "'+1",
       "'-1",
       "'@SUM(A1)",
-      "'\tx",
+      `"'\tx"`,
       'ok',
     ]);
     expect(csvCell('a,b')).toBe('"a,b"');
+    // German Excel splits a .csv on `;`: a semicolon (or tab) inside a cell is quoted, else `=1+1` were a cell of its own
+    expect(csvCell('curl;=1+1;')).toBe('"curl;=1+1;"');
+    expect(csvCell("Name: -2+3;=cmd|' /C calc'!A0")).toBe(`"Name: -2+3;=cmd|' /C calc'!A0"`);
+    expect(csvCell('a\t=1')).toBe('"a\t=1"');
   });
 
   it('serves the dashboard reads: online, traffic, clicks, consent shares', async () => {

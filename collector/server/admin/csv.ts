@@ -17,13 +17,15 @@ export const CSV_COLUMNS = [
 ] as const;
 
 /**
- * One CSV cell (RFC 4180): quoted when it holds a comma, quote or line break, quotes doubled. A cell
- * starting with = + - @ (or tab/CR) gets a leading apostrophe, so a spreadsheet shows the visitor's
- * text instead of running it as a formula (OWASP "CSV injection").
+ * One CSV cell (RFC 4180): quoted when it holds a comma, semicolon, tab, quote or line break, quotes
+ * doubled. A cell starting with = + - @ (or tab/CR) gets a leading apostrophe, so a spreadsheet shows
+ * the visitor's text instead of running it as a formula (OWASP "CSV injection"). The semicolon: a
+ * German Excel opens a `.csv` with its list separator `;`, and an unquoted `curl;=1+1` was two cells
+ * there, the second a formula.
  */
 export function csvCell(value: string): string {
   const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+  return /[",;\t\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
 /**
@@ -53,5 +55,5 @@ export function csvLine(row: ConsentEntry, pseudonym: string, timeZone: string):
   return `${cells.map(csvCell).join(',')}\r\n`;
 }
 
-/** The header line. */
-export const CSV_HEADER = `${CSV_COLUMNS.join(',')}\r\n`;
+/** The header line, after a byte order mark: Excel reads the form fields' and user agents' umlauts right (as traffic.csv). */
+export const CSV_HEADER = `\ufeff${CSV_COLUMNS.join(',')}\r\n`;
