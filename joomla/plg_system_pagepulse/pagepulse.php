@@ -29,7 +29,11 @@ foreach (array('Policy', 'Consent', 'Rewriter', 'Settings', 'Head') as $pagepuls
     }
 }
 
-/** The plugin: `onAfterRender` rewrites the page the visitor is about to get; `onPageCacheGetKey` keys the page cache by consent. */
+/**
+ * The plugin: `onAfterRender` rewrites the page the visitor is about to get, a listener for
+ * `onBeforeRespond` (registered in `onAfterInitialise`) the error page of Joomla 4/5, whose error
+ * path skips onAfterRender; `onPageCacheGetKey` keys the page cache by consent.
+ */
 class PlgSystemPagepulse extends CMSPlugin
 {
     /** Where the package installs the bundles. */
@@ -38,20 +42,79 @@ class PlgSystemPagepulse extends CMSPlugin
     /** Layouts of pages that are never touched: edit forms. */
     const SKIP_LAYOUTS = array('edit');
 
+    /** @var string|null the body as this plugin last left it in this request: never rewritten again */
+    private $handled;
+
+    /** @var bool whether the error page's listener is registered (onAfterInitialise) */
+    private $listening = false;
+
     /** After rendering: the page as the visitor will get it, rewritten once. */
     public function onAfterRender()
+    {
+        $this->rewriteBody('html');
+    }
+
+    /**
+     * After the application's start: on Joomla 4 and 5, a listener for onBeforeRespond, which
+     * rewrites the error page. On an error (a 404, a 403, anything thrown) CMSApplication::execute
+     * catches it, ExceptionHandler::render renders the template's error.php with the error renderer,
+     * gives the application that renderer's document (type `error` for HTML) and sets the page as
+     * the body; onAfterRender never fires, and onBeforeRespond is the one event left with the body
+     * still open. A listener of its own and not an `onBeforeRespond` method: Joomla 4 dispatches that
+     * event without an event object (a plain Joomla\Event\Event), which CMSPlugin's wrapper for
+     * methods of this kind refuses with a TypeError (it takes an AbstractEvent), on every page; a
+     * closure without a parameter takes 4.x's event and 5.x's BeforeRespondEvent alike. Joomla 3 has
+     * no event on its error path (ExceptionHandler echoes the page and exits) and no such dispatcher:
+     * nothing is registered there, and README "Joomla" says what is left.
+     */
+    public function onAfterInitialise()
+    {
+        try {
+            $app = Factory::getApplication();
+            if ($this->listening || !method_exists($app, 'getDispatcher') || !interface_exists('Joomla\\Event\\DispatcherInterface')) {
+                return;
+            }
+            $dispatcher = $app->getDispatcher();
+            if (!($dispatcher instanceof \Joomla\Event\DispatcherInterface)) {
+                return;
+            }
+            $dispatcher->addListener('onBeforeRespond', function () {
+                // only the HTML error page: an ordinary page was done in onAfterRender (and may be
+                // compressed by now); JSON, feed and XML error answers have documents of their own
+                $this->rewriteBody('error');
+            });
+            $this->listening = true;
+        } catch (\Throwable $error) {
+            if (defined('JDEBUG') && JDEBUG) {
+                error_log('PagePulse: ' . $error->getMessage());
+            }
+        }
+    }
+
+    /**
+     * The application's body rewritten, if the request is a site page with a document of this type.
+     *
+     * @param string $type the document type this event handles: `html` or `error`
+     * @return void
+     */
+    private function rewriteBody($type)
     {
         try {
             // Factory's application: the one way that works on 3.9 to 5.x without a deprecation
             $app = Factory::getApplication();
-            if (!$this->applies($app)) {
+            if (!$this->applies($app, $type)) {
                 return;
             }
             $body = $app->getBody();
-            $page = $this->page($app, is_string($body) ? $body : '');
+            if (!is_string($body) || $body === $this->handled) {
+                // this plugin's own output (the document changed, the page did not): rewritten once only
+                return;
+            }
+            $page = $this->page($app, $body);
             if ($page !== null && $page !== $body) {
                 $app->setBody($page);
             }
+            $this->handled = $page !== null ? $page : $body;
         } catch (\Throwable $error) {
             // the page goes out as Joomla made it: PagePulse never breaks a page
             if (defined('JDEBUG') && JDEBUG) {
@@ -174,15 +237,21 @@ class PlgSystemPagepulse extends CMSPlugin
     /**
      * Site pages only: never the administrator, never json/raw/feed output or tmpl=raw, never an
      * edit form or a frontend-editing view. Print views and modals are site pages too (bare()).
+     * With `error`: Joomla 4/5's HTML error page (the error renderer's document) of such a request,
+     * whatever page was asked for (an edit link's 404 is the template's error page, no form).
+     *
+     * @param object $app
+     * @param string $type the document type: `html` (a page) or `error` (Joomla 4/5's error page)
+     * @return bool
      */
-    public function applies($app)
+    public function applies($app, $type = 'html')
     {
         $site = method_exists($app, 'isClient') ? $app->isClient('site') : !$app->isAdmin();
         if (!$site) {
             return false;
         }
         $document = method_exists($app, 'getDocument') ? $app->getDocument() : Factory::getDocument();
-        if (!$document || $document->getType() !== 'html') {
+        if (!$document || $document->getType() !== $type) {
             return false;
         }
         $input = $app->input;
@@ -194,7 +263,13 @@ class PlgSystemPagepulse extends CMSPlugin
         if ($format !== 'html' && $format !== '') {
             return false;
         }
-        if (in_array($layout, self::SKIP_LAYOUTS, true) || $tmpl === 'raw') {
+        if ($tmpl === 'raw') {
+            return false;
+        }
+        if ($type === 'error') {
+            return true;
+        }
+        if (in_array($layout, self::SKIP_LAYOUTS, true)) {
             return false;
         }
         // frontend editing: article/contact forms, module and site configuration

@@ -1,15 +1,19 @@
 <?php
 /**
- * The plugin class as Joomla runs it (onAfterRender), on the Joomla stand-ins of
- * support/Joomla.php, from the staged package (dist/joomla/, the zip's content).
+ * The plugin class as Joomla runs it (onAfterRender; on 4/5 also onAfterInitialise and the
+ * onBeforeRespond listener it adds), on the Joomla stand-ins of support/Joomla.php, from the staged
+ * package (dist/joomla/, the zip's content).
  */
 
 use Joomla\CMS\Component\ComponentHelper;
+use Joomla\CMS\Event\Application\BeforeRespondEvent;
+use Joomla\CMS\Event\GenericEvent;
 use Joomla\CMS\Factory;
 use Joomla\CMS\Language\Text;
 use Joomla\CMS\Plugin\PluginHelper;
 use Joomla\CMS\Uri\Uri;
 use PagePulse\Tests\Joomla\Application;
+use PagePulse\Tests\Joomla\Document;
 use PagePulse\Tests\Pages;
 use PHPUnit\Framework\TestCase;
 
@@ -156,6 +160,202 @@ final class PluginTest extends TestCase
         $this->assertSame('<p>fragment</p>' . $page, $this->render('<p>fragment</p>' . $page));
         // the same page without the prolog: tag and rewriting
         $this->assertStringContainsString(' data-category="', $this->render($page));
+    }
+
+    /**
+     * The plugin booted as Joomla 4/5 boots it, on the application's dispatcher (its on* methods
+     * wrapped as CMSPlugin::registerLegacyListener wraps them), and onAfterInitialise dispatched.
+     */
+    private function boot(Application $app, array $params = array())
+    {
+        Factory::$application = $app;
+        $plugin = new PlgSystemPagepulse($app->getDispatcher(), array('name' => 'pagepulse', 'type' => 'system', 'params' => $params));
+        $app->getDispatcher()->dispatch('onAfterInitialise', new GenericEvent('onAfterInitialise'));
+        return $plugin;
+    }
+
+    /**
+     * CMSApplication::execute's onBeforeRespond: 4.x `$this->getDispatcher()->dispatch('onBeforeRespond')`
+     * (no event object: a plain Joomla\Event\Event), 5.x `new BeforeRespondEvent('onBeforeRespond', ['subject' => $this])`.
+     */
+    private static function respond(Application $app, $joomla)
+    {
+        if ($joomla === 5) {
+            $app->getDispatcher()->dispatch('onBeforeRespond', new BeforeRespondEvent('onBeforeRespond', array('subject' => $app)));
+        } else {
+            $app->getDispatcher()->dispatch('onBeforeRespond');
+        }
+    }
+
+    /**
+     * Joomla 4/5's error path (CMSApplication::execute): the exception is caught, ExceptionHandler
+     * renders the template's error.php through the error renderer, gives the application that
+     * renderer's document (type `error`) and sets the page as the body; onAfterRender never fires,
+     * onBeforeRespond does. What a visitor gets there is rewritten as any site page is: the tag
+     * first, the vendors held, the component's client out (PHP audit finding 9), on 4.x's plain
+     * event and 5.x's BeforeRespondEvent alike.
+     */
+    public function testErrorPagesGetTheTagAndTheBlocking()
+    {
+        $page = Pages::template('cassiopeia-error');
+        $query = array('option' => 'com_content', 'view' => 'article', 'id' => '999');
+        $app = new Application($page, $query, 'error');
+        $this->boot($app);
+        self::respond($app, 4);
+        $out = $app->getBody();
+        $app = new Application($page, $query, 'error');
+        $this->boot($app);
+        self::respond($app, 5);
+        $this->assertSame($out, $app->getBody(), 'Joomla 5');
+        $this->assertMatchesRegularExpression('~<head>\s*<meta charset="utf-8"><script src="/media/plg_system_pagepulse/pagepulse\.lite\.iife\.js\?v=\w+" data-base="/" data-lang="de" data-tracker="on" data-consent="on" ~', $out);
+        $this->assertSame(1, substr_count($out, '/media/plg_system_pagepulse/'));
+        // GTM's snippet, the Maps and YouTube frames held; the preconnect hint's address moved aside; the component's client out
+        $this->assertMatchesRegularExpression('~<script type="text/plain" data-category="3" data-service="google-analytics">\(function\(w,d,s,l,i\)~', $out);
+        $this->assertDoesNotMatchRegularExpression('~<(?:script|iframe)\b[^>]*\ssrc="https://(?:www\.googletagmanager|www\.youtube|www\.google)\.com~', preg_replace('~<noscript>.*?</noscript>~s', '', $out));
+        $this->assertStringContainsString('data-src="https://www.youtube.com/embed/pp-error-01"', $out);
+        $this->assertStringContainsString('data-pagepulse-href="https://www.googletagmanager.com"', $out);
+        $this->assertStringNotContainsString('com_jrealtimeanalytics/js/stream.js', $out);
+        // GTM's <noscript> frame is text while scripts run: left as it was
+        $this->assertStringContainsString('<noscript><iframe src="https://www.googletagmanager.com/ns.html?id=GTM-PPERROR"', $out);
+        // exactly the rewrite any page gets, plus the tag
+        list($rewritten) = Pages::rewrite($page);
+        $this->assertSame($rewritten, preg_replace('~<script src="/media/plg_system_pagepulse/[^"]+"[^>]*></script>~', '', $out));
+
+        // a visitor who allowed everything: the error page as Joomla made it, and the tag
+        $_SERVER['HTTP_COOKIE'] = 'cookieconsent_status=allow; cookieconsent_categories=1.2.3.4';
+        $app = new Application($page, $query, 'error');
+        $this->boot($app, array('replace_clients' => '0'));
+        self::respond($app, 5);
+        $out = $app->getBody();
+        preg_match('~<script src="/media/plg_system_pagepulse/[^"]+"[^>]*></script>~', $out, $tag);
+        $this->assertSame($page, str_replace($tag[0], '', $out));
+
+        // an error page in a modal's frame (tmpl=component): held, no banner before a choice
+        $_SERVER['HTTP_COOKIE'] = '';
+        $app = new Application($page, $query + array('tmpl' => 'component'), 'error');
+        $this->boot($app);
+        self::respond($app, 4);
+        $this->assertStringNotContainsString('/media/plg_system_pagepulse/', $app->getBody());
+        $this->assertStringContainsString('data-src="https://www.youtube.com/embed/pp-error-01"', $app->getBody());
+
+        // an error page reached from an edit link is the template's error page, not the edit form
+        $app = new Application($page, array('option' => 'com_content', 'view' => 'form', 'layout' => 'edit', 'a_id' => '999'), 'error');
+        $this->boot($app);
+        self::respond($app, 5);
+        $this->assertStringContainsString('data-src="https://www.youtube.com/embed/pp-error-01"', $app->getBody());
+
+        // server-side blocking off: the tag only
+        $app = new Application($page, $query, 'error');
+        $this->boot($app, array('blocking' => '0'));
+        self::respond($app, 4);
+        $this->assertStringContainsString('/media/plg_system_pagepulse/', $app->getBody());
+        $this->assertStringNotContainsString(' data-category="', $app->getBody());
+    }
+
+    /**
+     * onBeforeRespond runs before every answer: only the HTML error page of a site request is
+     * touched there. Ordinary pages (done in onAfterRender, and maybe gzip-compressed by now),
+     * JSON/feed error answers, `format=raw` requests (whose errors Joomla renders with the HTML
+     * renderer: a script asked, not a visitor), `tmpl=raw` and the administrator are left alone.
+     */
+    public function testErrorAnswersThatAreNoSitePageAreLeftAlone()
+    {
+        $page = Pages::template('cassiopeia-error');
+        $json = '{"errors":[{"title":"Seite nicht gefunden","code":404}]}';
+        $cases = array(
+            'html page' => new Application(Pages::withVendors(Pages::template('cassiopeia')), array(), 'html'),
+            'json' => new Application($json, array('format' => 'json'), 'json'),
+            'json by document' => new Application($json, array(), 'json'),
+            'feed' => new Application('<?xml version="1.0" encoding="utf-8"?><rss version="2.0"></rss>', array('format' => 'feed'), 'feed'),
+            'raw' => new Application($page, array('option' => 'com_ajax', 'format' => 'raw'), 'error'),
+            'tmpl=raw' => new Application($page, array('tmpl' => 'raw'), 'error'),
+            'administrator' => new Application($page, array('option' => 'com_content'), 'error'),
+        );
+        $cases['administrator']->client = 'administrator';
+        foreach ($cases as $name => $app) {
+            $before = $app->getBody();
+            $this->boot($app);
+            self::respond($app, 4);
+            self::respond($app, 5);
+            $this->assertSame($before, $app->getBody(), $name);
+        }
+        // an error inside leaves the error page as Joomla made it
+        $app = new class($page, array(), 'error') extends Application {
+            public function getLanguage()
+            {
+                throw new RuntimeException('no language');
+            }
+        };
+        $this->boot($app);
+        self::respond($app, 4);
+        $this->assertSame($page, $app->getBody());
+    }
+
+    /** One request, one rewrite: the page onAfterRender made is not rewritten again before the answer. */
+    public function testAPageIsNeverRewrittenTwice()
+    {
+        $render = function (Application $app) {
+            $app->getDispatcher()->dispatch('onAfterRender', new GenericEvent('onAfterRender'));
+        };
+        // an ordinary page: onAfterRender, then onBeforeRespond changes nothing
+        $app = new Application(Pages::withVendors(Pages::template('cassiopeia')));
+        $this->boot($app);
+        $render($app);
+        $once = $app->getBody();
+        $this->assertSame(1, substr_count($once, '/media/plg_system_pagepulse/'));
+        self::respond($app, 4);
+        $this->assertSame($once, $app->getBody());
+        // the same body under an error document (a plugin swapped the document, not the page): left
+        $app->loadDocument(new Document('error'));
+        self::respond($app, 5);
+        $this->assertSame($once, $app->getBody());
+
+        // an exception after onAfterRender (another plugin's onAfterRender, onAfterCompress): Joomla
+        // replaces the body with the error page, which is rewritten, once
+        $app = new Application(Pages::withVendors(Pages::template('cassiopeia')));
+        $this->boot($app);
+        $render($app);
+        $app->loadDocument(new Document('error'));
+        $app->setBody(Pages::template('cassiopeia-error'));
+        self::respond($app, 4);
+        $error = $app->getBody();
+        $this->assertSame(1, substr_count($error, '/media/plg_system_pagepulse/'));
+        $this->assertStringContainsString('data-src="https://www.youtube.com/embed/pp-error-01"', $error);
+        self::respond($app, 4);
+        $this->assertSame($error, $app->getBody());
+
+        // onAfterInitialise twice (a plugin that triggers it again): one listener
+        $app = new Application(Pages::template('cassiopeia-error'), array(), 'error');
+        $this->boot($app);
+        $app->getDispatcher()->dispatch('onAfterInitialise', new GenericEvent('onAfterInitialise'));
+        $this->assertCount(1, $app->getDispatcher()->listeners['onBeforeRespond']);
+
+        // Joomla 3 never calls onAfterRender on its error page; should it, the page is not an HTML document there
+        $page = Pages::template('cassiopeia-error');
+        $app = new Application($page, array(), 'error');
+        $this->boot($app);
+        $render($app);
+        $this->assertSame($page, $app->getBody());
+    }
+
+    /**
+     * Joomla 3's application has no Joomla\Event dispatcher (and its error path no event): nothing
+     * is registered, nothing breaks, ordinary pages are as before.
+     */
+    public function testJoomla3RegistersNothing()
+    {
+        $app = new class(Pages::withVendors(Pages::template('protostar'))) extends Application {
+            public function getDispatcher()
+            {
+                return new \stdClass();
+            }
+        };
+        Factory::$application = $app;
+        $subject = null;
+        $plugin = new PlgSystemPagepulse($subject, array('params' => array()));
+        $plugin->onAfterInitialise();
+        $plugin->onAfterRender();
+        $this->assertStringContainsString('/media/plg_system_pagepulse/', $app->getBody());
     }
 
     public function testComGdprIsReplacedAndItsSettingsReachTheBundle()

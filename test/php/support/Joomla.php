@@ -1,8 +1,9 @@
 <?php
 /**
  * Stand-ins for the few Joomla classes the plugin calls (3.8+ namespaced names, which Joomla 4
- * and 5 keep): the application with its input, body, document, language, session and config;
- * Factory, Uri, Text, ComponentHelper, PluginHelper; CMSPlugin with its params. Only what the
+ * and 5 keep): the application with its input, body, document, language, session, config and
+ * (4/5) event dispatcher; Factory, Uri, Text, ComponentHelper, PluginHelper; CMSPlugin with its
+ * params and 4/5's wrapping of on* methods; joomla/event's Event and Dispatcher. Only what the
  * plugin uses, with Joomla's signatures. No Joomla is installed here: README "Joomla" says which
  * versions were tried and how.
  */
@@ -26,12 +27,102 @@ namespace {
     }
 }
 
+namespace Joomla\Event {
+
+    /** joomla/event 2.x (Joomla 4/5): the parts the plugin and Joomla's application use. */
+    interface EventInterface
+    {
+        public function getName();
+    }
+
+    class Event implements EventInterface
+    {
+        /** @var string */
+        private $name;
+        /** @var array */
+        private $arguments;
+
+        public function __construct($name, array $arguments = array())
+        {
+            $this->name = $name;
+            $this->arguments = $arguments;
+        }
+
+        public function getName()
+        {
+            return $this->name;
+        }
+
+        public function getArguments()
+        {
+            return $this->arguments;
+        }
+    }
+
+    interface DispatcherInterface
+    {
+        public function addListener(string $eventName, callable $callback, int $priority = 0): bool;
+
+        public function dispatch(string $name, ?EventInterface $event = null): EventInterface;
+    }
+
+    /** Dispatcher::dispatch as in joomla/event 2.x: without an event object, a plain Event. */
+    final class Dispatcher implements DispatcherInterface
+    {
+        /** @var array<string, callable[]> */
+        public $listeners = array();
+
+        public function addListener(string $eventName, callable $callback, int $priority = 0): bool
+        {
+            $this->listeners[$eventName][] = $callback;
+            return true;
+        }
+
+        public function dispatch(string $name, ?EventInterface $event = null): EventInterface
+        {
+            $event = $event ?: new Event($name);
+            foreach (isset($this->listeners[$name]) ? $this->listeners[$name] : array() as $listener) {
+                $listener($event);
+            }
+            return $event;
+        }
+    }
+}
+
+namespace Joomla\CMS\Event {
+
+    /** Joomla 4/5's event base class: what triggerEvent() and the concrete 5.x events are. */
+    abstract class AbstractEvent extends \Joomla\Event\Event
+    {
+    }
+
+    /** What triggerEvent('onAfterInitialise') and the like dispatch on 4.x. */
+    final class GenericEvent extends AbstractEvent
+    {
+    }
+}
+
+namespace Joomla\CMS\Event\Application {
+
+    /** Joomla 5's `new BeforeRespondEvent('onBeforeRespond', ['subject' => $this])`. */
+    final class BeforeRespondEvent extends \Joomla\CMS\Event\AbstractEvent
+    {
+    }
+}
+
 namespace Joomla\CMS\Plugin {
 
+    use Joomla\CMS\Event\AbstractEvent;
     use Joomla\CMS\Factory;
+    use Joomla\Event\DispatcherInterface;
     use PagePulse\Tests\Joomla\Registry;
 
-    /** Joomla's CMSPlugin: params from the plugin row, the application where the class declares $app. */
+    /**
+     * Joomla's CMSPlugin: params from the plugin row, the application where the class declares $app.
+     * Given Joomla 4/5's dispatcher, it registers its on* methods as 4.x/5.x's
+     * CMSPlugin::registerLegacyListener does: each wrapped in a closure that takes an AbstractEvent
+     * and passes the event's arguments on (so a plain Joomla\Event\Event is a TypeError, as there).
+     */
     abstract class CMSPlugin
     {
         /** @var Registry */
@@ -42,6 +133,15 @@ namespace Joomla\CMS\Plugin {
             $this->params = new Registry(isset($config['params']) ? $config['params'] : array());
             if (property_exists($this, 'app')) {
                 $this->app = Factory::getApplication();
+            }
+            if ($subject instanceof DispatcherInterface) {
+                foreach (get_class_methods($this) as $method) {
+                    if (substr($method, 0, 2) === 'on') {
+                        $subject->addListener($method, function (AbstractEvent $event) use ($method) {
+                            $this->{$method}(...array_values($event->getArguments()));
+                        });
+                    }
+                }
             }
         }
     }
@@ -236,7 +336,7 @@ namespace PagePulse\Tests\Joomla {
         }
     }
 
-    /** The site (or administrator) application as the plugin sees it in onAfterRender. */
+    /** The site (or administrator) application as the plugin sees it in onAfterRender and onBeforeRespond. */
     class Application
     {
         /** @var Input */
@@ -254,8 +354,12 @@ namespace PagePulse\Tests\Joomla {
         /** @var array */
         private $config = array();
 
+        /** @var \Joomla\Event\Dispatcher */
+        private $dispatcher;
+
         public function __construct($body, array $query = array(), $type = 'html', $language = 'de-DE')
         {
+            $this->dispatcher = new \Joomla\Event\Dispatcher();
             $this->body = $body;
             $this->input = new Input($query);
             $this->document = new Document($type);
@@ -282,6 +386,22 @@ namespace PagePulse\Tests\Joomla {
         public function getDocument()
         {
             return $this->document;
+        }
+
+        /** Joomla 4/5's application dispatcher (DispatcherAwareTrait). */
+        public function getDispatcher()
+        {
+            return $this->dispatcher;
+        }
+
+        /**
+         * Joomla 4/5's CMSApplication::loadDocument: Joomla's ExceptionHandler gives the application
+         * the error renderer's document (type `error`, or `json`/`feed`/`xml` for those formats).
+         */
+        public function loadDocument($document = null)
+        {
+            $this->document = $document;
+            return $this;
         }
 
         public function getLanguage()

@@ -21,12 +21,13 @@ final class Pages
         return Policy::fromFile(PAGEPULSE_STAGE . '/services.json');
     }
 
-    /** A template page by name: protostar, cassiopeia, bootstrap3, uikit. */
+    /** A template page by name: protostar, cassiopeia, cassiopeia-error, bootstrap3, uikit. */
     public static function template($name)
     {
         $files = array(
             'protostar' => PAGEPULSE_FIXTURES . '/protostar-home.html',
             'cassiopeia' => PAGEPULSE_FIXTURES . '/cassiopeia-home.html',
+            'cassiopeia-error' => PAGEPULSE_FIXTURES . '/cassiopeia-error.html',
             'bootstrap3' => PAGEPULSE_FIXTURES . '/bootstrap3-template.html',
             'uikit' => PAGEPULSE_ROOT . '/node_modules/uikit/tests/video.html',
         );
