@@ -104,7 +104,7 @@ export function App() {
         <h1>{t.views[view]}</h1>
         {view !== 'settings' && (
           <div className="period-bar">
-            <PeriodPicker key={`${period.name} ${period.from} ${period.to}`} t={t} value={period} onChange={choose} />
+            <PeriodPicker t={t} value={period} onChange={choose} />
             {(view === 'overview' || view === 'clicks') && (
               <p className="counted" data-testid="counted">
                 {t.counted}

@@ -409,6 +409,46 @@ describe('the admin dashboard shows the scenario for the chosen period and the p
   });
 });
 
+/** The element that has focus, as `tag#id[data-testid]` (or its text for a button or link). */
+const focused = () =>
+  page.evaluate(() => {
+    const e = document.activeElement!;
+    const test = e.getAttribute('data-testid');
+    return `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}${test ? `[${test}]` : ''}`;
+  });
+
+describe('keyboard and focus in the admin area (audit findings 1, 2, 7, 8)', () => {
+  it('the period select keeps focus while the arrow keys step through the presets to "Eigener Zeitraum"', async () => {
+    await openView('overview', 'Übersicht');
+    await choose('7d');
+    const select = page.getByTestId('period');
+    await select.focus();
+    // Chromium applies a closed select's arrow key at once: each preset loads, the select stays
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(() => new URL(page.url()).search).toBe('?period=30d');
+    expect(await focused()).toBe('select[period]');
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(() => new URL(page.url()).search).toBe('?period=12m');
+    expect(await focused()).toBe('select[period]');
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(() => select.inputValue()).toBe('custom');
+    expect(await focused()).toBe('select[period]');
+    // a custom range applies on "Anwenden" only: the figures stay those of 12 months until then
+    expect(await page.getByLabel('Von').count()).toBe(1);
+    expect(new URL(page.url()).search).toBe('?period=12m');
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowUp');
+    await expect.poll(() => new URL(page.url()).search).toBe('?period=7d');
+    expect(await focused()).toBe('select[period]');
+    // Back: the select shows the period of that entry
+    await page.goBack();
+    await expect.poll(() => select.inputValue()).toBe('30d');
+    await page.goForward();
+    await expect.poll(() => select.inputValue()).toBe('7d');
+  });
+});
+
 describe('the built bundle in Chromium feeds the same figures', () => {
   const IPHONE =
     'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';

@@ -9,6 +9,14 @@ import { PERIOD_NAMES, type PeriodChoice } from '../period';
  */
 export function PeriodPicker({ t, value, onChange }: { t: Messages; value: PeriodChoice; onChange: (c: PeriodChoice) => void }) {
   const [draft, setDraft] = useState(value);
+  // a new period from outside (a preset applied, Back, a bookmark) resets the draft; the select stays
+  // the same element, so it keeps focus: an arrow key on a closed select changes it at once in
+  // Chromium, and a remount (a `key` of the period) dropped focus at every step
+  const [shown, setShown] = useState(value);
+  if (shown.name !== value.name || shown.from !== value.from || shown.to !== value.to) {
+    setShown(value);
+    setDraft(value);
+  }
   // no day after today (the browser's; the collector refuses a range past the site's today with a message)
   const now = new Date();
   const today = `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
