@@ -33,25 +33,10 @@ const BREAKDOWNS = Object.entries(FILTERS).map(([metric, key]) => [key, metric] 
 
 type Totals = Awaited<ReturnType<VisitsStore['totals']>>;
 
-/** Most first, ties in code-point order (the same on both engines). */
-const byCount = (a: [string, number], b: [string, number]) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
-
-/** The summary figures of one range's totals. */
+/** The summary figures of one range's totals (summed by the database over every label). */
 function summaryOf(totals: Totals) {
-  let views = 0;
-  let time = 0;
-  for (const { n, total } of totals.get('page')?.values() ?? []) {
-    views += n;
-    time += total;
-  }
-  const visits = totals.get('visits')?.get('') ?? { n: 0, total: 0 };
-  return {
-    views,
-    visitors: totals.get('visitors')?.get('')?.n ?? 0,
-    visits: visits.n,
-    bounces: visits.total,
-    timeOnPage: views === 0 ? 0 : Math.round(time / views),
-  };
+  const { views, time, visitors, visits, bounces } = totals.summary;
+  return { views, visitors, visits, bounces, timeOnPage: views === 0 ? 0 : Math.round(time / views) };
 }
 
 /** Each bucket's figure from per-day figures (a day bucket is one day, a month its days). */
@@ -74,25 +59,30 @@ export function createDashboard(visits: VisitsStore, clicks: ClicksStore, consen
   return {
     /** Everything the overview shows for `period`, counted only of what matches `filter`. */
     async traffic(period: Period, filter: VisitFilter = []): Promise<Omit<Traffic, 'period' | 'filters'>> {
-      const [now, before, current, previous] = await Promise.all([
-        visits.totals(period.current.days, filter),
-        visits.totals(period.previous.days, filter),
+      // the current period's first labels of each list (chosen by the database), then the previous
+      // period's figures of those labels only; each chart beside its period's totals, which share
+      // their count of the days with it (visits-totals.ts)
+      const reading = visits.totals(period.current.days, filter, { top: TOP });
+      const shown = reading.then(
+        (totals) => new Map(BREAKDOWNS.map(([, metric]) => [metric, [...(totals.get(metric)?.keys() ?? [])]] as const)),
+      );
+      const [now, current, before, previous] = await Promise.all([
+        reading,
         series(period, period.buckets, period.current.days, filter),
-        series(period, period.previousBuckets, period.previous.days, filter),
+        shown.then((labels) => visits.totals(period.previous.days, filter, { labels })),
+        shown.then(() => series(period, period.previousBuckets, period.previous.days, filter)),
       ]);
       const a = summaryOf(now);
       const b = summaryOf(before);
       const compared = (key: keyof typeof a): Compared => ({ current: a[key], previous: b[key] });
       const rate = (s: typeof a) => (s.visits === 0 ? 0 : s.bounces / s.visits);
-      const table = (metric: string): Row[] => {
-        const counts = [...(now.get(metric) ?? new Map<string, { n: number }>()).entries()].map(
-          ([label, v]) => [label, v.n] as [string, number],
-        );
-        return counts
-          .sort(byCount)
-          .slice(0, TOP)
-          .map(([label, current]) => ({ label, current, previous: before.get(metric)?.get(label)?.n ?? 0 }));
-      };
+      // in the database's order: most first, ties in code-point order
+      const table = (metric: string): Row[] =>
+        [...(now.get(metric) ?? new Map<string, { n: number }>())].map(([label, { n }]) => ({
+          label,
+          current: n,
+          previous: before.get(metric)?.get(label)?.n ?? 0,
+        }));
       const tables = Object.fromEntries(BREAKDOWNS.map(([key, metric]) => [key, table(metric)])) as Record<
         (typeof BREAKDOWNS)[number][0],
         Row[]

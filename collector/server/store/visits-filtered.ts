@@ -106,43 +106,28 @@ export async function countFilteredMonth(reads: Reads, days: readonly Day[]): Pr
 }
 
 /**
- * The filtered totals of `filter` (one filter) in those of `months` that have them: which months
- * those are, each metric and label summed over them (`rows`), and each month's page views and
- * visitors (`perMonth`, the chart's figures). Summed by the database, not per month here: a year's
- * months were some 10,000 rows for the collector's one thread. One statement: one snapshot of the
- * markers and the rows.
+ * Which of `months` have filtered totals of `filter` (one filter), and each one's page views and
+ * visitors (`perMonth`, the chart's figures). The figures by metric and label are summed and ranked
+ * by the totals' read itself (visits-totals.ts), with the other sources of its days, so that only
+ * the top labels reach the collector's thread.
  */
 export async function readFilteredMonths(
   reads: Reads,
   filter: VisitFilter,
   months: readonly string[],
-): Promise<{
-  months: Set<string>;
-  rows: Array<{ metric: string; label: string; n: number; total: number }>;
-  perMonth: Array<{ month: string; views: number; visitors: number }>;
-}> {
-  if (months.length === 0 || filter.length !== 1) return { months: new Set(), rows: [], perMonth: [] };
+): Promise<{ months: Set<string>; perMonth: Array<{ month: string; views: number; visitors: number }> }> {
+  if (months.length === 0 || filter.length !== 1) return { months: new Set(), perMonth: [] };
   const list = months.map(() => '?').join(', ');
-  // `kind`: 0 a month with its page views and visitors, 1 a metric and label over every month
-  const rows = await reads.all<{ kind: number; month: string; metric: string; label: string; n: number; total: number }>(
-    `WITH s AS MATERIALIZED (
-       SELECT b.month AS month, s.metric AS metric, s.label AS label, s.n AS n, s.total AS total
-       FROM stats_visits_by_built b LEFT JOIN stats_visits_by s ON s.start_at = b.start_at AND s.dimension = ? AND s.value = ?
-       WHERE b.month IN (${list})
-     )
-     SELECT 0 AS kind, month, '' AS metric, '' AS label,
-       SUM(CASE WHEN metric = 'page' THEN n ELSE 0 END) AS n, SUM(CASE WHEN metric = 'visitors' THEN n ELSE 0 END) AS total
-     FROM s GROUP BY month
-     UNION ALL
-     SELECT 1, '', metric, label, SUM(n), SUM(total) FROM s WHERE metric IS NOT NULL GROUP BY metric, label`,
+  const kept = await reads.all<{ month: string; n: number | null; total: number | null }>(
+    `SELECT b.month AS month,
+       SUM(CASE WHEN s.metric = 'page' THEN s.n ELSE 0 END) AS n, SUM(CASE WHEN s.metric = 'visitors' THEN s.n ELSE 0 END) AS total
+     FROM stats_visits_by_built b LEFT JOIN stats_visits_by s ON s.start_at = b.start_at AND s.dimension = ? AND s.value = ?
+       AND s.metric IN ('page', 'visitors')
+     WHERE b.month IN (${list}) GROUP BY b.month`,
     [filter[0]![0], filter[0]![1], ...months],
   );
-  const kept = rows.filter((r) => Number(r.kind) === 0);
   return {
     months: new Set(kept.map((r) => r.month)),
-    rows: rows
-      .filter((r) => Number(r.kind) === 1)
-      .map((r) => ({ metric: r.metric, label: r.label, n: Number(r.n), total: Number(r.total) })),
     perMonth: kept.map((r) => ({ month: r.month, views: Number(r.n ?? 0), visitors: Number(r.total ?? 0) })),
   };
 }
