@@ -121,29 +121,8 @@ export function createDashboard(visits: VisitsStore, clicks: ClicksStore, consen
       href: (page: string) => string | null,
       filter: VisitFilter = [],
     ): Promise<ClickPages['pages']> {
-      const [now, before] = await Promise.all([
-        clicks.inDays(period.current.days, filter),
-        clicks.inDays(period.previous.days, filter),
-      ]);
-      const pages: ClickPages['pages'] = [];
-      for (const [page, selectors] of now) {
-        const earlier = before.get(page) ?? new Map<string, number>();
-        const sorted = [...selectors.entries()]
-          .filter(([, n]) => n > 0)
-          .map(([selector, current]) => ({ selector, current, previous: earlier.get(selector) ?? 0 }))
-          .sort(
-            (x, y) =>
-              y.current - x.current ||
-              y.previous - x.previous ||
-              (x.selector < y.selector ? -1 : x.selector > y.selector ? 1 : 0),
-          );
-        const total = {
-          current: sorted.reduce((s, r) => s + r.current, 0),
-          previous: [...earlier.values()].reduce((s, n) => s + n, 0),
-        };
-        if (total.current > 0) pages.push({ page, href: href(page), total, selectors: sorted.slice(0, perPage) });
-      }
-      return pages.sort((x, y) => y.total.current - x.total.current || (x.page < y.page ? -1 : 1)).slice(0, maxPages);
+      const pages = await clicks.pages(period.current.days, period.previous.days, perPage, maxPages, filter);
+      return pages.map(({ page, total, selectors }) => ({ page, href: href(page), total, selectors }));
     },
     /**
      * Per bucket the visitors who decided in it and the share allowing each category (their state at
