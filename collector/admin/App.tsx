@@ -14,15 +14,16 @@ import { Retention } from './views/Retention';
 const VIEWS = ['overview', 'clicks', 'consentStats', 'log', 'settings'] as const;
 type View = (typeof VIEWS)[number];
 
-function viewOfHash(): View {
+/** The view the hash names; `fallback` for a hash that names none (the skip link's #main, an old link). */
+function viewOfHash(fallback: View = 'overview'): View {
   const name = window.location.hash.slice(1);
-  return (VIEWS as readonly string[]).includes(name) ? (name as View) : 'overview';
+  return (VIEWS as readonly string[]).includes(name) ? (name as View) : fallback;
 }
 
 /** The admin area: header with menu, language switch and sign-out, and the open view. */
 export function App() {
   const [lang, setLang] = useState<Lang>(storedLang);
-  const [view, setView] = useState<View>(viewOfHash);
+  const [view, setView] = useState<View>(() => viewOfHash());
   // the address first (a bookmark, a reload), else the period chosen before in this browser
   const [period, setPeriod] = useState<PeriodChoice>(() => readAddress().period ?? storedPeriod());
   const [filters, setFilters] = useState<Filters>(() => readAddress().filters);
@@ -38,7 +39,8 @@ export function App() {
   };
 
   useEffect(() => {
-    const follow = () => setView(viewOfHash());
+    // an unknown hash keeps the view open
+    const follow = () => setView((open) => viewOfHash(open));
     // Back and Forward: the period and filters of that entry
     const restore = () => {
       const state = readAddress();
@@ -65,7 +67,15 @@ export function App() {
 
   return (
     <>
-      <a className="skip" href="#main">
+      {/* focus to the content, the view kept (the hash names views: #main would name none) */}
+      <a
+        className="skip"
+        href="#main"
+        onClick={(event) => {
+          event.preventDefault();
+          document.getElementById('main')?.focus();
+        }}
+      >
         {t.skip}
       </a>
       <header className="top">

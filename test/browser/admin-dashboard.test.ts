@@ -447,6 +447,20 @@ describe('keyboard and focus in the admin area (audit findings 1, 2, 7, 8)', () 
     await page.goForward();
     await expect.poll(() => select.inputValue()).toBe('7d');
   });
+
+  it('the skip link moves focus to the content and keeps the view; an unknown hash keeps it too', async () => {
+    await openView('log', 'Einwilligungsprotokoll');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement!.textContent)).toBe('Zum Inhalt springen');
+    await page.keyboard.press('Enter');
+    await expect.poll(focused).toBe('main#main');
+    expect(await page.locator('h1').textContent()).toBe('Einwilligungsprotokoll');
+    expect(new URL(page.url()).hash).toBe('#log');
+    // a hash that names no view (an old link, a typed one) changes nothing
+    await page.evaluate(() => (window.location.hash = '#main'));
+    await page.waitForTimeout(100);
+    expect(await page.locator('h1').textContent()).toBe('Einwilligungsprotokoll');
+  });
 });
 
 describe('the built bundle in Chromium feeds the same figures', () => {
