@@ -461,6 +461,40 @@ describe('keyboard and focus in the admin area (audit findings 1, 2, 7, 8)', () 
     await page.waitForTimeout(100);
     expect(await page.locator('h1').textContent()).toBe('Einwilligungsprotokoll');
   });
+
+  it('removing a filter chip moves focus to the next chip, else to "Alle Filter entfernen", else to the content', async () => {
+    await page.goto(
+      `${h.url}/admin/?period=7d&filter=browser%3ASafari&filter=device%3Amobile&filter=os%3AiOS&filter=screen%3A%3C+600#overview`,
+    );
+    const chips = () => page.getByTestId('filter-chips').locator('button').allTextContents();
+    await expect
+      .poll(chips)
+      .toEqual([
+        'Browser: Safari✕',
+        'Gerät: Smartphone✕',
+        'Betriebssystem: iOS✕',
+        'Fensterbreite: < 600 px✕',
+        'Alle Filter entfernen',
+      ]);
+    const name = () =>
+      page.evaluate(() => document.activeElement!.getAttribute('aria-label') ?? document.activeElement!.textContent);
+    await page.getByRole('button', { name: 'Filter Browser: Safari entfernen' }).focus();
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(chips)
+      .toEqual(['Gerät: Smartphone✕', 'Betriebssystem: iOS✕', 'Fensterbreite: < 600 px✕', 'Alle Filter entfernen']);
+    expect(await name()).toBe('Filter Gerät: Smartphone entfernen');
+    // the last chip: "Alle Filter entfernen" follows it
+    await page.getByRole('button', { name: 'Filter Fensterbreite: < 600 px entfernen' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(chips).toEqual(['Gerät: Smartphone✕', 'Betriebssystem: iOS✕', 'Alle Filter entfernen']);
+    expect(await name()).toBe('Alle Filter entfernen');
+    // none left: the content (the chips are gone)
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByTestId('filter-chips').count()).toBe(0);
+    expect(await focused()).toBe('main#main');
+    expect(new URL(page.url()).search).toBe('?period=7d');
+  });
 });
 
 describe('the built bundle in Chromium feeds the same figures', () => {

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { FILTERS } from '../../shared/admin-api';
 import { filterFields } from '../address';
 import { getJson, type Compared, type FilterName, type Filters, type Online, type Row, type Traffic } from '../api';
@@ -80,9 +81,24 @@ export function FilterChips({
   filters: Filters;
   onChange: (filters: Filters) => void;
 }) {
+  const group = useRef<HTMLDivElement>(null);
+  /** After a removal: the index of the button that takes focus (a removed chip would leave it on <body>). */
+  const focusAt = useRef<number | null>(null);
+  useEffect(() => {
+    const at = focusAt.current;
+    if (at === null) return;
+    focusAt.current = null;
+    // the next chip, else "remove all", else the chip before; none left: the content
+    const buttons = [...(group.current?.querySelectorAll('button') ?? [])];
+    (buttons[at] ?? buttons.at(-1) ?? document.getElementById('main'))?.focus();
+  }, [filters]);
+  const remove = (next: Filters, at: number) => {
+    focusAt.current = at;
+    onChange(next);
+  };
   if (filters.length === 0) return null;
   return (
-    <div className="chips" role="group" aria-label={t.filtersLabel} data-testid="filter-chips">
+    <div className="chips" role="group" aria-label={t.filtersLabel} data-testid="filter-chips" ref={group}>
       {filters.map((f, i) => {
         const what = `${t.filterNames[f.name] ?? f.name}: ${shownValue(t, lang, f.name, f.value)}`;
         return (
@@ -92,7 +108,12 @@ export function FilterChips({
             className="chip"
             title={PAGE_FILTERS.includes(f.name) ? f.value : undefined}
             aria-label={t.removeFilter(what)}
-            onClick={() => onChange(filters.filter((_, j) => j !== i))}
+            onClick={() =>
+              remove(
+                filters.filter((_, j) => j !== i),
+                i,
+              )
+            }
           >
             <span>{what}</span>
             <span aria-hidden="true">✕</span>
@@ -100,7 +121,7 @@ export function FilterChips({
         );
       })}
       {filters.length > 1 && (
-        <button type="button" className="link" onClick={() => onChange([])}>
+        <button type="button" className="link" onClick={() => remove([], 0)}>
           {t.clearFilters}
         </button>
       )}
