@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { readAddress, writeAddress } from './address';
 import type { Filters } from './api';
 import { PeriodPicker } from './components/PeriodPicker';
@@ -28,6 +28,9 @@ export function App() {
   const [period, setPeriod] = useState<PeriodChoice>(() => readAddress().period ?? storedPeriod());
   const [filters, setFilters] = useState<Filters>(() => readAddress().filters);
   const t = MESSAGES[lang];
+  const heading = useRef<HTMLHeadingElement>(null);
+  /** Set when the admin changed the view (menu, Back): its heading then takes focus, so it is read out. */
+  const moved = useRef(false);
   const choose = (next: PeriodChoice) => {
     storePeriod(next);
     setPeriod(next);
@@ -40,7 +43,12 @@ export function App() {
 
   useEffect(() => {
     // an unknown hash keeps the view open
-    const follow = () => setView((open) => viewOfHash(open));
+    const follow = () =>
+      setView((open) => {
+        const next = viewOfHash(open);
+        if (next !== open) moved.current = true;
+        return next;
+      });
     // Back and Forward: the period and filters of that entry
     const restore = () => {
       const state = readAddress();
@@ -58,6 +66,12 @@ export function App() {
     document.documentElement.lang = lang;
     document.title = `${t.views[view]} – ${t.title}`;
   }, [lang, view, t]);
+  useEffect(() => {
+    // not on the first load: focus stays at the start of the page, with the skip link first
+    if (!moved.current) return;
+    moved.current = false;
+    heading.current?.focus();
+  }, [view]);
 
   const switchLang = () => {
     const next: Lang = lang === 'de' ? 'en' : 'de';
@@ -111,7 +125,9 @@ export function App() {
         </div>
       </header>
       <main id="main" tabIndex={-1}>
-        <h1>{t.views[view]}</h1>
+        <h1 ref={heading} tabIndex={-1}>
+          {t.views[view]}
+        </h1>
         {view !== 'settings' && (
           <div className="period-bar">
             <PeriodPicker t={t} value={period} onChange={choose} />

@@ -495,6 +495,21 @@ describe('keyboard and focus in the admin area (audit findings 1, 2, 7, 8)', () 
     expect(await focused()).toBe('main#main');
     expect(new URL(page.url()).search).toBe('?period=7d');
   });
+
+  it('a view chosen in the menu takes focus to its heading (read out); a view opened by its address does not', async () => {
+    await openView('overview', 'Übersicht');
+    expect(await focused()).toBe('body');
+    await page.locator('nav a[href="#log"]').focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Einwilligungsprotokoll');
+    await expect.poll(focused).toBe('h1');
+    // the next Tab goes on from the heading, into the view
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => !!document.activeElement!.closest('main'))).toBe(true);
+    await page.goBack();
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Übersicht');
+    await expect.poll(focused).toBe('h1');
+  });
 });
 
 describe('the built bundle in Chromium feeds the same figures', () => {
