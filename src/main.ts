@@ -184,7 +184,8 @@ function boot(marker: Record<symbol, unknown>): void {
   lifetime.add(ctx.consent.subscribe(() => rereading || ctx.emit('pagepulse:consent', snapshot(ctx.consent.get()))));
   // before the DOM is ready: the insertion watch, which keeps the component's own clients (when
   // PagePulse replaces them) and vendor code (until a choice) from running, must precede other tags
-  const watch = config.tracker || config.consent ? watchInsertions({ win, doc, lifetime, onError: log.error }) : null;
+  const watch =
+    config.tracker || config.consent ? watchInsertions({ win, doc, lifetime, onError: log.error, frames: config.consent }) : null;
   // the React build, with the consent blocker: iframes in markup other scripts set held before the call
   // connects them (the lite build has no room for it: docs/decisions.md "Blocking")
   if (__PAGEPULSE_BUILD__ === 'react' && config.consent) holdMarkup(win, doc, lifetime);

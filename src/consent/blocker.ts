@@ -128,13 +128,13 @@ export function startBlocker(deps: BlockerDeps): Blocker {
       // (com_gdpr's server-blocked markup keeps its own)
       const item = held.find((h) => h.element === element);
       if (item && src && !item.server) unload(item, src);
-      return;
+      return !!item;
     }
     const claim = claimElement(config, element, doc.baseURI);
     if (!claim) return;
     seen.add(element);
     const item: Held = { ...claim, element, placeholder: null };
-    if (claim.server) return void (allowed(claim) || hold(item));
+    if (claim.server) return !allowed(claim) && (hold(item), true);
     // a Google tag in a page that had no dataLayer when the bundle ran (the tag first in <head>):
     // Consent Mode's default now, before the tag can run, held or not
     if (claim.service?.startsWith('google-') && !(win as { dataLayer?: unknown }).dataLayer)
@@ -156,6 +156,7 @@ export function startBlocker(deps: BlockerDeps): Blocker {
     }
     if (src) unload(item, src);
     hold(item);
+    return true;
   });
   if (escaped.length) {
     // for whoever installs the tag: in English, as the configuration warnings are

@@ -1,4 +1,4 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUNDLE, collectPageErrors, launch } from '../support/browser';
 import { startServer, type TestServer } from '../support/server';
@@ -42,9 +42,9 @@ document.getElementById('plain').innerHTML = '<b>fett</b>';
 
 /**
  * A first visit to `path` (a fresh context: no choice made) with the video host answered by the test;
- * `videos`: the addresses it was asked for, as they come.
+ * `videos`: the addresses it was asked for, as they come; `before`: more routes, set before the load.
  */
-async function visit(path: string) {
+async function visit(path: string, before?: (tab: Page) => Promise<unknown>) {
   const context = await browser.newContext();
   const tab = await context.newPage();
   const errors = collectPageErrors(tab);
@@ -53,6 +53,7 @@ async function visit(path: string) {
     videos.push(route.request().url());
     return route.fulfill({ body: '<p>Video</p>', contentType: 'text/html' });
   });
+  await before?.(tab);
   await tab.goto(`${server.origin}${path}`);
   // what would load before a choice has had the time to
   await tab.waitForTimeout(150);
@@ -170,6 +171,8 @@ describe('markup set by another script', () => {
           String(Object.getOwnPropertyDescriptor(Element.prototype, name)!.set),
         ),
         String(Element.prototype.setHTMLUnsafe),
+        String(Element.prototype.setAttribute),
+        String(Object.getOwnPropertyDescriptor(HTMLIFrameElement.prototype, 'src')!.set),
       ]);
       expect(setters.every((setter) => setter.includes('[native code]'))).toBe(true);
       await context.close();
@@ -217,6 +220,66 @@ root('h5').setHTMLUnsafe('<iframe src="${VIDEO}s5" title="s5"></iframe>');
         await context.close();
       }
       // the first load's five after the choice, none before it in any load
+      expect(requested).toBe(0);
+    },
+  );
+
+  it(
+    'an address given later to an iframe in the page (src, setAttribute, in a shadow root too): nothing before a choice (10 loads), all once allowed',
+    { timeout: 120_000 },
+    async () => {
+      // frames of the page's own host, marked Marketing in the markup (Chromium sends their request
+      // the moment they get an address), a YouTube frame made without one, and the page's own frame
+      server.page('/frame.html', '<!doctype html><title>Rahmen</title><p>Rahmen</p>');
+      server.page(
+        '/later.html',
+        `<!doctype html><html lang="de"><head><script src="/dist/${BUNDLE}" data-consent="on"></script><title>Seite</title></head>
+<body><main><iframe id="f1" data-category="4" title="f1"></iframe><iframe id="f2" data-category="4" title="f2"></iframe>
+<iframe id="f3" title="f3"></iframe><iframe id="own" title="own"></iframe><div id="host"></div></main><script>
+document.getElementById('f1').src = '/frame.html?f1';
+document.getElementById('f2').setAttribute('src', '/frame.html?f2');
+document.getElementById('f3').src = '${VIDEO}later';
+const root = document.getElementById('host').attachShadow({ mode: 'open' });
+root.innerHTML = '<iframe data-category="4" title="s1"></iframe>';
+root.firstChild.src = '/frame.html?s1';
+document.getElementById('own').src = '/frame.html?own';
+</script></body></html>`,
+      );
+      let requested = 0;
+      for (let load = 0; load < 10; load++) {
+        const frames: string[] = [];
+        const { context, tab, errors, videos } = await visit('/later.html', (page) =>
+          page.route('**/frame.html*', (route) => {
+            frames.push(new URL(route.request().url()).search);
+            return route.continue();
+          }),
+        );
+        // the page's own frame loads; the marked ones and YouTube wait, each with a placeholder
+        expect(frames).toEqual(['?own']);
+        requested += videos.length;
+        if (load === 0) {
+          expect(
+            await tab.evaluate(() => [
+              ...['f1', 'f2', 'f3'].map((id) => {
+                const frame = document.getElementById(id)!;
+                return [frame.getAttribute('src'), frame.previousElementSibling?.localName ?? null];
+              }),
+              [document.getElementById('own')!.getAttribute('data-src'), null],
+            ]),
+          ).toEqual([
+            [null, 'pagepulse-placeholder'],
+            [null, 'pagepulse-placeholder'],
+            [null, 'pagepulse-placeholder'],
+            [null, null],
+          ]);
+          await tab.locator('pagepulse-consent').getByRole('button', { name: 'Alle akzeptieren' }).click();
+          await expect.poll(() => frames.slice(1).sort(), { timeout: 10_000 }).toEqual(['?f1', '?f2', '?s1']);
+          await expect.poll(() => videos.length, { timeout: 10_000 }).toBe(1);
+        }
+        expect(errors).toEqual([]);
+        await context.close();
+      }
+      // no YouTube request before a choice in any load
       expect(requested).toBe(0);
     },
   );

@@ -242,21 +242,24 @@ for (const bundle of BUNDLES) {
 }
 
 // The React build holds iframes in markup that another script sets, iframes put into shadow roots
-// and one put in with a range's insertNode before they connect (src/platform/watch.ts); the lite
+// and one put in with a range's insertNode before they connect, and an iframe in the page given its
+// address later (its src setter, setAttribute; in a shadow root too) before it navigates
+// (src/platform/watch.ts); the lite
 // build leaves that out for its gzip budget (docs/decisions.md "Blocking"), so this scenario is the
 // React build's.
-describe('consent (react bundle): iframes another script sets as markup or puts into shadow roots or a range', () => {
+describe('consent (react bundle): iframes another script sets as markup, puts into shadow roots or a range, or gives an address later', () => {
   /** Absence window: the page has loaded, then this, for an iframe's request to arrive. */
   const LOAD_WINDOW_MS = 600;
   const embeds = () => suite.server.hits.filter((hit) => hit.includes('/embed.html?'));
 
-  it('none requested before a choice (5 loads); all eight after Alle akzeptieren', async () => {
+  it('none requested before a choice (5 loads); all eleven after Alle akzeptieren', async () => {
     const path = '/react/markup.html';
     suite.server.page(
       path,
       `<!doctype html><html lang="de"><head><script src="/dist/pagepulse.iife.js"></script><meta charset="utf-8"><title>Markup</title></head>
 <body><h1>Markup</h1><div id="inner"></div><ul id="list"><li>eins</li></ul><p><span id="outer"></span></p>
-<div id="h1"></div><div id="h2"></div><div id="h3"></div><div id="range"></div><script>
+<div id="h1"></div><div id="h2"></div><div id="h3"></div><div id="range"></div>
+<iframe id="later" data-category="4" title="later"></iframe><iframe id="attribute" data-category="4" title="attribute"></iframe><div id="h4"></div><script>
 const embed = (id) => '<iframe data-category="4" src="/embed.html?' + id + '" title="' + id + '"></iframe>';
 document.getElementById('inner').innerHTML = '<p>Film</p>' + embed('inner');
 document.getElementById('list').insertAdjacentHTML('beforeend', '<li>' + embed('item') + '</li>');
@@ -274,6 +277,11 @@ range.selectNodeContents(document.getElementById('range'));
 const ranged = document.createElement('template');
 ranged.innerHTML = embed('range');
 range.insertNode(ranged.content.firstChild);
+document.getElementById('later').src = '/embed.html?later';
+document.getElementById('attribute').setAttribute('src', '/embed.html?attribute');
+const later = document.getElementById('h4').attachShadow({ mode: 'open' });
+later.innerHTML = '<iframe data-category="4" title="shadow-later"></iframe>';
+later.firstChild.src = '/embed.html?shadow-later';
 </script></body></html>`,
     );
     let page: EnginePage | undefined;
@@ -284,6 +292,6 @@ range.insertNode(ranged.content.firstChild);
     }
     expect(embeds()).toEqual([]);
     expect(await clickAndWatch(page!, ACCEPT, HOST, 1500)).toBe(false);
-    await expect.poll(() => new Set(embeds().map((hit) => hit.split('?')[1])).size).toBe(8);
+    await expect.poll(() => new Set(embeds().map((hit) => hit.split('?')[1])).size).toBe(11);
   });
 });
