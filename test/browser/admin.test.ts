@@ -113,6 +113,11 @@ describe('admin area in Chromium, with data made by driving the demo site', () =
     await page.fill('#password', 'nicht-das-passwort');
     await page.getByRole('button', { name: /Anmelden/ }).click();
     await expect.poll(() => page.locator('[role="alert"]').textContent()).toBe('Das Passwort ist falsch.');
+    // the field names its error (read with it when focus lands there) and is marked invalid
+    const field = page.locator('#password');
+    expect(await field.getAttribute('aria-invalid')).toBe('true');
+    expect(await page.locator(`#${await field.getAttribute('aria-describedby')}`).textContent()).toBe('Das Passwort ist falsch.');
+    expect(await axeViolations(page)).toEqual([]);
     expect((await admin.cookies()).some((c) => c.name === 'pagepulse_admin')).toBe(false);
     expect((await page.request.get(`${collector.url}/admin/api/consents`)).status()).toBe(401);
   });

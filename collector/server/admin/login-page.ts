@@ -45,8 +45,10 @@ const NOTICES: Record<Exclude<LoginNotice, null>, [de: string, en: string]> = {
 export function loginPage(notice: LoginNotice, lang: LoginLang = 'de'): string {
   const text = TEXTS[lang];
   const message = notice
-    ? `<p class="notice" role="${notice === 'signed-out' ? 'status' : 'alert'}">${NOTICES[notice][lang === 'de' ? 0 : 1]}</p>`
+    ? `<p class="notice" id="notice" role="${notice === 'signed-out' ? 'status' : 'alert'}">${NOTICES[notice][lang === 'de' ? 0 : 1]}</p>`
     : '';
+  // an alert present at load is not read by every screen reader: the field (focused at load) names it
+  const invalid = notice === 'wrong' || notice === 'limited' ? ' aria-invalid="true" aria-describedby="notice"' : '';
   return `<!doctype html>
 <html lang="${lang}">
 <head>
@@ -63,7 +65,7 @@ export function loginPage(notice: LoginNotice, lang: LoginLang = 'de'): string {
 ${message}
 <form method="post" action="/admin/login">
 <label for="password">${text.password}</label>
-<input id="password" name="password" type="password" autocomplete="current-password" required autofocus>
+<input id="password" name="password" type="password" autocomplete="current-password" required autofocus${invalid}>
 <button type="submit">${text.submit}</button>
 </form>
 </main>
