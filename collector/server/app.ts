@@ -124,7 +124,12 @@ export function createCollector(options: CollectorOptions = {}): Collector {
     presenceWindowMs: presenceWindowMs(settings),
     sites,
     signInGate: options.signInGate,
-    onTimeZone: () => jobs?.rebuildTotals(),
+    // the old zone's day totals go before the admin's save is answered: a read meanwhile counts the
+    // days from the rows, never a day of another zone under this one's name (and its hours by index)
+    onTimeZone: async () => {
+      await store.stats.reset();
+      jobs?.rebuildTotals();
+    },
   });
   jobs = createJobs({
     store,

@@ -200,5 +200,13 @@ export function hoursOf(timeZone: string, day: ZonedDay): Array<TimeRange & { la
     const p = partsIn(timeZone, start);
     hours.push({ start, end: Math.min(start + HOUR_MS, day.end), label: `${pad(p.h)}:${pad(p.min)}` });
   }
+  // the hour a day of 25 hours has twice (the clocks go back): each with its offset, `02:00 +02:00`
+  // and `02:00 +01:00`, so that a chart or a CSV tells them apart
+  const labels = hours.map((h) => h.label);
+  for (const hour of hours)
+    if (labels.indexOf(hour.label) !== labels.lastIndexOf(hour.label)) {
+      const minutes = offsetAt(timeZone, hour.start) / 60_000;
+      hour.label += ` ${minutes < 0 ? '-' : '+'}${pad(Math.floor(Math.abs(minutes) / 60))}:${pad(Math.abs(minutes) % 60)}`;
+    }
   return hours;
 }

@@ -65,6 +65,9 @@ export function createJobs({ store, now, timers, retain, timeZone, onError }: Jo
     const late = new Set(state.dirty.map((at) => zonedDay(zone, dayAt(zone, at)).day));
     const todo: ZonedDay[] = all.filter((d) => !state.built.has(d.day) || late.has(d.day));
     for (let i = 0; i < todo.length; i += DAYS_PER_BATCH) {
+      // the zone changed meanwhile (the admin's save dropped every total): no more days of the old
+      // one; the run the change asked for counts them again
+      if (i > 0 && (await timeZone()) !== zone) return;
       await store.stats.build(todo.slice(i, i + DAYS_PER_BATCH), (day) => hoursOf(zone, day), zone, startedAt);
       // let the requests that arrived meanwhile in
       await new Promise((resolve) => setImmediate(resolve));

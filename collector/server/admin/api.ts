@@ -94,7 +94,7 @@ export interface ApiDeps {
   presenceWindowMs: number;
   timeZone: () => Promise<string>;
   applyRetention: (wait: boolean) => Promise<Record<string, number> | null>;
-  onTimeZone: (zone: string) => void;
+  onTimeZone: (zone: string) => Promise<void> | void;
   /** Sent with every error answer (the admin area's headers). */
   headers: Record<string, string>;
 }
@@ -338,7 +338,7 @@ export function createApi({
       });
       const before = await timeZone();
       await store.settings.setAll([...values, ...(zone === null ? [] : [['time_zone', zone] as const])]);
-      if (zone !== null && zone !== before) onTimeZone(zone);
+      if (zone !== null && zone !== before) await onTimeZone(zone);
       return { ...(await settingsNow()), deleted: (await applyRetention(true)) ?? {} };
     },
   };

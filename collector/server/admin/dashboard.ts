@@ -96,13 +96,17 @@ export function createDashboard(visits: VisitsStore, clicks: ClicksStore, consen
           bounceRate: { current: rate(a), previous: rate(b) },
           timeOnPage: compared('timeOnPage'),
         },
-        series: period.buckets.map((bucket, i) => ({
-          label: bucket.label,
-          views: current[i]!.views,
-          visitors: current[i]!.visitors,
-          previousLabel: period.previousBuckets[i]?.label ?? null,
-          previousViews: previous[i]?.views ?? 0,
-        })),
+        // each bucket beside the previous period's it is compared with (for hours: the same clock hour)
+        series: period.buckets.map((bucket, i) => {
+          const j = period.previousOf[i] ?? -1;
+          return {
+            label: bucket.label,
+            views: current[i]!.views,
+            visitors: current[i]!.visitors,
+            previousLabel: period.previousBuckets[j]?.label ?? null,
+            previousViews: previous[j]?.views ?? 0,
+          };
+        }),
         ...tables,
         pages: tables.pages.map((row) => {
           const page = times?.get(row.label);

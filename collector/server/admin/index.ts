@@ -50,8 +50,8 @@ export interface AdminDeps {
   presenceWindowMs: number;
   /** The site's other origins (PAGEPULSE_SITES): their pages get a heatmap link. */
   sites: readonly string[];
-  /** The site's time zone changed (the day totals are counted again). */
-  onTimeZone: (zone: string) => void;
+  /** The site's time zone changed: the day totals go (before the save is answered) and are counted again. */
+  onTimeZone: (zone: string) => Promise<void> | void;
   /** Sign-ins of every client together per process before the database; PROCESS_GATE when absent. */
   signInGate?: { burst: number; perSecond: number };
 }

@@ -48,6 +48,12 @@ export interface Period {
   previous: DayRange;
   buckets: Bucket[];
   previousBuckets: Bucket[];
+  /**
+   * For each bucket, the index of the previous period's bucket it is compared with, or null: the
+   * same place, but for hours the same clock hour (a day of 23 or 25 hours beside one of 24: its
+   * 03:00 beside the 03:00 before, a repeated 02:00's second time beside none).
+   */
+  previousOf: Array<number | null>;
   /** First and last day of each, `YYYY-MM-DD` in the zone (the last day included). */
   days: { current: [string, string]; previous: [string, string] };
 }
@@ -123,14 +129,36 @@ export function periodOf(params: URLSearchParams, now: number, timeZone: string,
     const days = daysFrom(timeZone, a, b);
     return { start: startOfDay(timeZone, a), end: days[days.length - 1]!.end, days };
   };
+  const buckets = bucketsOf(timeZone, unit, first, last, count(first, last));
+  const previousBuckets = bucketsOf(timeZone, unit, prevFirst, prevLast, count(prevFirst, prevLast));
   return {
     name,
     timeZone,
     unit,
     current: range(first, last),
     previous: range(prevFirst, prevLast),
-    buckets: bucketsOf(timeZone, unit, first, last, count(first, last)),
-    previousBuckets: bucketsOf(timeZone, unit, prevFirst, prevLast, count(prevFirst, prevLast)),
+    buckets,
+    previousBuckets,
+    previousOf:
+      unit === 'hour' ? byClockHour(buckets, previousBuckets) : buckets.map((_, i) => (i < previousBuckets.length ? i : null)),
     days: { current: [isoOf(first), isoOf(last)], previous: [isoOf(prevFirst), isoOf(prevLast)] },
   };
+}
+
+/** Period.previousOf for the hours of two days: by clock hour (`HH:MM`), a repeated hour's n-th time beside the other day's n-th. */
+function byClockHour(hours: readonly Bucket[], previous: readonly Bucket[]): Array<number | null> {
+  const places = (list: readonly Bucket[]) => {
+    const seen = new Map<string, number>();
+    return list.map((hour) => {
+      const clock = hour.label.slice(0, 5);
+      const n = seen.get(clock) ?? 0;
+      seen.set(clock, n + 1);
+      return `${clock} ${n}`;
+    });
+  };
+  const before = places(previous);
+  return places(hours).map((place) => {
+    const i = before.indexOf(place);
+    return i < 0 ? null : i;
+  });
 }
