@@ -273,4 +273,21 @@ describe('admin area in Chromium, with data made by driving the demo site', () =
     expect(pageErrors).toEqual([]);
     await admin.close();
   });
+
+  it('an English browser gets the sign-in page and the app in English, until the admin picks German', async () => {
+    const context = await browser.newContext({ viewport: WIDTHS.desktop, locale: 'en-US' });
+    const english = await context.newPage();
+    await english.goto(`${collector.url}/admin/`);
+    expect(await english.evaluate(() => document.documentElement.lang)).toBe('en');
+    await english.fill('#password', ADMIN_PASSWORD);
+    await Promise.all([english.waitForURL(`${collector.url}/admin/`), english.getByRole('button', { name: 'Sign in' }).click()]);
+    // nothing stored yet: the browser's language, as on the sign-in page
+    await expect.poll(() => english.locator('h1').textContent()).toBe('Overview');
+    expect(await english.evaluate(() => document.documentElement.lang)).toBe('en');
+    // the admin's own choice wins from then on
+    await english.getByRole('button', { name: 'Auf Deutsch umschalten' }).click();
+    await english.reload();
+    await expect.poll(() => english.locator('h1').textContent()).toBe('Übersicht');
+    await context.close();
+  });
 });

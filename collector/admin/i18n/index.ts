@@ -10,13 +10,27 @@ export const MESSAGES: Record<Lang, Messages> = { de, en };
 
 const KEY = 'pagepulse-admin-lang';
 
-/** The chosen language (German unless English was picked before). */
-export function storedLang(): Lang {
-  try {
-    return localStorage.getItem(KEY) === 'en' ? 'en' : 'de';
-  } catch {
-    return 'de';
+/**
+ * The browser's language as the sign-in page reads it from Accept-Language (login-page.ts
+ * loginLang): the first of German and English in its list, German when it names neither.
+ */
+export function browserLang(languages: readonly string[] = navigator.languages ?? [navigator.language]): Lang {
+  for (const tag of languages) {
+    const lang = tag.toLowerCase().split('-')[0];
+    if (lang === 'de' || lang === 'en') return lang;
   }
+  return 'de';
+}
+
+/** The chosen language (this browser), else the browser's: the sign-in page's language. */
+export function storedLang(): Lang {
+  let stored: string | null = null;
+  try {
+    stored = localStorage.getItem(KEY);
+  } catch {
+    // private mode: the browser's language
+  }
+  return stored === 'en' || stored === 'de' ? stored : browserLang();
 }
 
 /** Remember the language for the next visit. */

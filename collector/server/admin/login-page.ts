@@ -6,8 +6,8 @@ export type LoginLang = 'de' | 'en';
 
 /**
  * The language of the sign-in page: the first of German and English in the browser's
- * Accept-Language (by its weights), German when it names neither. The app itself then keeps the
- * admin's own choice (a switch in its header).
+ * Accept-Language (by its weights), German when it names neither. The app reads the browser's
+ * languages the same way (i18n/index.ts browserLang) until the admin picks one in its header.
  */
 export function loginLang(acceptLanguage: string | undefined): LoginLang {
   const ranked = (acceptLanguage ?? '')
