@@ -248,7 +248,19 @@ export function clicksStore(sql: Sql, reads: Reads) {
       ).map((r) => r.id),
     async erase(tx: Sql, sessions: readonly string[]): Promise<number> {
       let records = 0;
-      for (const session of sessions) records += await tx.run('DELETE FROM clicks WHERE session_id = ?', [session]);
+      for (const session of sessions) {
+        // the day totals' pages with a query that the session clicked on: every day's, without their
+        // page and selector, as the retention leaves them (another visitor's clicks there too)
+        const pages = await tx.all<{ page: string }>('SELECT DISTINCT page FROM clicks WHERE session_id = ? AND page LIKE ?', [
+          session,
+          '%?%',
+        ]);
+        for (let i = 0; i < pages.length; i += 100) {
+          const part = pages.slice(i, i + 100).map((r) => r.page);
+          for (const statement of unlabelled(`page IN (${part.map(() => '?').join(', ')})`)) await tx.run(statement, part);
+        }
+        records += await tx.run('DELETE FROM clicks WHERE session_id = ?', [session]);
+      }
       return records;
     },
     /**
@@ -264,14 +276,7 @@ export function clicksStore(sql: Sql, reads: Reads) {
           table: 'stats_clicks',
           where: `(page <> '' OR selector <> '') AND ${old.sql}`,
           params: old.params,
-          statements: (where) => [
-            `INSERT INTO stats_clicks (day, page, selector, clicks, visitors, last_at)
-             SELECT day, '', '', SUM(clicks), SUM(visitors), MAX(last_at) FROM stats_clicks WHERE ${where} GROUP BY day
-             ON CONFLICT (day, page, selector) DO UPDATE SET clicks = stats_clicks.clicks + excluded.clicks,
-               visitors = stats_clicks.visitors + excluded.visitors,
-               last_at = CASE WHEN excluded.last_at > stats_clicks.last_at THEN excluded.last_at ELSE stats_clicks.last_at END`,
-            `DELETE FROM stats_clicks WHERE ${where}`,
-          ],
+          statements: unlabelled,
         },
       ];
     },
@@ -289,6 +294,18 @@ export function clicksStore(sql: Sql, reads: Reads) {
     /** Drop the month totals of `month` (a day of it is counted again). */
     dropTotals: (tx: Sql, month: string) => tx.run('DELETE FROM stats_clicks WHERE day = ?', [month]),
   };
+}
+
+/** The rows of stats_clicks that `where` names summed per day into its row without page and selector, then deleted. */
+function unlabelled(where: string): [string, string] {
+  return [
+    `INSERT INTO stats_clicks (day, page, selector, clicks, visitors, last_at)
+     SELECT day, '', '', SUM(clicks), SUM(visitors), MAX(last_at) FROM stats_clicks WHERE ${where} GROUP BY day
+     ON CONFLICT (day, page, selector) DO UPDATE SET clicks = stats_clicks.clicks + excluded.clicks,
+       visitors = stats_clicks.visitors + excluded.visitors,
+       last_at = CASE WHEN excluded.last_at > stats_clicks.last_at THEN excluded.last_at ELSE stats_clicks.last_at END`,
+    `DELETE FROM stats_clicks WHERE ${where}`,
+  ];
 }
 
 export type ClicksStore = ReturnType<typeof clicksStore>;

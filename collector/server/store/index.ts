@@ -99,7 +99,8 @@ function storeOn(engine: Engine, options: StoreOptions, beforeMigrations: () => 
     /**
      * Erase everything of a visitor (GDPR Art. 17): every session whose pseudonym is `pseudonym`, or
      * that sent `consentId`, with their page views, visits, presence, clicks and consent records.
-     * Day totals stay: they count no one (their address labels go with the retention, not here).
+     * Day totals stay: they count no one; the labels the visitor's addresses gave (pages with a
+     * query, referring paths) leave them here (visits.erase, clicks.erase), the rest with the retention.
      */
     async erase(by: { pseudonym: string } | { consentId: string }): Promise<{ sessions: number; records: number }> {
       const sessions =

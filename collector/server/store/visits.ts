@@ -2,6 +2,7 @@ import { totalsBefore, type Step } from './retention';
 import type { Reads, Sql } from './sql';
 import type { Heartbeat, Presence, Visitor } from './types';
 import { recordBeat, type BeatMark, type BeatOrder } from './visits-beat';
+import { VISIT_DIMENSIONS } from './visits-dimensions';
 import { FILTERED_KEY } from './visits-filtered';
 import { visitTotals } from './visits-totals';
 
@@ -168,6 +169,7 @@ export function visitsStore(sql: Sql, reads: Reads) {
     async erase(tx: Sql, sessions: readonly string[]): Promise<number> {
       let records = 0;
       for (const session of sessions) {
+        await forgetAddressLabels(tx, session);
         // the filtered month totals link a visit's labels: the months of its visits are counted again
         // without it (visits-filtered.ts); until then their filtered reads come from the rows
         await tx.run(
@@ -246,13 +248,48 @@ function labelsGone(before: number): Step {
     table: 'stats_visits',
     where: `metric IN (${ADDRESS_METRICS.map((m) => `'${m}'`).join(', ')}) AND label <> '' AND ${old.sql}`,
     params: old.params,
-    statements: (where) => [
-      `INSERT INTO stats_visits (day, metric, label, n, total)
-       SELECT day, metric, '', SUM(n), SUM(total) FROM stats_visits WHERE ${where} GROUP BY day, metric
-       ON CONFLICT (day, metric, label) DO UPDATE SET n = stats_visits.n + excluded.n, total = stats_visits.total + excluded.total`,
-      `DELETE FROM stats_visits WHERE ${where}`,
-    ],
+    statements: unlabelled,
   };
+}
+
+/** The rows of stats_visits that `where` names summed per day and metric into its row without a label, then deleted. */
+function unlabelled(where: string): [string, string] {
+  return [
+    `INSERT INTO stats_visits (day, metric, label, n, total)
+     SELECT day, metric, '', SUM(n), SUM(total) FROM stats_visits WHERE ${where} GROUP BY day, metric
+     ON CONFLICT (day, metric, label) DO UPDATE SET n = stats_visits.n + excluded.n, total = stats_visits.total + excluded.total`,
+    `DELETE FROM stats_visits WHERE ${where}`,
+  ];
+}
+
+/**
+ * Erasure (inside its transaction): the day totals' labels that one of the session's addresses
+ * gave, every day's, made unlabelled as the retention does (the counts stay, they count no one):
+ * its pages with a query (as page, entry and exit: a query can name someone; a page without one is
+ * a page of the site) and its referring pages with a path (`mail.example.net/inbox/anna`; a host
+ * alone names no one). Another visitor's counts under the same label lose it too. Campaign values
+ * stay: the site's own links set them, shared by everyone who followed one.
+ */
+async function forgetAddressLabels(tx: Sql, session: string): Promise<void> {
+  const pages = await tx.all<{ label: string }>(
+    'SELECT DISTINCT page AS label FROM page_views WHERE session_id = ? AND page LIKE ?',
+    [session, '%?%'],
+  );
+  const referrers = await tx.all<{ label: string }>(
+    `SELECT DISTINCT ${VISIT_DIMENSIONS.referrer} AS label FROM visits v
+     WHERE v.session_id = ? AND v.referrer IS NOT NULL AND v.referrer_path IS NOT NULL AND v.referrer_path NOT IN ('', '/')`,
+    [session],
+  );
+  for (const [metrics, labels] of [
+    ["'page', 'entry', 'exit'", pages],
+    ["'referrer'", referrers],
+  ] as const)
+    for (let i = 0; i < labels.length; i += 100) {
+      const part = labels.slice(i, i + 100).map((r) => r.label);
+      const [sums, deletion] = unlabelled(`metric IN (${metrics}) AND label IN (${part.map(() => '?').join(', ')})`);
+      await tx.run(sums, part);
+      await tx.run(deletion, part);
+    }
 }
 
 export type VisitsStore = ReturnType<typeof visitsStore>;
