@@ -9,6 +9,33 @@ export function duration(ms: number, lang: Lang): string {
   return `${number.format(Math.floor(seconds / 60))} min${rest ? ` ${rest} s` : ''}`;
 }
 
+/**
+ * A bucket's label (the API's `YYYY-MM-DD` day, `YYYY-MM` month, `HH:MM` hour) in the admin's
+ * language: 14.05.2025 and Mai 2025; `short` for the chart's axis (14.05., Mai 25). Hours as given.
+ */
+export function bucketLabel(label: string, lang: Lang, short = false): string {
+  const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(label);
+  const month = /^(\d{4})-(\d{2})$/.exec(label);
+  if (day) {
+    const date = Date.UTC(Number(day[1]), Number(day[2]) - 1, Number(day[3]));
+    return new Intl.DateTimeFormat(lang, {
+      day: '2-digit',
+      month: '2-digit',
+      year: short ? undefined : 'numeric',
+      timeZone: 'UTC',
+    }).format(date);
+  }
+  if (month) {
+    const date = Date.UTC(Number(month[1]), Number(month[2]) - 1, 1);
+    return new Intl.DateTimeFormat(lang, {
+      month: short ? 'short' : 'long',
+      year: short ? '2-digit' : 'numeric',
+      timeZone: 'UTC',
+    }).format(date);
+  }
+  return label;
+}
+
 /** A share 0..1 as a whole percentage in the admin's language. */
 export function percent(share: number, lang: Lang): string {
   return new Intl.NumberFormat(lang, { style: 'percent', maximumFractionDigits: 0 }).format(share);

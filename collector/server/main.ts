@@ -14,7 +14,15 @@ const SHUTDOWN_GRACE_MS = 3000;
 
 let options: ServerOptions;
 try {
-  options = loadOptions(process.env, (path) => readFileSync(path, 'utf8'), REPO_ROOT);
+  // the file's ignored keys, once: each worker of PAGEPULSE_WORKERS reads the options again
+  options = loadOptions(
+    process.env,
+    (path) => readFileSync(path, 'utf8'),
+    REPO_ROOT,
+    (line) => {
+      if (cluster.isPrimary) console.warn(`pagepulse collector: ${line}`);
+    },
+  );
 } catch (error) {
   console.error(`pagepulse collector: ${(error as Error).message}\nsettings come from: ${ENV_NAMES.join(', ')}`);
   process.exit(2);

@@ -107,6 +107,53 @@ const FIELDS = [
   { key: 'sites', env: 'PAGEPULSE_SITES', parse: origins },
 ] as const;
 
+/**
+ * Settings a PAGEPULSE_CONFIG file cannot hold, by design, by the file keys an admin may try
+ * (`PAGEPULSE_DATABASE_URL`, `databaseUrl`, `database_url`...: letters only, lower case, without
+ * `pagepulse`): a config file is easier to leak than the environment.
+ */
+const ADMIN_PASSWORD_ONLY =
+  'the admin password is read from the environment only (PAGEPULSE_ADMIN_PASSWORD): a config file is easier to leak';
+const ENVIRONMENT_ONLY = new Map<string, string>([
+  [
+    'databaseurl',
+    'the PostgreSQL URL is read from the environment only (PAGEPULSE_DATABASE_URL), as it usually holds a password',
+  ],
+  ['adminpassword', ADMIN_PASSWORD_ONLY],
+  ['password', ADMIN_PASSWORD_ONLY],
+]);
+
+/** A key's letters, lower case, without a leading `pagepulse`: `PAGEPULSE_TRUST_PROXY` and `trustProxy` are `trustproxy`. */
+const bare = (key: string): string =>
+  key
+    .toLowerCase()
+    .replace(/[^a-z]/g, '')
+    .replace(/^pagepulse/, '');
+
+/** A file key of another spelling (`PORT`, `trustProxy`, `PAGEPULSE_DEBUG`) → the key the file reads. */
+const SPELLINGS = new Map<string, string>(
+  FIELDS.flatMap((field) => [[bare(field.env), field.key] as const, [bare(field.key), field.key] as const]),
+);
+
+/**
+ * Why each key of the file that is not read is ignored, one line each, naming the key and never its
+ * value (it may be a password): the file used to drop them silently, and a database URL put there
+ * ran the collector on a local SQLite file.
+ */
+function ignoredKeys(file: Record<string, unknown>, path: string): string[] {
+  const known = new Set<string>(FIELDS.map((field) => field.key));
+  return Object.keys(file)
+    .filter((key) => !known.has(key))
+    .map((key) => {
+      const reason = ENVIRONMENT_ONLY.get(bare(key));
+      if (reason) return `PAGEPULSE_CONFIG ${path}: key ${JSON.stringify(key)} ignored: ${reason}`;
+      const spelling = SPELLINGS.get(bare(key));
+      if (spelling)
+        return `PAGEPULSE_CONFIG ${path}: key ${JSON.stringify(key)} ignored: this setting's key in the file is ${JSON.stringify(spelling)}`;
+      return `PAGEPULSE_CONFIG ${path}: unknown key ${JSON.stringify(key)} ignored (the file's keys: ${[...known].join(', ')})`;
+    });
+}
+
 /** The environment variables the collector reads, for the start-up help. */
 export const ENV_NAMES: readonly string[] = [
   'PAGEPULSE_CONFIG',
@@ -132,11 +179,22 @@ function databaseUrl(raw: string | undefined): string | null {
 /**
  * Options from defaults < the JSON file named by PAGEPULSE_CONFIG < environment variables.
  * A bad value throws with its name: a collector that silently ran on a default would mislead QA.
+ * A key of the file that is not read goes to `warn`, one line each (ignoredKeys).
  */
-export function loadOptions(env: NodeJS.ProcessEnv, readText: (path: string) => string, root: string): ServerOptions {
-  const file: Record<string, unknown> = env.PAGEPULSE_CONFIG
-    ? (JSON.parse(readText(env.PAGEPULSE_CONFIG)) as Record<string, unknown>)
-    : {};
+export function loadOptions(
+  env: NodeJS.ProcessEnv,
+  readText: (path: string) => string,
+  root: string,
+  warn: (line: string) => void = console.warn,
+): ServerOptions {
+  let file: Record<string, unknown> = {};
+  if (env.PAGEPULSE_CONFIG) {
+    const parsed: unknown = JSON.parse(readText(env.PAGEPULSE_CONFIG));
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+      throw new Error(`PAGEPULSE_CONFIG ${env.PAGEPULSE_CONFIG} must hold a JSON object of settings`);
+    file = parsed as Record<string, unknown>;
+    for (const line of ignoredKeys(file, env.PAGEPULSE_CONFIG)) warn(line);
+  }
   const values: Record<string, unknown> = {
     host: '127.0.0.1',
     port: 5173,

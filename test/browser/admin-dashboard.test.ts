@@ -166,15 +166,26 @@ describe('the admin dashboard shows the scenario for the chosen period and the p
     const details = page.locator('details', { has: page.getByTestId('series-table') });
     expect(await details.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
     await details.locator('summary').click();
+    // days as German dates, on the axis without the year
     expect(await rows('series-table')).toEqual([
-      ['2025-05-14', '1', '1', '2025-05-07', '0'],
-      ['2025-05-15', '0', '0', '2025-05-08', '0'],
-      ['2025-05-16', '0', '0', '2025-05-09', '0'],
-      ['2025-05-17', '0', '0', '2025-05-10', '2'],
-      ['2025-05-18', '2', '1', '2025-05-11', '0'],
-      ['2025-05-19', '1', '1', '2025-05-12', '0'],
-      ['2025-05-20', '2', '1', '2025-05-13', '1'],
+      ['14.05.2025', '1', '1', '07.05.2025', '0'],
+      ['15.05.2025', '0', '0', '08.05.2025', '0'],
+      ['16.05.2025', '0', '0', '09.05.2025', '0'],
+      ['17.05.2025', '0', '0', '10.05.2025', '2'],
+      ['18.05.2025', '2', '1', '11.05.2025', '0'],
+      ['19.05.2025', '1', '1', '12.05.2025', '0'],
+      ['20.05.2025', '2', '1', '13.05.2025', '1'],
     ]);
+    expect(await page.locator('.chart text.axis').allTextContents()).toEqual([
+      '14.05.',
+      '15.05.',
+      '16.05.',
+      '17.05.',
+      '18.05.',
+      '19.05.',
+      '20.05.',
+    ]);
+    expect(await page.locator('.chart rect.bar title').first().textContent()).toBe('14.05.2025: 1');
     // at 390 px: no sideways scrolling, and a date on one line (a card of labelled cells per row)
     await page.setViewportSize(WIDTHS.mobile);
     await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
@@ -376,7 +387,7 @@ describe('the admin dashboard shows the scenario for the chosen period and the p
       ['Letzte 7 Tage', '1', '100 %', '100 %', '100 %', '100 %'],
       ['Vorperiode', '1', '100 %', '100 %', '100 %', '0 %'],
     ]);
-    expect((await rows('consent-stats')).map((r) => r.slice(0, 2))).toEqual([['2025-05-18', '1']]);
+    expect((await rows('consent-stats')).map((r) => r.slice(0, 2))).toEqual([['18.05.2025', '1']]);
     await checkWidths('consents-7d');
   });
 

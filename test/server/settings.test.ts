@@ -69,6 +69,64 @@ describe('collector options', () => {
     });
   });
 
+  it('PAGEPULSE_CONFIG: a key the file does not read is named on the log; the known ones still apply', () => {
+    const file = JSON.stringify({
+      port: 8080,
+      trust_proxy: 1,
+      sites: ['https://www.lichtwerk.de'],
+      PORT: 9090,
+      trustProxy: 0,
+      retention: 30,
+      constructor: 1,
+      PAGEPULSE_DATABASE_URL: 'postgres://pagepulse:s3cret@db/pp',
+      databaseUrl: 'postgres://pagepulse:s3cret@db/pp',
+      adminPassword: 'zwölf-zeichen-lang',
+    });
+    const warnings: string[] = [];
+    const options = loadOptions(
+      { PAGEPULSE_CONFIG: 'pp.json' },
+      (path) => (path === 'pp.json' ? file : noFile()),
+      ROOT,
+      (line) => warnings.push(line),
+    );
+    expect(options.port).toBe(8080);
+    expect(options.trustProxy).toBe(true);
+    expect(options.sites).toEqual(['https://www.lichtwerk.de']);
+    // the settings the file cannot hold stay unset: SQLite, a generated password
+    expect(options.databaseUrl).toBeNull();
+    expect(options.adminPassword).toBeNull();
+    expect(warnings).toHaveLength(7);
+    expect(warnings[0]).toMatch(/^PAGEPULSE_CONFIG pp\.json: key "PORT" ignored: this setting's key in the file is "port"$/);
+    expect(warnings[1]).toMatch(/key "trustProxy" ignored: this setting's key in the file is "trust_proxy"$/);
+    expect(warnings[2]).toMatch(
+      /^PAGEPULSE_CONFIG pp\.json: unknown key "retention" ignored \(the file's keys: host, port, db, .*, sites\)$/,
+    );
+    expect(warnings[3]).toMatch(/unknown key "constructor" ignored/);
+    for (const [line, key] of [
+      [warnings[4], 'PAGEPULSE_DATABASE_URL'],
+      [warnings[5], 'databaseUrl'],
+    ])
+      expect(line).toMatch(
+        new RegExp(`key "${key}" ignored: the PostgreSQL URL is read from the environment only \\(PAGEPULSE_DATABASE_URL\\)`),
+      );
+    expect(warnings[6]).toMatch(
+      /key "adminPassword" ignored: the admin password is read from the environment only \(PAGEPULSE_ADMIN_PASSWORD\)/,
+    );
+    // no value is echoed: the file's password and URL stay off the log
+    expect(warnings.join('\n')).not.toMatch(/s3cret|zwölf/);
+  });
+
+  it('PAGEPULSE_CONFIG: a file of known keys only gives no warning; a file that is not an object is refused', () => {
+    const warnings: string[] = [];
+    const read = (text: string) => () => text;
+    loadOptions({ PAGEPULSE_CONFIG: 'pp.json' }, read('{"host":"0.0.0.0","workers":1}'), ROOT, (line) => warnings.push(line));
+    expect(warnings).toEqual([]);
+    for (const bad of ['[]', 'null', '"port"'])
+      expect(() => loadOptions({ PAGEPULSE_CONFIG: 'pp.json' }, read(bad), ROOT)).toThrow(
+        /^PAGEPULSE_CONFIG pp\.json must hold a JSON object of settings$/,
+      );
+  });
+
   it('names the variable of a bad value instead of running on a default', () => {
     expect(() => loadOptions({ PORT: 'eighty' }, noFile, ROOT)).toThrow(/PORT/);
     expect(() => loadOptions({ PAGEPULSE_DAEMONREFRESH: '0' }, noFile, ROOT)).toThrow(/PAGEPULSE_DAEMONREFRESH/);

@@ -15,6 +15,8 @@ export function BarChart({
   labels,
   caption,
   short = (label) => label,
+  long = (label) => label,
+  format = String,
   previous,
   legend,
 }: {
@@ -23,6 +25,10 @@ export function BarChart({
   caption: string;
   /** The axis text of a label (the full label is in each bar's title and in the table). */
   short?: (label: string) => string;
+  /** A label in full, for each bar's title. */
+  long?: (label: string) => string;
+  /** A value as text in the admin's language (1.504). */
+  format?: (value: number) => string;
   /** The previous period's values, bar for bar: drawn as a mark across each bar's slot. */
   previous?: number[];
   /** A visible line under the chart saying what bars and marks are. */
@@ -46,7 +52,7 @@ export function BarChart({
               {/* only whole numbers: a count of 1 has no half-way label */}
               {Number.isInteger(most * f) && (
                 <text x={PAD.left - 6} y={y + 4} textAnchor="end">
-                  {most * f}
+                  {format(most * f)}
                 </text>
               )}
             </g>
@@ -57,7 +63,7 @@ export function BarChart({
           const x = PAD.left + i * step + (step - barW) / 2;
           return (
             <rect key={i} className="bar" x={x} y={PAD.top + plotH - h} width={barW} height={h}>
-              <title>{`${labels[i]}: ${v}`}</title>
+              <title>{`${long(labels[i]!)}: ${format(v)}`}</title>
             </rect>
           );
         })}

@@ -1,3 +1,6 @@
+/** A count in German (1.504). */
+const n = (count: number) => new Intl.NumberFormat('de').format(count);
+
 /** The admin area's German texts (the first language). */
 export const de = {
   title: 'PagePulse Verwaltung',
@@ -138,13 +141,13 @@ export const de = {
   details: 'Formular',
   formName: 'Formular-ID',
   showVisitor: 'Nur diesen Besucher zeigen',
-  rows: (n: number) => `${n} Einträge`,
+  rows: (count: number) => `${n(count)} Einträge`,
   eraseTitle: 'Daten eines Besuchers löschen',
   eraseHint:
     'Löscht alle Einwilligungen, Formulardaten, Klicks und Besuche dieses Pseudonyms, oder aller Sitzungen mit dieser Einwilligungs-ID (Recht auf Löschung).',
   erase: 'Endgültig löschen',
   eraseConfirm: (p: string) => `Alle Daten zu ${p} endgültig löschen?`,
-  erased: (records: number) => `${records} Datensätze gelöscht.`,
+  erased: (records: number) => `${n(records)} Datensätze gelöscht.`,
   retentionTitle: 'Automatisch löschen',
   retentionHint:
     'Was nach wie vielen Tagen gelöscht wird (1 bis 3650; nichts bleibt für immer). Die Tagessummen der Übersicht zählen niemanden und bleiben, nach Ablauf der Frist ohne Seitenadressen, verweisende Pfade, Kampagnen und Selektoren. Einwilligungen sind der Nachweis der Einwilligung: 3 Jahre entsprechen der regelmäßigen Verjährungsfrist.',
@@ -153,7 +156,7 @@ export const de = {
   formRetentionDays: 'Formular-Einwilligungen (Tage)',
   consentRetentionDays: 'Cookie-Einwilligungen (Tage)',
   save: 'Speichern',
-  saved: (n: number) => `Gespeichert. ${n} alte Datensätze gelöscht.`,
+  saved: (count: number) => `Gespeichert. ${n(count)} alte Datensätze gelöscht.`,
   filtersLabel: 'Aktive Filter',
   filterHint:
     'Ein Klick auf eine Zeile filtert alle Karten danach; die Filter stehen in der Adresse (als Lesezeichen speicherbar).',

@@ -1,6 +1,9 @@
 import type { de } from './de';
 
 /** The admin area's English texts: every key of the German ones. */
+/** A count in English (1,504). */
+const n = (count: number) => new Intl.NumberFormat('en').format(count);
+
 export const en: typeof de = {
   title: 'PagePulse admin',
   skip: 'Skip to content',
@@ -117,13 +120,13 @@ export const en: typeof de = {
   details: 'Form',
   formName: 'Form id',
   showVisitor: 'Show only this visitor',
-  rows: (n: number) => `${n} records`,
+  rows: (count: number) => `${n(count)} records`,
   eraseTitle: "Erase a visitor's data",
   eraseHint:
     'Deletes every consent, form data, click and visit of this pseudonym, or of every session with this consent ID (right to erasure).',
   erase: 'Erase for good',
   eraseConfirm: (p: string) => `Erase all data of ${p} for good?`,
-  erased: (records: number) => `${records} records erased.`,
+  erased: (records: number) => `${n(records)} records erased.`,
   retentionTitle: 'Automatic deletion',
   retentionHint:
     "What is deleted after how many days (1 to 3650; nothing is kept forever). The overview's day totals count no one and stay, past the retention without page addresses, referring paths, campaigns and selectors. Consents are the proof of consent: 3 years is the regular limitation period.",
@@ -132,7 +135,7 @@ export const en: typeof de = {
   formRetentionDays: 'Form consents (days)',
   consentRetentionDays: 'Cookie consents (days)',
   save: 'Save',
-  saved: (n: number) => `Saved. ${n} old records deleted.`,
+  saved: (count: number) => `Saved. ${n(count)} old records deleted.`,
   filtersLabel: 'Active filters',
   filterHint: 'A click on a row filters every card by it; the filters are kept in the address (bookmarkable).',
   filterBy: (what: string) => `Filter every card by ${what}`,

@@ -1,6 +1,7 @@
 import { getJson, type ConsentStats } from '../api';
 import { PeriodNote } from '../components/PeriodPicker';
 import { Status } from '../components/Status';
+import { bucketLabel } from '../format';
 import { periodParams } from '../period';
 import { useData } from '../useData';
 import type { UnfilteredViewProps } from './props';
@@ -14,6 +15,7 @@ const CATEGORIES = ['1', '2', '3', '4'] as const;
 export function ConsentStatsView({ t, lang, period, filtered = false }: UnfilteredViewProps) {
   const [loaded] = useData(() => getJson<ConsentStats>('consent-stats', periodParams(period)), [period]);
   const percent = new Intl.NumberFormat(lang, { style: 'percent', maximumFractionDigits: 0 });
+  const count = new Intl.NumberFormat(lang);
   return (
     <Status loaded={loaded} t={t}>
       {(data) => {
@@ -55,7 +57,7 @@ export function ConsentStatsView({ t, lang, period, filtered = false }: Unfilter
                     <tr key={name}>
                       <td data-label={t.period}>{name}</td>
                       <td className="num" data-label={t.deciders}>
-                        {shares.visitors}
+                        {count.format(shares.visitors)}
                       </td>
                       {CATEGORIES.map((c) => (
                         <td key={c} className="num" data-label={t.categories[Number(c)]}>
@@ -91,14 +93,19 @@ export function ConsentStatsView({ t, lang, period, filtered = false }: Unfilter
                     <tbody>
                       {days.map((d) => (
                         <tr key={d.day}>
-                          <td data-label={unit}>{d.day}</td>
+                          <td data-label={unit}>{bucketLabel(d.day, lang)}</td>
                           <td className="num" data-label={t.deciders}>
-                            {d.visitors}
+                            {count.format(d.visitors)}
                           </td>
                           {CATEGORIES.map((c) => (
                             <td key={c} className="share" data-label={t.categories[Number(c)]}>
                               <span>
-                                <meter min={0} max={1} value={d.shares[c]} aria-label={`${t.categories[Number(c)]} ${d.day}`} />
+                                <meter
+                                  min={0}
+                                  max={1}
+                                  value={d.shares[c]}
+                                  aria-label={`${t.categories[Number(c)]} ${bucketLabel(d.day, lang)}`}
+                                />
                                 <span>{percent.format(d.shares[c])}</span>
                               </span>
                             </td>

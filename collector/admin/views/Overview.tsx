@@ -8,7 +8,7 @@ import { Change } from '../components/Change';
 import { PeriodNote } from '../components/PeriodPicker';
 import { Status } from '../components/Status';
 import { Table } from '../components/Table';
-import { duration, percent } from '../format';
+import { bucketLabel, duration, percent } from '../format';
 import type { Lang, Messages } from '../i18n';
 import { periodParams } from '../period';
 import { useData } from '../useData';
@@ -198,7 +198,7 @@ export function Overview({ t, lang, period, filters, onFilters }: FilteredViewPr
           // a browser's or system's name as given, `unknown` in the admin's language
           const named = (row: Row) => (row.label === 'unknown' ? t.unknown : row.label);
           const chartTitle = t.viewsPer[data.period.unit]!;
-          const short = (label: string) => (data.period.unit === 'day' ? label.slice(5) : label);
+          const short = (label: string) => bucketLabel(label, lang, true);
           const campaigns = UTM.filter((key) => data[key].length > 0);
           // each card's tables as CSV, with the view's period and filters (the collector's /admin/traffic.csv)
           const csvHref = (table: string) =>
@@ -311,7 +311,9 @@ export function Overview({ t, lang, period, filters, onFilters }: FilteredViewPr
                 <BarChart
                   values={data.series.map((d) => d.views)}
                   labels={data.series.map((d) => d.label)}
+                  long={(label) => bucketLabel(label, lang)}
                   short={short}
+                  format={count}
                   caption={chartTitle}
                   previous={data.series.map((d) => d.previousViews)}
                   legend={t.chartLegend}
@@ -330,7 +332,13 @@ export function Overview({ t, lang, period, filters, onFilters }: FilteredViewPr
                     ]}
                     items={data.series}
                     rowKey={(d) => `${d.label}-${d.previousLabel}`}
-                    cells={(d) => [d.label, count(d.views), count(d.visitors), d.previousLabel ?? '', count(d.previousViews)]}
+                    cells={(d) => [
+                      bucketLabel(d.label, lang),
+                      count(d.views),
+                      count(d.visitors),
+                      d.previousLabel === null ? '' : bucketLabel(d.previousLabel, lang),
+                      count(d.previousViews),
+                    ]}
                   />
                 </details>
               </section>
