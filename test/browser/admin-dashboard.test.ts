@@ -453,7 +453,7 @@ const focused = () =>
     return `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}${test ? `[${test}]` : ''}`;
   });
 
-describe('keyboard and focus in the admin area (audit findings 1, 2, 7, 8)', () => {
+describe('keyboard, focus and limits in the admin area (audit findings 1, 2, 5, 7, 8)', () => {
   it('the period select keeps focus while the arrow keys step through the presets to "Eigener Zeitraum"', async () => {
     await openView('overview', 'Übersicht');
     await choose('7d');
@@ -545,6 +545,40 @@ describe('keyboard and focus in the admin area (audit findings 1, 2, 7, 8)', () 
     await page.goBack();
     await expect.poll(() => page.locator('h1').textContent()).toBe('Übersicht');
     await expect.poll(focused).toBe('h1');
+  });
+
+  it('the consent log says when it shows only the newest records, loads older ones up to 2,000, then points to the CSV', async () => {
+    // 2,100 more cookie consents in the period: copies of the newest, a second apart before it
+    const [newest] = await h.query('SELECT MAX(id) AS id FROM cookie_consents');
+    const offsets = Array.from({ length: 2100 }, (_, i) => [(i + 1) * 1000, newest!.id]);
+    await h.execute(
+      `INSERT INTO cookie_consents (session_id, category, granted, user_agent, ip, at, consent_id, s1, s2, s3, s4)
+       SELECT session_id, category, granted, user_agent, ip, at - ?, consent_id, s1, s2, s3, s4
+       FROM cookie_consents WHERE id = ?`,
+      offsets,
+    );
+    await page.goto(`${h.url}/admin/?period=7d#log`);
+    const log = page.getByTestId('consent-log');
+    const said = page.locator('section[aria-labelledby="log-title"] p[role="status"]');
+    await expect.poll(() => said.textContent()).toBe('Die neuesten 200 Einträge.');
+    expect(await log.locator('tbody tr').count()).toBe(200);
+    const older = page.getByRole('button', { name: 'Ältere laden' });
+    await older.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => said.textContent()).toBe('Die neuesten 400 Einträge.');
+    expect(await log.locator('tbody tr').count()).toBe(400);
+    expect(await page.evaluate(() => document.activeElement!.textContent)).toBe('Ältere laden');
+    for (let shown = 600; shown <= 2000; shown += 200) {
+      await page.keyboard.press('Enter');
+      await expect.poll(() => log.locator('tbody tr').count()).toBe(shown);
+    }
+    // the API's limit: the rest is in the CSV, where focus goes as the button leaves
+    await expect.poll(() => said.textContent()).toBe('Die neuesten 2.000 Einträge. Alle stehen im CSV-Export.');
+    expect(await older.count()).toBe(0);
+    expect(await focused()).toBe('a[csv-link]');
+    // a search starts from the newest 200 again
+    await page.getByRole('button', { name: 'Suchen' }).click();
+    await expect.poll(() => said.textContent()).toBe('Die neuesten 200 Einträge.');
   });
 });
 

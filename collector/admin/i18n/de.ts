@@ -142,6 +142,9 @@ export const de = {
   formName: 'Formular-ID',
   showVisitor: 'Nur diesen Besucher zeigen',
   rows: (count: number) => `${n(count)} Einträge`,
+  newest: (count: number) => `Die neuesten ${n(count)} Einträge.`,
+  newestAll: (count: number) => `Die neuesten ${n(count)} Einträge. Alle stehen im CSV-Export.`,
+  loadOlder: 'Ältere laden',
   eraseTitle: 'Daten eines Besuchers löschen',
   eraseHint:
     'Löscht alle Einwilligungen, Formulardaten, Klicks und Besuche dieses Pseudonyms, oder aller Sitzungen mit dieser Einwilligungs-ID (Recht auf Löschung).',

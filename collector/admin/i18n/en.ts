@@ -121,6 +121,9 @@ export const en: typeof de = {
   formName: 'Form id',
   showVisitor: 'Show only this visitor',
   rows: (count: number) => `${n(count)} records`,
+  newest: (count: number) => `The newest ${n(count)} records.`,
+  newestAll: (count: number) => `The newest ${n(count)} records. The CSV export has them all.`,
+  loadOlder: 'Load older',
   eraseTitle: "Erase a visitor's data",
   eraseHint:
     'Deletes every consent, form data, click and visit of this pseudonym, or of every session with this consent ID (right to erasure).',

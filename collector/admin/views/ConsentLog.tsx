@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { getJson, postForm, type ConsentEntry, type ConsentLog as Log, type Erased } from '../api';
 import { PeriodNote } from '../components/PeriodPicker';
 import { Status } from '../components/Status';
@@ -16,6 +16,9 @@ const NO_FILTER: Filter = { visitor: '', consent: '' };
 const PSEUDONYM = '[0-9a-fA-F]{12}';
 /** A consent ID as the bundle makes it (16 to 64 base64url characters; the collector checks the rest). */
 const CONSENT_ID = '[A-Za-z0-9_\\-]{16,64}';
+/** Records per answer, and how many more "load older" asks for: up to the API's limit (collector/server/admin/api.ts). */
+const LOG_STEP = 200;
+const LOG_MAX = 2000;
 
 /**
  * The consent log of the chosen period (times on the site's clock): search by pseudonym or consent
@@ -25,12 +28,37 @@ export function ConsentLog({ t, lang, period, filtered = false }: UnfilteredView
   const [filter, setFilter] = useState<Filter>(NO_FILTER);
   const [draft, setDraft] = useState<Filter>(NO_FILTER);
   const query = { ...periodParams(period), ...filter };
-  const [loaded, reload] = useData(() => getJson<Log>('consents', query), [filter, period]);
+  // the newest LOG_STEP records; "load older" asks again for more; a new period or search starts over
+  const scope = JSON.stringify(query);
+  const [rows, setRows] = useState({ scope, limit: LOG_STEP });
+  const limit = rows.scope === scope ? rows.limit : LOG_STEP;
+  // each answer with the limit it was asked for: until the longer one arrives, the shorter one stays full
+  const [loaded, reload] = useData(
+    () => getJson<Log>('consents', { ...query, limit: String(limit) }).then((log) => ({ ...log, limit })),
+    [scope, limit],
+  );
+  const csvLink = useRef<HTMLAnchorElement>(null);
+  // at the API's limit the button goes: focus to the CSV export, which has every record
+  const toCsv = useRef(false);
+  const shownRows = loaded.state === 'ok' ? loaded.data.consents.length : 0;
+  useEffect(() => {
+    if (toCsv.current && shownRows >= LOG_MAX) {
+      toCsv.current = false;
+      csvLink.current?.focus();
+    }
+  }, [shownRows]);
+  const older = () => {
+    const next = Math.min(limit + LOG_STEP, LOG_MAX);
+    toCsv.current = next === LOG_MAX;
+    setRows({ scope, limit: next });
+  };
   const csv = `/admin/consents.csv?${new URLSearchParams(Object.entries(query).filter(([, v]) => v !== '')).toString()}`;
 
   const search = (event: FormEvent) => {
     event.preventDefault();
     setFilter({ ...draft, visitor: draft.visitor.trim().toLowerCase(), consent: draft.consent.trim() });
+    // the same search again: from the newest records again
+    setRows({ scope, limit: LOG_STEP });
   };
   const only = (visitor: string) => {
     setDraft({ ...draft, visitor });
@@ -85,7 +113,7 @@ export function ConsentLog({ t, lang, period, filtered = false }: UnfilteredView
             <button type="button" className="secondary" onClick={() => (setDraft(NO_FILTER), setFilter(NO_FILTER))}>
               {t.reset}
             </button>
-            <a className="button secondary" href={csv} download data-testid="csv-link">
+            <a className="button secondary" href={csv} download data-testid="csv-link" ref={csvLink}>
               {t.exportCsv}
             </a>
           </div>
@@ -96,13 +124,23 @@ export function ConsentLog({ t, lang, period, filtered = false }: UnfilteredView
         <Status loaded={loaded} t={t}>
           {(data) => {
             const time = new Intl.DateTimeFormat(lang, { dateStyle: 'short', timeStyle: 'medium', timeZone: data.timeZone });
+            const n = data.consents.length;
+            // a full answer: older records may exist (the newest `limit` of the period)
+            const full = n >= data.limit;
             return data.consents.length === 0 ? (
               <p>{t.none}</p>
             ) : (
               <>
                 <p className="hint" role="status">
-                  {t.rows(data.consents.length)}
+                  {!full ? t.rows(n) : n >= LOG_MAX ? t.newestAll(n) : t.newest(n)}
                 </p>
+                {full && n < LOG_MAX && (
+                  <p>
+                    <button type="button" className="secondary" onClick={older}>
+                      {t.loadOlder}
+                    </button>
+                  </p>
+                )}
                 <div className="scroll">
                   <table className="log stack" data-testid="consent-log">
                     <thead>
