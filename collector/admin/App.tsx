@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { readAddress, writeAddress } from './address';
-import type { Filters } from './api';
+import { getJson, type Filters } from './api';
 import { PeriodPicker } from './components/PeriodPicker';
 import { MESSAGES, storeLang, storedLang, type Lang, type Messages } from './i18n';
 import { storePeriod, storedPeriod, type PeriodChoice } from './period';
@@ -29,6 +29,14 @@ export function App() {
   const [filters, setFilters] = useState<Filters>(() => readAddress().filters);
   const t = MESSAGES[lang];
   const heading = useRef<HTMLHeadingElement>(null);
+  // the site's time zone: its today ends the date picker, token times are on its clock
+  const [zone, setZone] = useState<string | null>(null);
+  useEffect(() => {
+    getJson<{ timeZone: string }>('settings').then(
+      (settings) => setZone(settings.timeZone),
+      () => undefined, // the browser's clock meanwhile; a view says what failed
+    );
+  }, []);
   /** Set when the admin changed the view (menu, Back): its heading then takes focus, so it is read out. */
   const moved = useRef(false);
   const choose = (next: PeriodChoice) => {
@@ -130,7 +138,7 @@ export function App() {
         </h1>
         {view !== 'settings' && (
           <div className="period-bar">
-            <PeriodPicker t={t} value={period} onChange={choose} />
+            <PeriodPicker t={t} value={period} onChange={choose} timeZone={zone} />
             {(view === 'overview' || view === 'clicks') && (
               <p className="counted" data-testid="counted">
                 {t.counted}
@@ -138,7 +146,7 @@ export function App() {
             )}
           </div>
         )}
-        <ViewOf view={view} t={t} lang={lang} period={period} filters={filters} onFilters={filter} />
+        <ViewOf view={view} t={t} lang={lang} period={period} filters={filters} onFilters={filter} zone={zone} onZone={setZone} />
       </main>
     </>
   );
@@ -151,6 +159,8 @@ function ViewOf({
   period,
   filters,
   onFilters,
+  zone,
+  onZone,
 }: {
   view: View;
   t: Messages;
@@ -158,6 +168,8 @@ function ViewOf({
   period: PeriodChoice;
   filters: Filters;
   onFilters: (filters: Filters) => void;
+  zone: string | null;
+  onZone: (zone: string) => void;
 }) {
   switch (view) {
     case 'overview':
@@ -169,6 +181,6 @@ function ViewOf({
     case 'log':
       return <ConsentLog t={t} lang={lang} period={period} filtered={filters.length > 0} />;
     case 'settings':
-      return <Retention t={t} lang={lang} />;
+      return <Retention t={t} lang={lang} zone={zone} onZone={onZone} />;
   }
 }

@@ -36,6 +36,21 @@ export function bucketLabel(label: string, lang: Lang, short = false): string {
   return label;
 }
 
+/** Today's date (`YYYY-MM-DD`) in `timeZone` (the site's), else on the browser's clock while it is not known. */
+export function todayIn(timeZone: string | null): string {
+  try {
+    // en-CA writes dates as YYYY-MM-DD
+    return new Intl.DateTimeFormat('en-CA', {
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      timeZone: timeZone ?? undefined,
+    }).format(new Date());
+  } catch {
+    return new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+  }
+}
+
 /** A share 0..1 as a whole percentage in the admin's language. */
 export function percent(share: number, lang: Lang): string {
   return new Intl.NumberFormat(lang, { style: 'percent', maximumFractionDigits: 0 }).format(share);

@@ -3,7 +3,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations } from '../support/axe';
 import { collectPageErrors, launch } from '../support/browser';
-import { ADMIN_PASSWORD, removeDir, startCollector, type Harness } from '../support/collector';
+import { ADMIN_PASSWORD, removeDir, signIn, startCollector, type Harness } from '../support/collector';
 import { serveBundleUnderTest } from '../support/demo';
 
 /** Set to a folder to save a screenshot of each admin view at both widths (docs/collector.md "Admin area"). */
@@ -292,5 +292,33 @@ describe('admin area in Chromium, with data made by driving the demo site', () =
     await english.reload();
     await expect.poll(() => english.locator('h1').textContent()).toBe('Übersicht');
     await context.close();
+  });
+
+  it("the date picker's last day and the token times are the site's (its time zone), not the browser's", async () => {
+    // 25 hours apart: the browser's date is always another than the site's
+    const site = 'Pacific/Pago_Pago';
+    const api = await signIn(collector.url);
+    expect((await api.post('/admin/api/settings', { timeZone: site })).status).toBe(200);
+    const context = await browser.newContext({ viewport: WIDTHS.desktop, locale: 'de-DE', timezoneId: 'Pacific/Kiritimati' });
+    const far = await context.newPage();
+    await far.goto(`${collector.url}/admin/login`);
+    await far.fill('#password', ADMIN_PASSWORD);
+    await Promise.all([far.waitForURL(`${collector.url}/admin/`), far.getByRole('button', { name: 'Anmelden' }).click()]);
+    const siteDay = (format: Intl.DateTimeFormatOptions, lang = 'en-CA') =>
+      new Intl.DateTimeFormat(lang, { ...format, timeZone: site }).format(new Date());
+    const today = siteDay({ year: 'numeric', month: '2-digit', day: '2-digit' });
+    await far.getByTestId('period').selectOption('custom');
+    await expect.poll(() => far.getByLabel('Bis').getAttribute('max')).toBe(today);
+    expect(await far.getByLabel('Von').getAttribute('max')).toBe(today);
+    // a token made now: listed at the site's date
+    await far.goto(`${collector.url}/admin/#settings`);
+    await far.getByLabel('Name (wofür)').fill('Zeitzone');
+    await far.getByRole('button', { name: 'Token erstellen' }).click();
+    const created = far.getByTestId('tokens').locator('tbody tr', { hasText: 'Zeitzone' }).locator('td').nth(2);
+    await expect
+      .poll(() => created.textContent())
+      .toMatch(new RegExp(`^${siteDay({ dateStyle: 'short' }, 'de').replace(/\./g, '\\.')}, `));
+    await context.close();
+    expect((await api.post('/admin/api/settings', { timeZone: 'UTC' })).status).toBe(200);
   });
 });

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import type { PeriodInfo } from '../api';
+import { todayIn } from '../format';
 import type { Lang, Messages } from '../i18n';
 import { PERIOD_NAMES, type PeriodChoice } from '../period';
 
@@ -7,7 +8,18 @@ import { PERIOD_NAMES, type PeriodChoice } from '../period';
  * The period every view shows: today, 7 or 30 days, 12 months, or a custom range of days in the
  * site's time zone. A preset applies at once; a custom range on "Apply" (both days required).
  */
-export function PeriodPicker({ t, value, onChange }: { t: Messages; value: PeriodChoice; onChange: (c: PeriodChoice) => void }) {
+export function PeriodPicker({
+  t,
+  value,
+  onChange,
+  timeZone,
+}: {
+  t: Messages;
+  value: PeriodChoice;
+  onChange: (c: PeriodChoice) => void;
+  /** The site's time zone (its today is the last day the collector accepts); null until known. */
+  timeZone: string | null;
+}) {
   const [draft, setDraft] = useState(value);
   // a new period from outside (a preset applied, Back, a bookmark) resets the draft; the select stays
   // the same element, so it keeps focus: an arrow key on a closed select changes it at once in
@@ -17,9 +29,8 @@ export function PeriodPicker({ t, value, onChange }: { t: Messages; value: Perio
     setShown(value);
     setDraft(value);
   }
-  // no day after today (the browser's; the collector refuses a range past the site's today with a message)
-  const now = new Date();
-  const today = `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
+  // no day after the site's today (the collector refuses a range past it; the browser's can be another day)
+  const today = todayIn(timeZone);
   const apply = (event: FormEvent) => {
     event.preventDefault();
     onChange(draft);

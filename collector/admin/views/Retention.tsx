@@ -12,7 +12,18 @@ const FIELDS = [
 ] as const satisfies ReadonlyArray<keyof RetentionDays>;
 
 /** The settings: the site's time zone, and retention: page views and visits, clicks, form consents, cookie consents, each after N days. */
-export function Retention({ t, lang }: { t: Messages; lang: Lang }) {
+export function Retention({
+  t,
+  lang,
+  zone,
+  onZone,
+}: {
+  t: Messages;
+  lang: Lang;
+  /** The site's time zone as the app knows it (null until loaded); `onZone` when it is saved here. */
+  zone: string | null;
+  onZone: (zone: string) => void;
+}) {
   const [days, setDays] = useState<Record<(typeof FIELDS)[number], string>>({
     visitRetentionDays: '',
     clickRetentionDays: '',
@@ -38,8 +49,8 @@ export function Retention({ t, lang }: { t: Messages; lang: Lang }) {
   };
   return (
     <>
-      <TimeZone t={t} />
-      <Tokens t={t} lang={lang} />
+      <TimeZone t={t} onSaved={onZone} />
+      <Tokens t={t} lang={lang} zone={zone} />
       <section className="card" aria-labelledby="retention-title">
         <h2 id="retention-title">{t.retentionTitle}</h2>
         <p className="hint">{t.retentionHint}</p>
@@ -71,7 +82,7 @@ export function Retention({ t, lang }: { t: Messages; lang: Lang }) {
 }
 
 /** The site's time zone: the days, hours and months of every view (validated by the collector). */
-function TimeZone({ t }: { t: Messages }) {
+function TimeZone({ t, onSaved }: { t: Messages; onSaved: (zone: string) => void }) {
   const [zone, setZone] = useState('');
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   useEffect(() => {
@@ -87,6 +98,7 @@ function TimeZone({ t }: { t: Messages }) {
     postForm<{ timeZone: string }>('settings', { timeZone: zone.trim() }).then(
       (saved) => {
         setZone(saved.timeZone);
+        onSaved(saved.timeZone);
         setMessage({ ok: true, text: t.savedZone });
       },
       (error: Error) => setMessage({ ok: false, text: `${t.failed} ${error.message}` }),

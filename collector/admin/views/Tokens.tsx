@@ -9,12 +9,13 @@ import { useData } from '../useData';
  * The read-only stats API's tokens: make one with a name (the token is shown this once: only its
  * SHA-256 is stored), list them by name and first characters, revoke one (docs/collector.md "Stats API").
  */
-export function Tokens({ t, lang }: { t: Messages; lang: Lang }) {
+export function Tokens({ t, lang, zone }: { t: Messages; lang: Lang; zone: string | null }) {
   const [list, reload] = useData(() => getJson<ApiTokens>('tokens'), []);
   const [name, setName] = useState('');
   const [made, setMade] = useState<NewApiToken | null>(null);
   const [message, setMessage] = useState<string | null>(null);
-  const time = new Intl.DateTimeFormat(lang, { dateStyle: 'short', timeStyle: 'short' });
+  // on the site's clock, as the consent log's times (the browser's until the zone is known)
+  const time = new Intl.DateTimeFormat(lang, { dateStyle: 'short', timeStyle: 'short', timeZone: zone ?? undefined });
   const when = (iso: string | null) => (iso === null ? '–' : time.format(new Date(iso)));
   // not async: a form handler's returned promise would be dropped by React; the chain handles both ends
   const make = (event: FormEvent): void => {
