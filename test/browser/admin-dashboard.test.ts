@@ -207,6 +207,16 @@ describe('the admin dashboard shows the scenario for the chosen period and the p
       ['/kontakt.html', '2', '0', '5 s'],
     ]);
     expect(await page.getByTestId('top-pages').locator('tbody td.url').first().getAttribute('title')).toBe(`${SITE}/`);
+    // each row's button says what it does: it filters (the whole address on hover stays)
+    expect(
+      await page
+        .getByTestId('top-pages')
+        .getByRole('button', { name: 'Alle Karten nach /galerie.html filtern', exact: true })
+        .count(),
+    ).toBe(1);
+    expect(
+      await page.getByTestId('browsers').getByRole('button', { name: 'Alle Karten nach Safari filtern', exact: true }).count(),
+    ).toBe(1);
     expect(await rows('entry-pages')).toEqual([
       ['/', '2', '1'],
       ['/galerie.html', '1', '1'],

@@ -79,10 +79,12 @@ export function Breakdown({
           <tr key={row.label}>
             <td className="url" data-label={labelHeader} title={titleOf?.(row)}>
               {onPick ? (
+                // named by what it does, the visible label inside (WCAG 2.5.3); a page's whole address on hover
                 <button
                   type="button"
                   className="link"
                   onClick={() => onPick(row)}
+                  aria-label={t.filterBy(labelOf(row))}
                   title={titleOf?.(row) ?? t.filterBy(labelOf(row))}
                 >
                   {breakable(labelOf(row))}
