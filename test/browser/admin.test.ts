@@ -254,8 +254,26 @@ describe('admin area in Chromium, with data made by driving the demo site', () =
 
   it('saves the retention setting, switches to English, and signs out', async () => {
     await openView('settings', 'Einstellungen');
-    await page.getByLabel('Formular-Einwilligungen (Tage)').fill('90');
+    const field = page.getByLabel('Formular-Einwilligungen (Tage)');
+    await expect.poll(() => field.inputValue()).toBe('1095');
+    await field.fill('90');
+    // a shorter period deletes at once: asked first; cancelled, nothing is saved
+    const asked: string[] = [];
+    const answer = (accept: boolean) =>
+      page.once('dialog', (dialog) => {
+        asked.push(dialog.message());
+        return accept ? dialog.accept() : dialog.dismiss();
+      });
+    answer(false);
     // the second form's button: the first saves the time zone
+    await page.getByRole('button', { name: 'Speichern' }).nth(1).click();
+    await expect
+      .poll(() => asked)
+      .toEqual([
+        'Kürzere Fristen löschen ältere Daten sofort und endgültig: Formular-Einwilligungen (Tage) 1.095 → 90. Speichern?',
+      ]);
+    expect(await page.locator('#retention-title ~ [role="status"]').textContent()).toBe('');
+    answer(true);
     await page.getByRole('button', { name: 'Speichern' }).nth(1).click();
     await expect.poll(() => page.locator('#retention-title ~ [role="status"]').textContent()).toMatch(/^Gespeichert\./);
     expect(await axeViolations(page)).toEqual([]);

@@ -159,6 +159,8 @@ export const de = {
   formRetentionDays: 'Formular-Einwilligungen (Tage)',
   consentRetentionDays: 'Cookie-Einwilligungen (Tage)',
   save: 'Speichern',
+  retentionConfirm: (changes: Array<[field: string, from: number, to: number]>) =>
+    `Kürzere Fristen löschen ältere Daten sofort und endgültig: ${changes.map(([field, from, to]) => `${field} ${n(from)} → ${n(to)}`).join('; ')}. Speichern?`,
   saved: (count: number) => `Gespeichert. ${n(count)} alte Datensätze gelöscht.`,
   filtersLabel: 'Aktive Filter',
   filterHint:

@@ -138,6 +138,8 @@ export const en: typeof de = {
   formRetentionDays: 'Form consents (days)',
   consentRetentionDays: 'Cookie consents (days)',
   save: 'Save',
+  retentionConfirm: (changes: Array<[field: string, from: number, to: number]>) =>
+    `Shorter periods delete older data at once and for good: ${changes.map(([field, from, to]) => `${field} ${n(from)} → ${n(to)}`).join('; ')}. Save?`,
   saved: (count: number) => `Saved. ${n(count)} old records deleted.`,
   filtersLabel: 'Active filters',
   filterHint: 'A click on a row filters every card by it; the filters are kept in the address (bookmarkable).',

@@ -30,11 +30,15 @@ export function Retention({
     formRetentionDays: '',
     consentRetentionDays: '',
   });
+  // the values in force: a lower one deletes at once, so saving it is confirmed first
+  const [kept, setKept] = useState<Partial<RetentionDays>>({});
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   useEffect(() => {
     getJson<RetentionDays>('settings').then(
-      (s) =>
-        setDays(Object.fromEntries(FIELDS.map((field) => [field, String(s[field])])) as Record<(typeof FIELDS)[number], string>),
+      (s) => {
+        setKept(s);
+        setDays(Object.fromEntries(FIELDS.map((field) => [field, String(s[field])])) as Record<(typeof FIELDS)[number], string>);
+      },
       (error: Error) => setMessage({ ok: false, text: `${t.failed} ${error.message}` }),
     );
     // no `t` in the deps: it changes with the language only, and the value loads once
@@ -42,8 +46,16 @@ export function Retention({
   // not async: a form handler's returned promise would be dropped by React; the chain handles both ends
   const save = (event: FormEvent): void => {
     event.preventDefault();
+    const lowered = FIELDS.flatMap((field): Array<[string, number, number]> => {
+      const before = kept[field];
+      return before !== undefined && Number(days[field]) < before ? [[t[field], before, Number(days[field])]] : [];
+    });
+    if (lowered.length > 0 && !window.confirm(t.retentionConfirm(lowered))) return;
     postForm<SavedSettings>('settings', days).then(
-      (saved) => setMessage({ ok: true, text: t.saved(Object.values(saved.deleted).reduce((a, b) => a + b, 0)) }),
+      (saved) => {
+        setKept(saved);
+        setMessage({ ok: true, text: t.saved(Object.values(saved.deleted).reduce((a, b) => a + b, 0)) });
+      },
       (error: Error) => setMessage({ ok: false, text: `${t.failed} ${error.message}` }),
     );
   };
