@@ -28,7 +28,7 @@ describe('schema migrations', () => {
   it('a new database gets every version once; a restart applies nothing again', async () => {
     h = await startCollector();
     const first = await h.query('SELECT version, name, applied_at FROM schema_migrations ORDER BY version');
-    expect(first.map((row) => row.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(first.map((row) => row.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     expect(await h.query('SELECT COUNT(*) AS n FROM admin_attempts')).toEqual([{ n: 0 }]);
     h.clock.now += 60_000;
     h = await h.reopen();
@@ -75,7 +75,7 @@ describe('schema migrations', () => {
     ]);
     expect(await h.query('SELECT page FROM clicks')).toEqual([{ page: PAGE }]);
     expect((await h.query('SELECT version FROM schema_migrations ORDER BY version')).map((r) => r.version)).toEqual([
-      1, 2, 3, 4, 5, 6, 7, 8, 9,
+      1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
     ]);
     // migration 3's columns: the old session's user agent parsed once (bowser knows no `Old/1.0`)
     expect(await h.query('SELECT device, browser FROM sessions')).toEqual([{ device: 'unknown', browser: null }]);

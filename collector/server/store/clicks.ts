@@ -1,6 +1,6 @@
 import type { Migration } from './migrate';
 import { typed } from './migrate';
-import { totalsBefore, type Step } from './retention';
+import { collapseStep, type Step } from './retention';
 import { builtThrough, coverage, coveredRows, dayTable, type Day } from './rollups';
 import { sessionLock, type Reads, type Sql } from './sql';
 import { inMatchingVisit, type VisitFilter } from './visits-totals';
@@ -267,19 +267,10 @@ export function clicksStore(sql: Sql, reads: Reads) {
      * Retention: clicks before `before`; the day totals of those days summed per day under no page
      * and no selector (a page's address can carry a query; docs/collector.md "Retention").
      */
-    retention: (before: number): Step[] => {
-      const old = totalsBefore(before);
-      return [
-        { name: 'clicks', table: 'clicks', where: 'at < ?', params: [before] },
-        {
-          name: 'totalLabels',
-          table: 'stats_clicks',
-          where: `(page <> '' OR selector <> '') AND ${old.sql}`,
-          params: old.params,
-          statements: unlabelled,
-        },
-      ];
-    },
+    retention: (before: number): Step[] => [
+      { name: 'clicks', table: 'clicks', where: 'at < ?', params: [before] },
+      collapseStep('totalLabels', 'stats_clicks', "(page <> '' OR selector <> '')", before, unlabelled),
+    ],
     clearTotals: (tx: Sql) => tx.run('DELETE FROM stats_clicks'),
     /** The month totals of `month` (`YYYY-MM`) from its days' (inside the builder's transaction). */
     async monthTotals(tx: Sql, month: string): Promise<void> {

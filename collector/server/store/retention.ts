@@ -24,6 +24,8 @@ export interface CollapseStep {
   params: readonly unknown[];
   /** The upsert of the sums and the deletion of the rows `where` names (each with `params`). */
   statements: (where: string) => readonly [string, string];
+  /** The first day the next run looks at (`stats_unlabelled`): every row before it is done. */
+  through: string;
 }
 
 export type Step = RetentionStep | CollapseStep;
@@ -38,8 +40,41 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  */
 export function totalsBefore(before: number): { sql: string; params: [string, string] } {
   const day = new Date(before - 2 * DAY_MS).toISOString().slice(0, 10);
-  return { sql: '((length(day) = 10 AND day < ?) OR (length(day) = 7 AND day < ?))', params: [day, day.slice(0, 7)] };
+  // `day < ?` first: a range of the primary key (day, ...), not a scan of the table
+  return { sql: '(day < ? AND (length(day) = 10 OR day < ?))', params: [day, day.slice(0, 7)] };
 }
+
+/**
+ * A collapse of `table`'s rows that `where` names among those `totalsBefore(before)` names, from the
+ * day the last run got to (`stats_unlabelled`) on: a run reads about a month of old rows, not every
+ * year the site has (the SQLite hourly run scanned them on the collector's thread).
+ */
+export function collapseStep(
+  name: string,
+  table: string,
+  where: string,
+  before: number,
+  statements: CollapseStep['statements'],
+): CollapseStep {
+  const old = totalsBefore(before);
+  return {
+    name,
+    table,
+    where: `day >= (SELECT COALESCE(MAX(through), '') FROM stats_unlabelled WHERE tbl = '${table}') AND ${old.sql} AND ${where}`,
+    params: old.params,
+    statements,
+    // the month of the bound: its month row (and its days before the bound, done) looked at again
+    through: old.params[1],
+  };
+}
+
+/** The collapse's mark: the next run of `step` starts at its `through`. */
+const markOf = (step: CollapseStep) =>
+  [
+    `INSERT INTO stats_unlabelled (tbl, through) VALUES ('${step.table}', ?)
+     ON CONFLICT (tbl) DO UPDATE SET through = excluded.through`,
+    [step.through],
+  ] as const;
 
 /** Rows deleted per statement on SQLite: a few milliseconds each, so heartbeats are answered between them. */
 const CHUNK = 2000;
@@ -66,6 +101,7 @@ export async function runRetention(sql: Sql, steps: readonly Step[], wait: boole
             const [sums, deletion] = step.statements(step.where);
             await tx.run(sums, step.params);
             counts[step.name]! += await tx.run(deletion, step.params);
+            await tx.run(...markOf(step));
           } else counts[step.name]! += await tx.run(`DELETE FROM ${step.table} WHERE ${step.where}`, step.params);
         return counts;
       },
@@ -84,7 +120,10 @@ async function collapseByDay(sql: Sql, step: CollapseStep): Promise<number> {
   const [sums, deletion] = step.statements(`${step.where} AND day = ?`);
   for (;;) {
     const next = await sql.get<{ day: string }>(`SELECT day FROM ${step.table} WHERE ${step.where} LIMIT 1`, step.params);
-    if (!next) return total;
+    if (!next) {
+      await sql.run(...markOf(step));
+      return total;
+    }
     const params = [...step.params, next.day];
     total += await sql.transaction(async (tx) => {
       await tx.run(sums, params);

@@ -41,6 +41,13 @@ export const ROLLUP_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX stats_dirty_at ON stats_dirty (at);
     `),
   },
+  {
+    version: 10,
+    name: 'day totals: how far their address labels are gone',
+    // per table (`stats_visits`, `stats_clicks`): the first day (or month) that retention's collapse
+    // of address labels still looks at; everything before it has none (retention.ts CollapseStep)
+    sql: () => 'CREATE TABLE stats_unlabelled (tbl TEXT PRIMARY KEY, through TEXT NOT NULL);',
+  },
 ];
 
 /**

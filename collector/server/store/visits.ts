@@ -1,4 +1,4 @@
-import { totalsBefore, type Step } from './retention';
+import { collapseStep, type Step } from './retention';
 import type { Reads, Sql } from './sql';
 import type { Heartbeat, Presence, Visitor } from './types';
 import { recordBeat, type BeatMark, type BeatOrder } from './visits-beat';
@@ -242,14 +242,8 @@ const ADDRESS_METRICS = [
  * a year back still has its page views, time on page and visits, and no address.
  */
 function labelsGone(before: number): Step {
-  const old = totalsBefore(before);
-  return {
-    name: 'totalLabels',
-    table: 'stats_visits',
-    where: `metric IN (${ADDRESS_METRICS.map((m) => `'${m}'`).join(', ')}) AND label <> '' AND ${old.sql}`,
-    params: old.params,
-    statements: unlabelled,
-  };
+  const metrics = ADDRESS_METRICS.map((m) => `'${m}'`).join(', ');
+  return collapseStep('totalLabels', 'stats_visits', `metric IN (${metrics}) AND label <> ''`, before, unlabelled);
 }
 
 /** The rows of stats_visits that `where` names summed per day and metric into its row without a label, then deleted. */
