@@ -3,7 +3,8 @@ import { typed } from './migrate';
 import { collapseStep, type Step } from './retention';
 import { builtThrough, coverage, coveredRows, dayTable, type Day } from './rollups';
 import { sessionLock, type Reads, type Sql } from './sql';
-import { inMatchingVisit, type VisitFilter } from './visits-totals';
+import { inMatchingVisit } from './visits-count';
+import type { VisitFilter } from './visits-dimensions';
 
 /**
  * The clicks area: heatmap clicks (session, page, selector, time) and their day totals per page and

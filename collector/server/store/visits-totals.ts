@@ -1,7 +1,28 @@
 import { builtDays, coverage, coveredRows, dayTable, type Day, type Range } from './rollups';
 import type { Reads, Sql } from './sql';
-import { VISIT_DIMENSIONS, type VisitDimension, type VisitFilter } from './visits-dimensions';
+import { VISIT_DIMENSIONS, type VisitFilter } from './visits-dimensions';
 import { readFilteredMonths } from './visits-filtered';
+import {
+  dayBuckets,
+  FIRST_VISIT,
+  filterSql,
+  groupedDimensions,
+  hintsOf,
+  partsOf,
+  SLOT_MS,
+  type EngineName,
+} from './visits-count';
+import {
+  mergeLabels,
+  mergeTop,
+  PART_TOP,
+  sumOf,
+  TOP_LABELS,
+  totalsOf,
+  type Answer,
+  type Totals,
+  type Wanted,
+} from './visits-top';
 
 /**
  * The visits area's day totals (`stats_visits`): per day of the site's calendar, per metric and
@@ -13,41 +34,8 @@ import { readFilteredMonths } from './visits-filtered';
 
 export { SCREEN_CLASSES, VISIT_DIMENSIONS } from './visits-dimensions';
 export type { FilterDimension, VisitDimension, VisitFilter } from './visits-dimensions';
-
-/** A label's figures: `n` (page views, visits...) and `total` (time on page in ms for pages). */
-export interface LabelTotal {
-  n: number;
-  total: number;
-}
-
-/**
- * The figures of a range summed over every label (the unlabelled rows that retention's collapse
- * leaves too, which no list shows): page views, time on page (ms), visitors (per day, summed),
- * visits and bounces.
- */
-export interface Summary {
-  views: number;
-  time: number;
-  visitors: number;
-  visits: number;
-  bounces: number;
-}
-
-/**
- * A totals read (`totals`): per metric the labels asked for, in order (the first: most first, ties
- * in code-point order), with their figures; `visits` and `visitors` under the label ''; and the
- * summary of every label.
- */
-export type Totals = Map<string, Map<string, LabelTotal>> & { summary: Summary };
-
-/** What a totals read answers per metric: its `top` first labels, or the figures of the given `labels` (metric → labels). */
-export type Wanted = { top: number } | { labels: ReadonlyMap<string, readonly string[]> };
-
-/** Labels of each list of the dashboard's overview (`totals` by default). */
-export const TOP_LABELS = 20;
-
-/** Most first, ties in code-point order: as SQLite and PostgreSQL's "C" collation compare text (their UTF-8 bytes). */
-const byCodePoint = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+export type { LabelTotal, Summary, Totals, Wanted } from './visits-top';
+export { inMatchingVisit } from './visits-count';
 
 /** The sources of a totals read: days counted from the rows, day (and month) totals, filtered month totals. */
 interface Sources {
@@ -69,16 +57,6 @@ interface Counted {
   filter: VisitFilter;
 }
 
-/** What the statement(s) of a totals read answered. */
-interface Answer {
-  labels: Map<string, Array<{ label: string; n: number; total: number }>>;
-  summary: Summary;
-  /** Filtered, counted from the rows: each day's page views (`views`) and visitors (`i`: its index in the days counted). */
-  chart: Array<{ i: number; metric: string; n: number }>;
-  /** The months of the filtered month totals read that were still marked built. */
-  marked: number;
-}
-
 /** A row of a totals statement (`kind`: top, count, sum or chart; PostgreSQL's sums come as text). */
 interface TotalsRow {
   kind: string;
@@ -98,217 +76,6 @@ interface TotalsRead {
   totals: Totals;
   raw: readonly Range[];
   chart: Answer['chart'];
-}
-
-const sumOf = (summaries: readonly Summary[]): Summary =>
-  summaries.reduce(
-    (a, b) => ({
-      views: a.views + b.views,
-      time: a.time + b.time,
-      visitors: a.visitors + b.visitors,
-      visits: a.visits + b.visits,
-      bounces: a.bounces + b.bounces,
-    }),
-    { views: 0, time: 0, visitors: 0, visits: 0, bounces: 0 },
-  );
-
-/**
- * The `top` first labels of each metric over the parts of a read (each part's first labels, and
- * how many it has: `counts`), or null when those do not show them for certain. A label missing from
- * a part that has more than it answered has at most that part's last answered count there: the
- * labels taken must each be known in full, and no other label may reach the last of them.
- */
-function mergeTop(parts: ReadonlyArray<Answer & { counts: Map<string, number> }>, top: number): Answer['labels'] | null {
-  const out: Answer['labels'] = new Map();
-  for (const metric of new Set(parts.flatMap((p) => [...p.counts.keys()]))) {
-    // the most a label not among a part's answered labels has in it (0: the part answered all of them)
-    const cut = parts.map((p) => {
-      const rows = p.labels.get(metric) ?? [];
-      return (p.counts.get(metric) ?? 0) > rows.length ? Math.min(...rows.map((r) => r.n)) : 0;
-    });
-    const seen = new Map<string, { n: number; total: number; in: Set<number> }>();
-    for (const [k, part] of parts.entries())
-      for (const r of part.labels.get(metric) ?? []) {
-        const s = seen.get(r.label) ?? { n: 0, total: 0, in: new Set<number>() };
-        seen.set(r.label, { n: s.n + r.n, total: s.total + r.total, in: s.in.add(k) });
-      }
-    const most = (s: { n: number; in: Set<number> }) => s.n + cut.reduce((sum, c, k) => sum + (s.in.has(k) ? 0 : c), 0);
-    const unseen = cut.reduce((a, b) => a + b, 0);
-    const ranked = [...seen].sort(([a, x], [b, y]) => y.n - x.n || byCodePoint(a, b));
-    const taken = ranked.slice(0, top);
-    if (taken.some(([, s]) => most(s) !== s.n)) return null;
-    const last = taken.at(-1);
-    if (taken.length < top ? unseen > 0 : unseen >= last![1].n) return null;
-    if (
-      last &&
-      ranked.slice(top).some(([label, s]) => most(s) > last[1].n || (most(s) === last[1].n && byCodePoint(label, last[0]) < 0))
-    )
-      return null;
-    out.set(
-      metric,
-      taken.map(([label, s]) => ({ label, n: s.n, total: s.total })),
-    );
-  }
-  return out;
-}
-
-/** The figures of the asked labels over the parts of a read: their sums. */
-function mergeLabels(parts: readonly Answer[]): Answer['labels'] {
-  const sums = new Map<string, Map<string, { n: number; total: number }>>();
-  for (const part of parts)
-    for (const [metric, rows] of part.labels) {
-      const labels = sums.get(metric) ?? new Map<string, { n: number; total: number }>();
-      sums.set(metric, labels);
-      for (const r of rows) {
-        const s = labels.get(r.label) ?? { n: 0, total: 0 };
-        labels.set(r.label, { n: s.n + r.n, total: s.total + r.total });
-      }
-    }
-  return new Map([...sums].map(([metric, labels]) => [metric, [...labels].map(([label, s]) => ({ label, ...s }))]));
-}
-
-/** The Totals of an answer. */
-function totalsOf(answer: Answer): Totals {
-  const out = new Map<string, Map<string, LabelTotal>>(
-    [...answer.labels].map(([metric, rows]) => [metric, new Map(rows.map((r) => [r.label, { n: r.n, total: r.total }]))]),
-  );
-  out.set('visitors', new Map([['', { n: answer.summary.visitors, total: 0 }]]));
-  out.set('visits', new Map([['', { n: answer.summary.visits, total: answer.summary.bounces }]]));
-  return Object.assign(out, { summary: answer.summary });
-}
-
-/**
- * How many times a list's labels a part of a read counted in parts answers (mergeTop): enough that
- * the first labels over all the days are known for certain on most sites (at 2 times, one of the
- * bench's countries seen in one part could still pass the 20th, and the days were counted again).
- */
-const PART_TOP = 5;
-
-/** A quarter of an hour: the grain a filtered read on SQLite places page views in days by (see countSql). */
-const SLOT_MS = 15 * 60 * 1000;
-
-/**
- * SQLite's planner hints, which PostgreSQL's planner must not see. SQLite: a page view's page is the
- * one asked for as an expression, so that it does not build a throwaway index of every page view's
- * page for it (it did, without statistics: 15 s for 12 months at 1 M page views) but reads the
- * days' range of page_views_at (at, page); and a `+` keeps it off an index. On PostgreSQL both hid
- * the columns' statistics: it took the page views of a filtered month for one row and tested each
- * of their 3,054 against each of the month's 2,880 quarter hours (a nested loop: 0.53 s of a read
- * that takes 0.05 s with the plain columns).
- */
-type EngineName = Sql['engine'];
-const hintsOf = (engine: EngineName) =>
-  engine === 'sqlite' ? { pageIs: "(p.page || '') = ?", plus: '+' } : { pageIs: 'p.page = ?', plus: '' };
-
-/**
- * The fewest days of a part of a filtered read (countSql, answer): a read of fewer days than two parts'
- * is one statement. A part's own cost (its tables of days and quarter hours, a scan of its matching
- * visits per dimension) is a few ms.
- */
-const PART_DAYS = 14;
-
-/**
- * `indices` (consecutive days) in at most `threads` parts of at least PART_DAYS days each, of about
- * as many days (not rows: a site whose traffic doubled over a year has a heavier second half).
- */
-function partsOf(indices: readonly number[], threads: number): Array<readonly number[]> {
-  const count = Math.max(1, Math.min(threads, Math.floor(indices.length / PART_DAYS)));
-  const size = Math.ceil(indices.length / count);
-  return Array.from({ length: count }, (_, k) => indices.slice(k * size, (k + 1) * size)).filter((part) => part.length > 0);
-}
-
-/** When the first visit kept began (by the index visits_started). */
-const FIRST_VISIT = 'SELECT MIN(started_at) AS at FROM visits';
-
-const and = (conditions: string[]) => conditions.map((c) => ` AND ${c}`).join('');
-
-/** The conditions of `filter`'s visit dimensions alone, on visits (`v`). */
-function visitConditions(filter: VisitFilter) {
-  const onVisits = filter.filter(([dimension]) => dimension !== 'page');
-  return {
-    sql: and(onVisits.map(([dimension]) => `${VISIT_DIMENSIONS[dimension as VisitDimension]} = ?`)),
-    params: onVisits.map(([, value]) => value),
-  };
-}
-
-/** The conditions of `filter` on visits (`v`) and on page views (`p`, joined to their visit `v` when `join`). */
-function filterSql(filter: VisitFilter, engine: EngineName) {
-  const pages = filter.filter(([dimension]) => dimension === 'page').map(([, value]) => value);
-  /** The visit dimensions' conditions alone (on `v`), and the page conditions alone (on `p`). */
-  const visitsOnly = visitConditions(filter);
-  const pagesOnly = { sql: and(pages.map(() => hintsOf(engine).pageIs)), params: pages };
-  return {
-    /** Page views: join their visit only when a visit dimension is filtered. */
-    join: visitsOnly.params.length > 0 ? ' JOIN visits v ON v.id = p.visit_id' : '',
-    pages: { sql: pagesOnly.sql + visitsOnly.sql, params: [...pagesOnly.params, ...visitsOnly.params] },
-    onVisits: visitsOnly,
-    onPages: pagesOnly,
-    /** Visits: with a view of each filtered page, and of the filtered dimensions. */
-    visits: {
-      sql: and(pages.map(() => 'EXISTS (SELECT 1 FROM page_views fp WHERE fp.visit_id = v.id AND fp.page = ?)')) + visitsOnly.sql,
-      params: [...pages, ...visitsOnly.params],
-    },
-  };
-}
-
-/**
- * For another area's rows of a session at a time (clicks): the condition that the session's visit
- * at that time (its latest visit begun at or before it, by visits_session) matches the visit
- * dimensions of `filter` (filterSql's own conditions); empty without any. The visits area owns
- * this SQL; the caller names its columns.
- */
-export function inMatchingVisit(filter: VisitFilter, session: string, at: string): { sql: string; params: string[] } {
-  const onVisits = visitConditions(filter);
-  if (onVisits.params.length === 0) return { sql: '', params: [] };
-  return {
-    sql: ` AND EXISTS (SELECT 1 FROM visits v WHERE v.id = (SELECT v2.id FROM visits v2
-       WHERE v2.session_id = ${session} AND v2.started_at <= ${at} ORDER BY v2.started_at DESC, v2.id DESC LIMIT 1)${onVisits.sql})`,
-    params: onVisits.params,
-  };
-}
-
-/**
- * PostgreSQL: the day a time falls in, by a search in the days' bounds (width_bucket) instead of a
- * join with the days: `sql(column)` is the day's index (`i`, as `d` has it), NULL outside every day.
- * A join with the days' quarter hours (`sm`, a table without statistics) was planned as a nested
- * loop whenever the planner guessed few visits (two visit dimensions: 1 row guessed, 5,352 read,
- * each tested against the month's 2,880 quarter hours: 1.4 s of a read of 30 days).
- */
-function dayBuckets(ranges: readonly Range[], indices: readonly number[]): { sql: (column: string) => string; params: string[] } {
-  const days = ranges.map((r, k) => ({ ...r, i: indices[k]! })).sort((a, b) => a.start - b.start);
-  // bounds b1 < b2 < ...; width_bucket gives k for b(k) <= t < b(k+1), and the k-th entry of `map`
-  // is that interval's day (NULL for a gap between days)
-  const bounds: number[] = [];
-  const map: Array<number | null> = [];
-  for (const day of days) {
-    const last = bounds.at(-1);
-    if (last === undefined || last < day.start) {
-      if (last !== undefined) map.push(null);
-      bounds.push(day.start);
-    }
-    map.push(day.i);
-    bounds.push(day.end);
-  }
-  const literal = (values: Array<number | null>) => `{${values.map((v) => (v === null ? 'NULL' : String(v))).join(',')}}`;
-  return {
-    sql: (column) => `(CAST(? AS INTEGER[]))[width_bucket(${column}, CAST(? AS BIGINT[]))]`,
-    params: [literal(map), literal(bounds)],
-  };
-}
-
-/**
- * The matching visits (`fv`) by each visit dimension, summed over the days, in one statement of
- * grouping sets (PostgreSQL): one row per dimension and label, as countDays' per-dimension rows.
- */
-function groupedDimensions(): string {
-  const dims = Object.entries(VISIT_DIMENSIONS);
-  const which = (then: (k: number) => string) =>
-    `CASE ${dims.map((_, k) => `WHEN GROUPING(l${k}) = 0 THEN ${then(k)}`).join(' ')} END`;
-  return `SELECT 0 AS i, metric, label, n, 0 AS total FROM (
-      SELECT ${which((k) => `'${dims[k]![0]}'`)} AS metric, ${which((k) => `l${k}`)} AS label, COUNT(*) AS n
-      FROM (SELECT ${dims.map(([, label], k) => `${label} AS l${k}`).join(', ')} FROM fv v) x
-      GROUP BY GROUPING SETS (${dims.map((_, k) => `(l${k})`).join(', ')})
-    ) g WHERE label IS NOT NULL`;
 }
 
 /** The visits area's totals on an open database (its readers' side, and which engine it is). */
