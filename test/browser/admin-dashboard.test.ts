@@ -115,11 +115,15 @@ async function choose(period: string): Promise<void> {
   const note = page.getByTestId('period-note').first();
   const before = await note.textContent();
   await select.selectOption(period);
-  // a view keeps the old period's figures on screen until the new ones arrive (no loading status
-  // in between, so waiting for none returned at once and read the old period): wait until the
-  // period note, rendered from the new answer, names another range
+  // a view keeps the old period's figures on screen, marked aria-busy, until the new ones arrive (no
+  // loading status in between, so waiting for none would return at once and read the old period):
+  // wait until the period note, rendered from the new answer, names another range and nothing is busy
   await expect.poll(() => note.textContent()).not.toBe(before);
+  await expect.poll(() => page.locator('main [aria-busy="true"]').count()).toBe(0);
 }
+
+/** Whether the element of `testId` is inside a region marked busy (`aria-busy="true"`). */
+const inBusy = (testId: string) => page.getByTestId(testId).evaluate((e) => e.closest('[aria-busy="true"]') !== null);
 
 /** A table's body rows as arrays of cell texts (whitespace squeezed). */
 const rows = (testId: string) =>
@@ -589,6 +593,44 @@ describe('keyboard, focus and limits in the admin area (audit findings 1, 2, 5, 
     // a search starts from the newest 200 again
     await page.getByRole('button', { name: 'Suchen' }).click();
     await expect.poll(() => said.textContent()).toBe('Die neuesten 200 Einträge.');
+  });
+
+  it('another period: the old figures stay, their region marked aria-busy until the new ones arrive (audit minor note)', async () => {
+    await openView('overview', 'Übersicht');
+    await choose('7d');
+    const note = page.getByTestId('period-note').first();
+    const before = await note.textContent();
+    expect(await inBusy('figures')).toBe(false);
+    // the traffic answer held until released
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let held = 0;
+    const traffic = (url: URL) => url.pathname === '/admin/api/traffic';
+    await page.route(traffic, async (route) => {
+      held++;
+      await released;
+      // the page may have moved on (a failed test): nothing to continue then
+      await route.continue().catch(() => undefined);
+    });
+    try {
+      await page.getByTestId('period').selectOption('30d');
+      await expect.poll(() => held).toBe(1);
+      // the old figures, marked busy; the period picker (focus) is outside the busy region
+      expect(await note.textContent()).toBe(before);
+      expect(await inBusy('figures')).toBe(true);
+      expect(await page.getByTestId('period').evaluate((e) => e.closest('[aria-busy="true"]'))).toBe(null);
+      release();
+      await expect.poll(() => note.textContent()).not.toBe(before);
+      await expect.poll(() => inBusy('figures')).toBe(false);
+      expect(await page.getByTestId('figures').evaluate((e) => e.closest('[aria-busy]')!.getAttribute('aria-busy'))).toBe(
+        'false',
+      );
+      expect(await axeViolations(page)).toEqual([]);
+    } finally {
+      release();
+      await page.unroute(traffic);
+    }
+    await choose('7d');
   });
 });
 

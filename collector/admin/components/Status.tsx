@@ -1,8 +1,24 @@
 import type { Messages } from '../i18n';
 import type { Loaded } from '../useData';
 
-/** Loading and error states of a view; renders `children(data)` once loaded. */
-export function Status<T>({ loaded, t, children }: { loaded: Loaded<T>; t: Messages; children: (data: T) => React.ReactNode }) {
+/**
+ * Loading and error states of a view; renders `children(data)` once loaded. Given `busy` (useData's
+ * third value), the loaded content is a region marked `aria-busy` while newer data loads (another
+ * period or filter: the old figures stay on screen until then).
+ */
+export function Status<T>({
+  loaded,
+  t,
+  busy,
+  testId,
+  children,
+}: {
+  loaded: Loaded<T>;
+  t: Messages;
+  busy?: boolean;
+  testId?: string;
+  children: (data: T) => React.ReactNode;
+}) {
   if (loaded.state === 'loading') return <p role="status">{t.loading}</p>;
   if (loaded.state === 'error')
     return (
@@ -10,5 +26,10 @@ export function Status<T>({ loaded, t, children }: { loaded: Loaded<T>; t: Messa
         {t.failed} {loaded.message}
       </p>
     );
-  return <>{children(loaded.data)}</>;
+  if (busy === undefined) return <>{children(loaded.data)}</>;
+  return (
+    <div aria-busy={busy} data-testid={testId}>
+      {children(loaded.data)}
+    </div>
+  );
 }

@@ -25,13 +25,13 @@ function withLang(href: string, lang: Lang): string {
  */
 export function Clicks({ t, lang, period, filters, onFilters }: FilteredViewProps) {
   const fields = filterFields(filters);
-  const [loaded] = useData(
+  const [loaded, , busy] = useData(
     () => getJson<ClickPages>('clicks', { ...periodParams(period), filter: fields }),
     [period, fields.join('\n')],
   );
   const number = new Intl.NumberFormat(lang);
   return (
-    <Status loaded={loaded} t={t}>
+    <Status loaded={loaded} t={t} busy={busy} testId="clicks-data">
       {(data) => (
         <>
           <PeriodNote t={t} lang={lang} period={data.period} />

@@ -33,7 +33,7 @@ export function ConsentLog({ t, lang, period, filtered = false }: UnfilteredView
   const [rows, setRows] = useState({ scope, limit: LOG_STEP });
   const limit = rows.scope === scope ? rows.limit : LOG_STEP;
   // each answer with the limit it was asked for: until the longer one arrives, the shorter one stays full
-  const [loaded, reload] = useData(
+  const [loaded, reload, busy] = useData(
     () => getJson<Log>('consents', { ...query, limit: String(limit) }).then((log) => ({ ...log, limit })),
     [scope, limit],
   );
@@ -121,7 +121,7 @@ export function ConsentLog({ t, lang, period, filtered = false }: UnfilteredView
       </section>
       <section className="card" aria-labelledby="log-title">
         <h2 id="log-title">{t.logTitle}</h2>
-        <Status loaded={loaded} t={t}>
+        <Status loaded={loaded} t={t} busy={busy}>
           {(data) => {
             const time = new Intl.DateTimeFormat(lang, { dateStyle: 'short', timeStyle: 'medium', timeZone: data.timeZone });
             const n = data.consents.length;

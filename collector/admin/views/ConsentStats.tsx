@@ -13,11 +13,11 @@ const CATEGORIES = ['1', '2', '3', '4'] as const;
  * how many visitors chose, and the share allowing each category, as meters.
  */
 export function ConsentStatsView({ t, lang, period, filtered = false }: UnfilteredViewProps) {
-  const [loaded] = useData(() => getJson<ConsentStats>('consent-stats', periodParams(period)), [period]);
+  const [loaded, , busy] = useData(() => getJson<ConsentStats>('consent-stats', periodParams(period)), [period]);
   const percent = new Intl.NumberFormat(lang, { style: 'percent', maximumFractionDigits: 0 });
   const count = new Intl.NumberFormat(lang);
   return (
-    <Status loaded={loaded} t={t}>
+    <Status loaded={loaded} t={t} busy={busy}>
       {(data) => {
         // newest first; days without choices carry no share worth a row
         const days = data.buckets.filter((d) => d.visitors > 0).reverse();

@@ -138,7 +138,7 @@ export function FilterChips({
 export function Overview({ t, lang, period, filters, onFilters }: FilteredViewProps) {
   const [online] = useData(() => getJson<Online>('online'), [], ONLINE_REFRESH_MS);
   const fields = filterFields(filters);
-  const [traffic] = useData(
+  const [traffic, , trafficBusy] = useData(
     () => getJson<Traffic>('traffic', { ...periodParams(period), filter: fields }),
     [period, fields.join('\n')],
   );
@@ -181,7 +181,7 @@ export function Overview({ t, lang, period, filters, onFilters }: FilteredViewPr
   );
   return (
     <>
-      <Status loaded={traffic} t={t}>
+      <Status loaded={traffic} t={t} busy={trafficBusy} testId="overview-data">
         {(data) => {
           const before = data.summary.visits.previous === 0;
           const figures: Array<[string, Compared, (n: number) => string, boolean?]> = [
