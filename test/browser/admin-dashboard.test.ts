@@ -632,6 +632,30 @@ describe('keyboard, focus and limits in the admin area (audit findings 1, 2, 5, 
     }
     await choose('7d');
   });
+
+  it('the erase form: "Löschen nach" comes before the field it explains, in the tab order too (audit minor note)', async () => {
+    await openView('log', 'Einwilligungsprotokoll');
+    const form = page.locator('#erase-title + p + form');
+    // the form's controls in tab order (back from its button: the log's rows before it are many)
+    const tag = () => page.evaluate(() => document.activeElement!.tagName.toLowerCase());
+    await form.getByRole('button', { name: 'Endgültig löschen' }).focus();
+    const order = ['button'];
+    for (const key of ['Shift+Tab', 'Shift+Tab']) {
+      await page.keyboard.press(key);
+      order.unshift(await tag());
+    }
+    expect(order).toEqual(['select', 'input', 'button']);
+    await page.keyboard.press('Tab');
+    expect(await tag()).toBe('input');
+    // DOM and visual order agree: the select's label is left of (or above) the field's
+    const select = (await form.getByRole('combobox', { name: /^Löschen nach/ }).boundingBox())!;
+    const field = (await form.getByLabel('Besucher-Pseudonym', { exact: true }).boundingBox())!;
+    expect(select.x < field.x || select.y < field.y).toBe(true);
+    // the field's label follows the choice
+    await form.getByRole('combobox', { name: /^Löschen nach/ }).selectOption('consent');
+    expect(await form.getByLabel('Einwilligungs-ID', { exact: true }).getAttribute('placeholder')).toBeTruthy();
+    await form.getByRole('combobox', { name: /^Löschen nach/ }).selectOption('visitor');
+  });
 });
 
 describe('the built bundle in Chromium feeds the same figures', () => {

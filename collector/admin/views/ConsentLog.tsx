@@ -243,6 +243,14 @@ function Erase({ t, onErased }: { t: Messages; onErased: () => void }) {
       <h2 id="erase-title">{t.eraseTitle}</h2>
       <p className="hint">{t.eraseHint}</p>
       <form className="filters" onSubmit={erase}>
+        {/* first what the field is (its label and pattern follow the choice), then the field */}
+        <label>
+          {t.eraseBy}
+          <select value={by} onChange={(e) => setBy(e.target.value === 'consent' ? 'consent' : 'visitor')}>
+            <option value="visitor">{t.pseudonym}</option>
+            <option value="consent">{t.consentId}</option>
+          </select>
+        </label>
         <label>
           {by === 'visitor' ? t.pseudonym : t.consentId}
           <input
@@ -255,13 +263,6 @@ function Erase({ t, onErased }: { t: Messages; onErased: () => void }) {
             autoComplete="off"
             onChange={(e) => setValue(e.target.value)}
           />
-        </label>
-        <label>
-          {t.eraseBy}
-          <select value={by} onChange={(e) => setBy(e.target.value === 'consent' ? 'consent' : 'visitor')}>
-            <option value="visitor">{t.pseudonym}</option>
-            <option value="consent">{t.consentId}</option>
-          </select>
         </label>
         <div className="buttons">
           <button type="submit" className="danger">
