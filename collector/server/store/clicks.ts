@@ -1,6 +1,6 @@
 import type { Migration } from './migrate';
 import { typed } from './migrate';
-import { collapseStep, type Step } from './retention';
+import { collapseStep, unlabel, type Step } from './retention';
 import { builtThrough, coverage, coveredRows, dayTable, type Day } from './rollups';
 import { sessionLock, type Reads, type Sql } from './sql';
 import { inMatchingVisit } from './visits-count';
@@ -256,10 +256,12 @@ export function clicksStore(sql: Sql, reads: Reads) {
           session,
           '%?%',
         ]);
-        for (let i = 0; i < pages.length; i += 100) {
-          const part = pages.slice(i, i + 100).map((r) => r.page);
-          for (const statement of unlabelled(`page IN (${part.map(() => '?').join(', ')})`)) await tx.run(statement, part);
-        }
+        await unlabel(
+          tx,
+          unlabelled,
+          (list) => `page IN (${list})`,
+          pages.map((r) => r.page),
+        );
         records += await tx.run('DELETE FROM clicks WHERE session_id = ?', [session]);
       }
       return records;

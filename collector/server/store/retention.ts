@@ -68,6 +68,22 @@ export function collapseStep(
   };
 }
 
+/**
+ * Erasure (inside its transaction): the rows whose `where(list)` names `values` made unlabelled by
+ * `statements` (a collapse step's), at most a hundred values to a statement.
+ */
+export async function unlabel(
+  tx: Sql,
+  statements: CollapseStep['statements'],
+  where: (list: string) => string,
+  values: readonly string[],
+): Promise<void> {
+  for (let i = 0; i < values.length; i += 100) {
+    const part = values.slice(i, i + 100);
+    for (const statement of statements(where(part.map(() => '?').join(', ')))) await tx.run(statement, part);
+  }
+}
+
 /** The collapse's mark: the next run of `step` starts at its `through`. */
 const markOf = (step: CollapseStep) =>
   [

@@ -1,4 +1,4 @@
-import { collapseStep, type Step } from './retention';
+import { collapseStep, unlabel, type Step } from './retention';
 import type { Reads, Sql } from './sql';
 import type { Heartbeat, Presence, Visitor } from './types';
 import { recordBeat, type BeatMark, type BeatOrder } from './visits-beat';
@@ -278,12 +278,12 @@ async function forgetAddressLabels(tx: Sql, session: string): Promise<void> {
     ["'page', 'entry', 'exit'", pages],
     ["'referrer'", referrers],
   ] as const)
-    for (let i = 0; i < labels.length; i += 100) {
-      const part = labels.slice(i, i + 100).map((r) => r.label);
-      const [sums, deletion] = unlabelled(`metric IN (${metrics}) AND label IN (${part.map(() => '?').join(', ')})`);
-      await tx.run(sums, part);
-      await tx.run(deletion, part);
-    }
+    await unlabel(
+      tx,
+      unlabelled,
+      (list) => `metric IN (${metrics}) AND label IN (${list})`,
+      labels.map((r) => r.label),
+    );
 }
 
 export type VisitsStore = ReturnType<typeof visitsStore>;
