@@ -37,17 +37,20 @@ const ELEMENT_METHODS = 'append prepend before after replaceWith insertAdjacentE
 export function watchInsertions({ win, doc, lifetime, onError, frames }: WatchDeps): InsertionWatch {
   const inspectors: Array<[string, Inspector]> = [];
 
-  const inspectTree = (node: unknown, existing: boolean, only?: [string, Inspector]): void => {
+  /** Show `node` and its descendants to the inspectors; answers whether one holds `node` itself. */
+  const inspectTree = (node: unknown, existing: boolean, only?: [string, Inspector]): boolean => {
+    let held = false;
     const type = (node as Node | null)?.nodeType;
-    if (type !== 1 && type !== 11) return;
+    if (type !== 1 && type !== 11) return held;
     for (const [selector, inspect] of only ? [only] : inspectors) {
       try {
-        if (type === 1 && (node as Element).matches(selector)) inspect(node as Element, existing);
+        if (type === 1 && (node as Element).matches(selector) && inspect(node as Element, existing)) held = true;
         for (const element of (node as ParentNode).querySelectorAll(selector)) inspect(element, existing);
       } catch (error) {
         onError(error);
       }
     }
+    return held;
   };
 
   // the page's global scope: Window's type lacks the constructors patched and used here
@@ -89,14 +92,7 @@ export function watchInsertions({ win, doc, lifetime, onError, frames }: WatchDe
       const old = frame.getAttribute('data-src');
       const was = frame.getAttribute('src');
       setAttribute.call(frame, 'data-src', String(value));
-      let held = false;
-      for (const [selector, inspect] of inspectors)
-        try {
-          if (frame.matches(selector) && inspect(frame, false)) held = true;
-        } catch (error) {
-          onError(error);
-        }
-      if (held) return;
+      if (inspectTree(frame, false)) return;
       if (old === null) frame.removeAttribute('data-src');
       else setAttribute.call(frame, 'data-src', old);
       // an inspector that let it load has set it already
