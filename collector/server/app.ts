@@ -203,13 +203,18 @@ export function createCollector(options: CollectorOptions = {}): Collector {
         const unavailable = !(error instanceof HttpError) && databaseUnavailable(error);
         if (!(error instanceof HttpError)) report(error, `${req.method} ${req.url?.split('?')[0]}`);
         if (res.headersSent) return void res.destroy();
-        const { status, message, headers } =
+        const { status, message, headers, code } =
           error instanceof HttpError
             ? error
             : unavailable
-              ? new HttpError(503, 'database unavailable, try again', { 'retry-after': String(RETRY_AFTER_S) })
-              : new HttpError(500, 'internal error');
-        sendJson(res, status, { error: message }, headers);
+              ? new HttpError(
+                  503,
+                  'database unavailable, try again',
+                  { 'retry-after': String(RETRY_AFTER_S) },
+                  'database_unavailable',
+                )
+              : new HttpError(500, 'internal error', {}, 'internal');
+        sendJson(res, status, code ? { error: message, code } : { error: message }, headers);
       });
     },
   );

@@ -146,7 +146,7 @@ describe('private by default (PAGEPULSE_ADMIN_PASSWORD set)', () => {
         });
         expect(res.status, `${method} ${path}`).toBe(401);
         expect(res.headers.get('access-control-allow-origin')).toBeNull();
-        expect(await res.text()).toBe('{"error":"sign in first"}');
+        expect(await res.text()).toBe('{"error":"sign in first","code":"signed_out"}');
       }
     }
     const app = await fetch(`${h.url}/admin/`, { redirect: 'manual' });
@@ -513,7 +513,10 @@ describe('admin data', () => {
     for (const table of ['sessions', 'visits', 'page_views', 'presence', 'clicks', 'cookie_consents', 'form_consents']) {
       expect(JSON.stringify(await h.query(`SELECT * FROM ${table}`))).not.toContain(session.split('=')[1]!);
     }
-    expect((await admin.post('/admin/api/erase', { visitor: 'not-a-pseudonym' })).status).toBe(400);
+    const wrong = await admin.post('/admin/api/erase', { visitor: 'not-a-pseudonym' });
+    expect(wrong.status).toBe(400);
+    // the English text for people, the code for the admin app's own text (collector/shared/error-codes.ts)
+    expect(await wrong.json()).toEqual({ error: 'visitor must be a 12-character pseudonym', code: 'visitor_pseudonym' });
   });
 
   it('deletes form consents and page views older than their retention settings on saving; cookie consents and clicks stay', async () => {
@@ -538,7 +541,9 @@ describe('admin data', () => {
       visitRetentionDays: 30,
       formRetentionDays: 30,
     });
-    expect((await admin.post('/admin/api/settings', { visitRetentionDays: '-1' })).status).toBe(400);
+    const negative = await admin.post('/admin/api/settings', { visitRetentionDays: '-1' });
+    expect(negative.status).toBe(400);
+    expect(await negative.json()).toEqual({ error: 'visitRetentionDays must be 1 to 3650', code: 'retention_range' });
     expect((await admin.post('/admin/api/settings', { clickRetentionDays: '99999' })).status).toBe(400);
     // kept across a restart
     h = await h.reopen();

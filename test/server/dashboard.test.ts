@@ -314,7 +314,10 @@ describe('dashboard figures for a period and the previous one (Europe/Berlin)', 
     // a range past the site's today is refused with a message, not accepted silently (today is 20 May)
     const future = await admin.get('/admin/api/traffic?period=custom&from=2025-05-20&to=2025-05-21');
     expect(future.status).toBe(400);
-    expect(await future.json()).toEqual({ error: 'to must not be after today (2025-05-20 in Europe/Berlin)' });
+    expect(await future.json()).toEqual({
+      error: 'to must not be after today (2025-05-20 in Europe/Berlin)',
+      code: 'period_future',
+    });
     expect((await admin.get('/admin/api/traffic?period=custom&from=2025-05-19&to=2025-05-20')).status).toBe(200);
   });
 

@@ -24,7 +24,7 @@ describe('bodies', () => {
     const body = `task=stream.display&nowpage=${'a'.repeat(70 * 1024)}`;
     const res = await fetch(h.url + STREAM, { method: 'POST', headers: { 'content-type': FORM_TYPE }, body });
     expect(res.status).toBe(413);
-    expect(await res.json()).toEqual({ error: 'body too large' });
+    expect(await res.json()).toEqual({ error: 'body too large', code: 'body_too_large' });
     await stillAnswers();
   });
 
@@ -87,7 +87,7 @@ describe('failures inside a handler', () => {
     fail = true; // the next request's handler meets a broken clock
     const res = await fetch(h.url + KEEPALIVE);
     expect(res.status).toBe(500);
-    expect(await res.json()).toEqual({ error: 'internal error' });
+    expect(await res.json()).toEqual({ error: 'internal error', code: 'internal' });
     expect(h.errors).toHaveLength(1);
     await stillAnswers();
   });

@@ -50,16 +50,21 @@ const MAX_FILTER_VALUE = 2048;
  */
 export function filtersOf(params: URLSearchParams, headers?: Record<string, string>): Filters {
   const given = params.getAll('filter');
-  if (given.length > MAX_FILTERS) throw new HttpError(400, `at most ${MAX_FILTERS} filters`, headers);
+  if (given.length > MAX_FILTERS) throw new HttpError(400, `at most ${MAX_FILTERS} filters`, headers, 'filter_count');
   const filters: Filters = [];
   for (const text of given) {
     const colon = text.indexOf(':');
     const name = text.slice(0, colon);
     const value = text.slice(colon + 1);
     if (colon < 1 || !Object.hasOwn(FILTERS, name))
-      throw new HttpError(400, `filter must be <name>:<value>, name one of ${Object.keys(FILTERS).join(', ')}`, headers);
+      throw new HttpError(
+        400,
+        `filter must be <name>:<value>, name one of ${Object.keys(FILTERS).join(', ')}`,
+        headers,
+        'filter_format',
+      );
     if (value === '' || value.length > MAX_FILTER_VALUE)
-      throw new HttpError(400, `a filter's value must be 1 to ${MAX_FILTER_VALUE} characters`, headers);
+      throw new HttpError(400, `a filter's value must be 1 to ${MAX_FILTER_VALUE} characters`, headers, 'filter_value');
     if (!filters.some((f) => f.name === name && f.value === value)) filters.push({ name: name as FilterName, value });
   }
   return filters;
@@ -130,10 +135,10 @@ export function createApi({
   async function consentFilter(params: URLSearchParams): Promise<ConsentFilter> {
     const visitor = params.get('visitor')?.trim().toLowerCase() || null;
     if (visitor !== null && !PSEUDONYM.test(visitor))
-      throw new HttpError(400, 'visitor must be a 12-character pseudonym', ADMIN_HEADERS);
+      throw new HttpError(400, 'visitor must be a 12-character pseudonym', ADMIN_HEADERS, 'visitor_pseudonym');
     const consentId = params.get('consent')?.trim() || null;
     if (consentId !== null && !CONSENT_ID.test(consentId))
-      throw new HttpError(400, 'consent must be a consent ID', ADMIN_HEADERS);
+      throw new HttpError(400, 'consent must be a consent ID', ADMIN_HEADERS, 'consent_id');
     if (params.get('period')) {
       const { start, end } = (await period(params)).current;
       return { from: start, to: end, visitor, consentId };
@@ -222,19 +227,22 @@ export function createApi({
   async function stats(req: IncomingMessage, res: ServerResponse, params: URLSearchParams): Promise<void> {
     const challenge = { ...ADMIN_HEADERS, 'www-authenticate': 'Bearer realm="pagepulse"' };
     if (req.method !== 'GET' && req.method !== 'HEAD')
-      throw new HttpError(405, 'method not allowed', { allow: 'GET', ...ADMIN_HEADERS });
+      throw new HttpError(405, 'method not allowed', { allow: 'GET', ...ADMIN_HEADERS }, 'method_not_allowed');
     const token = /^Bearer ([A-Za-z0-9_-]{20,100})$/.exec(req.headers.authorization ?? '')?.[1];
     const id = token === undefined ? null : await store.admin.useToken(tokenHash(token), now());
-    if (id === null) throw new HttpError(401, 'a valid token is required: Authorization: Bearer <token>', challenge);
+    if (id === null)
+      throw new HttpError(401, 'a valid token is required: Authorization: Bearer <token>', challenge, 'token_required');
     const minute = Math.floor(now() / 60_000);
     const count = used.get(id);
     const n = count?.minute === minute ? count.n + 1 : 1;
     used.set(id, { minute, n });
     if (n > STATS_PER_MINUTE)
-      throw new HttpError(429, `at most ${STATS_PER_MINUTE} requests a minute per token`, {
-        ...ADMIN_HEADERS,
-        'retry-after': String(60 - Math.floor((now() / 1000) % 60)),
-      });
+      throw new HttpError(
+        429,
+        `at most ${STATS_PER_MINUTE} requests a minute per token`,
+        { ...ADMIN_HEADERS, 'retry-after': String(60 - Math.floor((now() / 1000) % 60)) },
+        'token_rate_limit',
+      );
     const body = JSON.stringify(await traffic(params));
     res.writeHead(200, { ...ADMIN_HEADERS, 'content-type': 'application/json; charset=utf-8' });
     res.end(req.method === 'HEAD' ? undefined : body);
@@ -270,7 +278,7 @@ export function createApi({
       const limitText = params.get('limit')?.trim();
       const limit = limitText ? Number(limitText) : DEFAULT_LOG_ROWS;
       if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LOG_ROWS)
-        throw new HttpError(400, `limit must be 1 to ${MAX_LOG_ROWS}`, ADMIN_HEADERS);
+        throw new HttpError(400, `limit must be 1 to ${MAX_LOG_ROWS}`, ADMIN_HEADERS, 'log_limit');
       const filter = await consentFilter(params);
       const consents: ConsentLog['consents'] = [];
       for await (const page of store.consents.log(filter, limit, Math.min(limit, 1000))) consents.push(...page.map(logEntry));
@@ -299,7 +307,7 @@ export function createApi({
     /** A new stats API token: answered once, stored as its SHA-256 only. */
     '/admin/api/tokens': async (params): Promise<NewApiToken> => {
       const name = params.get('name')?.trim() ?? '';
-      if (!validName(name)) throw new HttpError(400, 'name must be 1 to 100 characters', ADMIN_HEADERS);
+      if (!validName(name)) throw new HttpError(400, 'name must be 1 to 100 characters', ADMIN_HEADERS, 'token_name');
       const token = `pp_${newToken()}`;
       const prefix = token.slice(0, 10);
       const id = await store.admin.addToken(name, tokenHash(token), prefix, now());
@@ -307,17 +315,18 @@ export function createApi({
     },
     '/admin/api/tokens/revoke': async (params): Promise<{ revoked: boolean }> => {
       const id = Number(params.get('id'));
-      if (!Number.isSafeInteger(id) || id < 1) throw new HttpError(400, 'id must be a token id', ADMIN_HEADERS);
+      if (!Number.isSafeInteger(id) || id < 1) throw new HttpError(400, 'id must be a token id', ADMIN_HEADERS, 'token_id');
       return { revoked: await store.admin.revokeToken(id, now()) };
     },
     '/admin/api/erase': async (params): Promise<Erased> => {
       const consent = params.get('consent')?.trim();
       if (consent) {
-        if (!CONSENT_ID.test(consent)) throw new HttpError(400, 'consent must be a consent ID', ADMIN_HEADERS);
+        if (!CONSENT_ID.test(consent)) throw new HttpError(400, 'consent must be a consent ID', ADMIN_HEADERS, 'consent_id');
         return store.erase({ consentId: consent });
       }
       const visitor = params.get('visitor')?.trim().toLowerCase() ?? '';
-      if (!PSEUDONYM.test(visitor)) throw new HttpError(400, 'visitor must be a 12-character pseudonym', ADMIN_HEADERS);
+      if (!PSEUDONYM.test(visitor))
+        throw new HttpError(400, 'visitor must be a 12-character pseudonym', ADMIN_HEADERS, 'visitor_pseudonym');
       return store.erase({ pseudonym: visitor });
     },
     '/admin/api/settings': async (params): Promise<SavedSettings> => {
@@ -326,14 +335,19 @@ export function createApi({
       const zoneText = params.get('timeZone')?.trim();
       const zone = zoneText === undefined ? null : validTimeZone(zoneText);
       if (zoneText !== undefined && zone === null)
-        throw new HttpError(400, 'timeZone must be an IANA time zone such as Europe/Berlin', ADMIN_HEADERS);
+        throw new HttpError(400, 'timeZone must be an IANA time zone such as Europe/Berlin', ADMIN_HEADERS, 'time_zone');
       if (given.length === 0 && zone === null)
-        throw new HttpError(400, `name a setting: timeZone or ${Object.keys(RETENTION).join(', ')}`, ADMIN_HEADERS);
+        throw new HttpError(
+          400,
+          `name a setting: timeZone or ${Object.keys(RETENTION).join(', ')}`,
+          ADMIN_HEADERS,
+          'setting_missing',
+        );
       const values = given.map((name) => {
         const text = params.get(name)!.trim();
         const days = /^\d{1,5}$/.test(text) ? Number(text) : Number.NaN;
         if (!(days >= 1 && days <= MAX_RETENTION_DAYS))
-          throw new HttpError(400, `${name} must be 1 to ${MAX_RETENTION_DAYS}`, ADMIN_HEADERS);
+          throw new HttpError(400, `${name} must be 1 to ${MAX_RETENTION_DAYS}`, ADMIN_HEADERS, 'retention_range');
         return [RETENTION[name].key, String(days)] as const;
       });
       const before = await timeZone();

@@ -87,7 +87,8 @@ export function createAdmin({ store, now, root, trustProxy, presenceWindowMs, si
 
   async function form(req: IncomingMessage): Promise<URLSearchParams> {
     const body = await readBody(req);
-    if (body !== '' && !isFormEncoded(req)) throw new HttpError(415, 'expected application/x-www-form-urlencoded', ADMIN_HEADERS);
+    if (body !== '' && !isFormEncoded(req))
+      throw new HttpError(415, 'expected application/x-www-form-urlencoded', ADMIN_HEADERS, 'form_type');
     return parseForm(body);
   }
 
@@ -136,13 +137,15 @@ export function createAdmin({ store, now, root, trustProxy, presenceWindowMs, si
           const retry: Record<string, string> = result.retryAfter ? { 'retry-after': String(result.retryAfter) } : {};
           return (html(res, result.status, loginPage(result.notice, loginLang(req.headers['accept-language'])), retry), true);
         }
-        if (!reading) throw new HttpError(405, 'method not allowed', { allow: 'GET, POST', ...ADMIN_HEADERS });
+        if (!reading)
+          throw new HttpError(405, 'method not allowed', { allow: 'GET, POST', ...ADMIN_HEADERS }, 'method_not_allowed');
         const notice: LoginNotice = url.searchParams.get('signed-out') === '1' ? 'signed-out' : null;
         return (html(res, 200, loginPage(notice, loginLang(req.headers['accept-language']))), true);
       }
       if (path === '/admin/logout') {
-        if (method !== 'POST') throw new HttpError(405, 'method not allowed', { allow: 'POST', ...ADMIN_HEADERS });
-        if (!sameOrigin(req, trustProxy)) throw new HttpError(403, 'cross-origin request refused', ADMIN_HEADERS);
+        if (method !== 'POST')
+          throw new HttpError(405, 'method not allowed', { allow: 'POST', ...ADMIN_HEADERS }, 'method_not_allowed');
+        if (!sameOrigin(req, trustProxy)) throw new HttpError(403, 'cross-origin request refused', ADMIN_HEADERS, 'cross_origin');
         return (redirect(res, '/admin/login?signed-out=1', { 'set-cookie': await login.signOut(req) }), true);
       }
 
@@ -150,22 +153,24 @@ export function createAdmin({ store, now, root, trustProxy, presenceWindowMs, si
       // it is open) is no activity of the admin's: it does not keep the session from its idle end
       if (!(await login.signedIn(req, now(), path !== ONLINE_PATH))) {
         if (reading && (path === '/admin/' || path === '/admin/index.html')) return (redirect(res, '/admin/login'), true);
-        throw new HttpError(401, 'sign in first', ADMIN_HEADERS);
+        throw new HttpError(401, 'sign in first', ADMIN_HEADERS, 'signed_out');
       }
-      if (!reading && !sameOrigin(req, trustProxy)) throw new HttpError(403, 'cross-origin request refused', ADMIN_HEADERS);
+      if (!reading && !sameOrigin(req, trustProxy))
+        throw new HttpError(403, 'cross-origin request refused', ADMIN_HEADERS, 'cross_origin');
 
       if (path === '/admin/' || path === '/admin/index.html') {
-        if (!reading) throw new HttpError(405, 'method not allowed', { allow: 'GET', ...ADMIN_HEADERS });
+        if (!reading) throw new HttpError(405, 'method not allowed', { allow: 'GET', ...ADMIN_HEADERS }, 'method_not_allowed');
         const page = await readFile(join(appDir, 'index.html'), 'utf8').catch(() => null);
-        if (page === null) throw new HttpError(503, 'the admin app is not built: run `npm run build`', ADMIN_HEADERS);
+        if (page === null)
+          throw new HttpError(503, 'the admin app is not built: run `npm run build`', ADMIN_HEADERS, 'app_not_built');
         return (html(res, 200, page), true);
       }
       if (path === '/admin/consents.csv') {
-        if (!reading) throw new HttpError(405, 'method not allowed', { allow: 'GET', ...ADMIN_HEADERS });
+        if (!reading) throw new HttpError(405, 'method not allowed', { allow: 'GET', ...ADMIN_HEADERS }, 'method_not_allowed');
         return (await exportCsv(req, res, url.searchParams), true);
       }
       if (path === '/admin/traffic.csv') {
-        if (!reading) throw new HttpError(405, 'method not allowed', { allow: 'GET', ...ADMIN_HEADERS });
+        if (!reading) throw new HttpError(405, 'method not allowed', { allow: 'GET', ...ADMIN_HEADERS }, 'method_not_allowed');
         return (await exportTable(req, res, url.searchParams), true);
       }
       const read = Object.hasOwn(READS, path) ? READS[path] : undefined;
@@ -173,11 +178,13 @@ export function createAdmin({ store, now, root, trustProxy, presenceWindowMs, si
       if (reading && read) return (json(res, await read(url.searchParams, req)), true);
       if (method === 'POST' && write) return (json(res, await write(await form(req))), true);
       if (read || write)
-        throw new HttpError(405, 'method not allowed', {
-          allow: [read && 'GET', write && 'POST'].filter(Boolean).join(', '),
-          ...ADMIN_HEADERS,
-        });
-      throw new HttpError(404, 'not found', ADMIN_HEADERS);
+        throw new HttpError(
+          405,
+          'method not allowed',
+          { allow: [read && 'GET', write && 'POST'].filter(Boolean).join(', '), ...ADMIN_HEADERS },
+          'method_not_allowed',
+        );
+      throw new HttpError(404, 'not found', ADMIN_HEADERS, 'not_found');
     },
   };
 }

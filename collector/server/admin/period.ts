@@ -66,7 +66,7 @@ const MAX_CUSTOM_DAYS = 3660;
 /** A `YYYY-MM-DD` field as a calendar day; throws 400 otherwise. */
 export function parseDay(text: string, name: string, headers?: Record<string, string>): CalendarDay {
   const day = parseIsoDay(text);
-  if (!day) throw new HttpError(400, `${name} must be a day (YYYY-MM-DD)`, headers);
+  if (!day) throw new HttpError(400, `${name} must be a day (YYYY-MM-DD)`, headers, 'day_format');
   return day;
 }
 
@@ -98,7 +98,7 @@ function bucketsOf(timeZone: string, unit: Period['unit'], first: CalendarDay, l
  */
 export function periodOf(params: URLSearchParams, now: number, timeZone: string, headers?: Record<string, string>): Period {
   const name = (params.get('period') ?? '30d') as PeriodName;
-  if (!PERIODS.includes(name)) throw new HttpError(400, `period must be one of ${PERIODS.join(', ')}`, headers);
+  if (!PERIODS.includes(name)) throw new HttpError(400, `period must be one of ${PERIODS.join(', ')}`, headers, 'period_unknown');
   const today = dayAt(timeZone, now);
   let first: CalendarDay;
   let last: CalendarDay; // included
@@ -112,10 +112,10 @@ export function periodOf(params: URLSearchParams, now: number, timeZone: string,
     last = parseDay(params.get('to') ?? '', 'to', headers);
     const length = daysBetween(first, last) + 1;
     if (length < 1 || length > MAX_CUSTOM_DAYS)
-      throw new HttpError(400, `from must be a day before to, at most ${MAX_CUSTOM_DAYS} days`, headers);
+      throw new HttpError(400, `from must be a day before to, at most ${MAX_CUSTOM_DAYS} days`, headers, 'period_range');
     // refused, not clamped: a range that silently became shorter would compare with the wrong days before it
     if (daysBetween(today, last) > 0)
-      throw new HttpError(400, `to must not be after today (${isoOf(today)} in ${timeZone})`, headers);
+      throw new HttpError(400, `to must not be after today (${isoOf(today)} in ${timeZone})`, headers, 'period_future');
     unit = length === 1 ? 'hour' : length <= MAX_DAY_BUCKETS ? 'day' : 'month';
   }
   // `last` may be "day 0 of next month" (12m): normalise it

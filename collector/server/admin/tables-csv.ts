@@ -20,7 +20,7 @@ const line = (cells: ReadonlyArray<string | number>) => `${cells.map((c) => csvC
 /** The table named `table` of one traffic answer as CSV text (with BOM). */
 export function trafficCsv(traffic: Traffic, table: string, headers?: Record<string, string>): string {
   if (!(CSV_TABLES as readonly string[]).includes(table))
-    throw new HttpError(400, `table must be one of ${CSV_TABLES.join(', ')}`, headers);
+    throw new HttpError(400, `table must be one of ${CSV_TABLES.join(', ')}`, headers, 'table_unknown');
   const zone = traffic.period.timeZone;
   const lines: string[] = [];
   if (table === 'summary') {

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ErrorCode } from '../../shared/error-codes';
 
 /** Largest request body accepted: every PagePulse call is well under 1 KiB, a form consent a few KiB. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -9,12 +10,16 @@ export const MAX_BODY_BYTES = 64 * 1024;
  */
 const MAX_DRAIN_BYTES = 1024 * 1024;
 
-/** An error with an HTTP status, answered as `{ "error": message }`. */
+/**
+ * An error with an HTTP status, answered as `{ "error": message }`, with `"code": code` when given
+ * (the admin app shows its own text for a code; collector/shared/error-codes.ts).
+ */
 export class HttpError extends Error {
   constructor(
     readonly status: number,
     message: string,
     readonly headers: Record<string, string> = {},
+    readonly code?: ErrorCode,
   ) {
     super(message);
   }
@@ -44,7 +49,7 @@ export function send(
 export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<string> {
   return new Promise((resolve, reject) => {
     // made when needed: an Error captures a stack trace, which every heartbeat paid for (44 µs)
-    const tooLarge = () => new HttpError(413, 'body too large', { connection: 'close' });
+    const tooLarge = () => new HttpError(413, 'body too large', { connection: 'close' }, 'body_too_large');
     const chunks: Buffer[] = [];
     let size = 0;
     let over = Number(req.headers['content-length']) > limit;
@@ -65,13 +70,13 @@ export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<
     });
     // the client closed the connection mid-body: an ordinary event, answered (if still possible)
     // as a 400 and never reported as a failure of ours (no stack trace in the log)
-    req.on('error', () => reject(new HttpError(400, 'request aborted')));
+    req.on('error', () => reject(new HttpError(400, 'request aborted', {}, 'request_aborted')));
     req.on('end', () => {
       if (over) return;
       try {
         resolve(new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks)));
       } catch {
-        reject(new HttpError(400, 'body is not UTF-8'));
+        reject(new HttpError(400, 'body is not UTF-8', {}, 'body_not_utf8'));
       }
     });
   });
@@ -86,7 +91,7 @@ export function parseForm(body: string): URLSearchParams {
     try {
       decodeURIComponent(pair.replace(/\+/g, ' '));
     } catch {
-      throw new HttpError(400, 'malformed form body');
+      throw new HttpError(400, 'malformed form body', {}, 'form_malformed');
     }
   }
   return new URLSearchParams(body);
