@@ -32,7 +32,7 @@ const LAYERS = {
 /**
  * Who may import whom inside collector/ (docs/architecture.md "The collector"): the node server's
  * modules are `server/<folder or file>` (nested), beside them the admin app (`admin`, the browser)
- * and the API types both share (`shared`). A heartbeat goes edge -> visitor -> store and never
+ * and the API types and error codes both share (`shared`). A heartbeat goes edge -> visitor -> store and never
  * enters `server/admin`; the two features never import each other; SQL stays in `server/store`.
  */
 const COLLECTOR_LAYERS = {
@@ -44,7 +44,8 @@ const COLLECTOR_LAYERS = {
   'server/admin': ['server/store', 'server/edge', 'server/calendar', 'shared'],
   'server/visitor': ['server/store', 'server/edge'],
   'server/store': [],
-  'server/edge': [],
+  // an error answer's code is the wire's, as the API types are (shared/error-codes.ts)
+  'server/edge': ['shared'],
   'server/calendar': [],
   shared: [],
   admin: ['shared'],
