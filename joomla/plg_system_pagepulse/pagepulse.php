@@ -17,6 +17,7 @@ use Joomla\CMS\Language\Text;
 use Joomla\CMS\Plugin\CMSPlugin;
 use Joomla\CMS\Plugin\PluginHelper;
 use Joomla\CMS\Uri\Uri;
+use Joomla\CMS\Version;
 use PagePulse\Joomla\Consent;
 use PagePulse\Joomla\Head;
 use PagePulse\Joomla\Policy;
@@ -30,9 +31,10 @@ foreach (array('Policy', 'Consent', 'Rewriter', 'Settings', 'Head') as $pagepuls
 }
 
 /**
- * The plugin: `onAfterRender` rewrites the page the visitor is about to get, a listener for
- * `onBeforeRespond` (registered in `onAfterInitialise`) the error page of Joomla 4/5, whose error
- * path skips onAfterRender; `onPageCacheGetKey` keys the page cache by consent.
+ * The plugin: `onAfterRender` rewrites the page the visitor is about to get; the error page, whose
+ * path skips onAfterRender, is rewritten by a listener for `onBeforeRespond` on Joomla 4/5 and at
+ * PHP's shutdown on Joomla 3 (both set up in `onAfterInitialise`); `onPageCacheGetKey` keys the
+ * page cache by consent.
  */
 class PlgSystemPagepulse extends CMSPlugin
 {
@@ -45,33 +47,50 @@ class PlgSystemPagepulse extends CMSPlugin
     /** @var string|null the body as this plugin last left it in this request: never rewritten again */
     private $handled;
 
-    /** @var bool whether the error page's listener is registered (onAfterInitialise) */
+    /** @var bool whether the error page's listener (4/5) or hooks (3) are registered (onAfterInitialise) */
     private $listening = false;
+
+    /** @var bool whether onAfterRender ran in this request (Joomla 3's error path skips it) */
+    private $rendered = false;
+
+    /** @var bool Joomla 3: whether PHP handed an uncaught exception to the handler (Joomla's error page) */
+    private $failed = false;
 
     /** After rendering: the page as the visitor will get it, rewritten once. */
     public function onAfterRender()
     {
+        $this->rendered = true;
         $this->rewriteBody('html');
     }
 
     /**
-     * After the application's start: on Joomla 4 and 5, a listener for onBeforeRespond, which
-     * rewrites the error page. On an error (a 404, a 403, anything thrown) CMSApplication::execute
-     * catches it, ExceptionHandler::render renders the template's error.php with the error renderer,
-     * gives the application that renderer's document (type `error` for HTML) and sets the page as
-     * the body; onAfterRender never fires, and onBeforeRespond is the one event left with the body
-     * still open. A listener of its own and not an `onBeforeRespond` method: Joomla 4 dispatches that
-     * event without an event object (a plain Joomla\Event\Event), which CMSPlugin's wrapper for
-     * methods of this kind refuses with a TypeError (it takes an AbstractEvent), on every page; a
-     * closure without a parameter takes 4.x's event and 5.x's BeforeRespondEvent alike. Joomla 3 has
-     * no event on its error path (ExceptionHandler echoes the page and exits) and no such dispatcher:
-     * nothing is registered there, and README "Joomla" says what is left.
+     * After the application's start: the hooks that rewrite the error page (a 404, a 403, anything
+     * thrown), whose path skips onAfterRender.
+     *
+     * Joomla 4 and 5: a listener for onBeforeRespond. CMSApplication::execute catches the error,
+     * ExceptionHandler::render renders the template's error.php with the error renderer, gives the
+     * application that renderer's document (type `error` for HTML) and sets the page as the body;
+     * onBeforeRespond is the one event left with the body still open. A listener of its own and not
+     * an `onBeforeRespond` method: Joomla 4 dispatches that event without an event object (a plain
+     * Joomla\Event\Event), which CMSPlugin's wrapper for methods of this kind refuses with a
+     * TypeError (it takes an AbstractEvent), on every page; a closure without a parameter takes 4.x's
+     * event and 5.x's BeforeRespondEvent alike.
+     *
+     * Joomla 3 has no event on its error path: an exception handler and a shutdown function
+     * (watchJoomla3Errors), on site requests only.
      */
     public function onAfterInitialise()
     {
         try {
             $app = Factory::getApplication();
-            if ($this->listening || !method_exists($app, 'getDispatcher') || !interface_exists('Joomla\\Event\\DispatcherInterface')) {
+            if ($this->listening) {
+                return;
+            }
+            if (class_exists('Joomla\\CMS\\Version') && (int) Version::MAJOR_VERSION === 3) {
+                $this->listening = $this->site($app) && $this->watchJoomla3Errors();
+                return;
+            }
+            if (!method_exists($app, 'getDispatcher') || !interface_exists('Joomla\\Event\\DispatcherInterface')) {
                 return;
             }
             $dispatcher = $app->getDispatcher();
@@ -89,6 +108,138 @@ class PlgSystemPagepulse extends CMSPlugin
                 error_log('PagePulse: ' . $error->getMessage());
             }
         }
+    }
+
+    /**
+     * Joomla 3 (3.9, 3.10): the error page is rendered by Joomla\CMS\Exception\ExceptionHandler::render
+     * (JErrorPage), for an uncaught exception (libraries/cms.php registers it with
+     * set_exception_handler) and for JError::raiseError (includes/framework.php gives E_ERROR to
+     * JError::customErrorPage, which calls it; com_content's "article not found" goes that way).
+     * render() makes a separate error document, renders error.php, sets the body, echoes
+     * `$app->toString()` and calls `$app->close(0)`, which is exit: no plugin event between. What is
+     * left is PHP's shutdown, whose functions run before PHP sends the output buffers on; the page
+     * is in the top buffer then (3.10 ends every buffer and starts its own before rendering; 3.9 ends
+     * the top one if it has content and starts none). So: a wrapper around the exception handler
+     * that notes the error and, on 3.9, holds the output in a buffer of its own, and a shutdown
+     * function that rewrites the top buffer if it holds exactly the application's body.
+     * docs/decisions.md has the source references.
+     *
+     * @return bool whether the hooks are in place
+     */
+    private function watchJoomla3Errors()
+    {
+        $previous = null;
+        $previous = set_exception_handler(function ($error) use (&$previous) {
+            try {
+                $this->failed = true;
+                // 3.9's render() ends the top buffer only if it has content (`if (ob_get_contents())`),
+                // and echoes into whatever is below, or straight out: an empty buffer of ours on top
+                // keeps the page whole until shutdown and changes nothing render() decides (3.10's
+                // render() ends it with all the others). Only under Joomla's own handler, whose steps
+                // are known.
+                if (self::joomlaHandler($previous) && !ob_get_contents()) {
+                    ob_start();
+                }
+            } catch (\Throwable $ignored) {
+                // the handler below runs whatever happened here
+            }
+            call_user_func($previous, $error);
+        });
+        if ($previous === null) {
+            // no handler to wrap (not Joomla's set-up): PHP reports the error as before
+            restore_exception_handler();
+            return false;
+        }
+        register_shutdown_function(function () {
+            $this->joomla3ErrorPage();
+        });
+        return true;
+    }
+
+    /**
+     * Whether an exception handler is Joomla 3's: `JErrorPage::render` (3.9's libraries/cms.php),
+     * `Joomla\CMS\Exception\ExceptionHandler::handleException` (3.10's), or the core System -
+     * Redirect plugin's `PlgSystemRedirect::handleException`, which touches no output buffer and
+     * ends in one of the other two or in a redirect.
+     *
+     * @param mixed $handler
+     * @return bool
+     */
+    private static function joomlaHandler($handler)
+    {
+        if (!is_array($handler) || count($handler) !== 2 || !is_string($handler[0]) || !is_string($handler[1])) {
+            return false;
+        }
+        $known = array(
+            'jerrorpage' => array('render'),
+            'joomla\\cms\\exception\\exceptionhandler' => array('render', 'handleexception'),
+            'plgsystemredirect' => array('handleexception'),
+        );
+        $class = strtolower(ltrim($handler[0], '\\'));
+        return isset($known[$class]) && in_array(strtolower($handler[1]), $known[$class], true);
+    }
+
+    /**
+     * At PHP's shutdown on Joomla 3: the error page in the top output buffer, rewritten as any site
+     * page. Only after Joomla's error page was rendered in this request (the exception handler was
+     * entered, or JError's path loaded the error document's class and onAfterRender never ran), for
+     * a site request that asked for HTML (the print-view rule by `tmpl`/`layout`, not the edit-form
+     * exclusions, as on 4/5), when the top buffer holds exactly the application's body, which is
+     * then not the page onAfterRender left, and can be cleaned. Anything else, or anything thrown:
+     * the output goes as it is.
+     *
+     * @return void
+     */
+    private function joomla3ErrorPage()
+    {
+        try {
+            $errorDocument = class_exists('Joomla\\CMS\\Document\\ErrorDocument', false) || class_exists('JDocumentError', false);
+            if (!$this->failed && ($this->rendered || !$errorDocument)) {
+                return;
+            }
+            $buffer = ob_get_level() > 0 ? ob_get_status() : array();
+            if (empty($buffer['flags']) || !($buffer['flags'] & PHP_OUTPUT_HANDLER_CLEANABLE)) {
+                return;
+            }
+            $app = Factory::getApplication();
+            if (!$this->site($app) || !$this->asked($app, true)) {
+                return;
+            }
+            $body = $app->getBody();
+            if (!is_string($body) || $body === '' || $body === $this->handled || ob_get_contents() !== $body) {
+                return;
+            }
+            foreach ($this->responseHeaders() as $header) {
+                // a length or an encoding set for this body (Joomla 3 sets neither on this path)
+                if (preg_match('/^content-(?:length|encoding)\s*:/i', (string) $header)) {
+                    return;
+                }
+            }
+            $page = $this->page($app, $body);
+            if ($page === null || $page === $body) {
+                return;
+            }
+            // the buffer is cleanable (checked above): should cleaning fail all the same, the page stays as it was
+            if (ob_clean()) {
+                $this->handled = $page;
+                echo $page;
+            }
+        } catch (\Throwable $error) {
+            // the error page goes out as Joomla made it
+            if (defined('JDEBUG') && JDEBUG) {
+                error_log('PagePulse: ' . $error->getMessage());
+            }
+        }
+    }
+
+    /**
+     * The response's headers as PHP holds them (sent or about to be).
+     *
+     * @return string[]
+     */
+    protected function responseHeaders()
+    {
+        return headers_list();
     }
 
     /**
@@ -246,14 +397,37 @@ class PlgSystemPagepulse extends CMSPlugin
      */
     public function applies($app, $type = 'html')
     {
-        $site = method_exists($app, 'isClient') ? $app->isClient('site') : !$app->isAdmin();
-        if (!$site) {
+        if (!$this->site($app)) {
             return false;
         }
         $document = method_exists($app, 'getDocument') ? $app->getDocument() : Factory::getDocument();
         if (!$document || $document->getType() !== $type) {
             return false;
         }
+        return $this->asked($app, $type === 'error');
+    }
+
+    /**
+     * The site application, not the administrator.
+     *
+     * @param object $app
+     * @return bool
+     */
+    private function site($app)
+    {
+        return method_exists($app, 'isClient') ? $app->isClient('site') : !$app->isAdmin();
+    }
+
+    /**
+     * The request's part of applies(): an HTML page (no `format` but html, no `tmpl=raw`), and,
+     * unless it ended on the error page, no edit form or frontend-editing view.
+     *
+     * @param object $app
+     * @param bool $error whether the answer is the template's error page
+     * @return bool
+     */
+    private function asked($app, $error)
+    {
         $input = $app->input;
         $format = (string) $input->getCmd('format', 'html');
         $layout = (string) $input->getCmd('layout', '');
@@ -266,7 +440,7 @@ class PlgSystemPagepulse extends CMSPlugin
         if ($tmpl === 'raw') {
             return false;
         }
-        if ($type === 'error') {
+        if ($error) {
             return true;
         }
         if (in_array($layout, self::SKIP_LAYOUTS, true)) {

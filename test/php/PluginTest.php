@@ -1,8 +1,8 @@
 <?php
 /**
  * The plugin class as Joomla runs it (onAfterRender; on 4/5 also onAfterInitialise and the
- * onBeforeRespond listener it adds), on the Joomla stand-ins of support/Joomla.php, from the staged
- * package (dist/joomla/, the zip's content).
+ * onBeforeRespond listener it adds; Joomla 3's error path is in Joomla3ErrorTest), on the Joomla
+ * stand-ins of support/Joomla.php, from the staged package (dist/joomla/, the zip's content).
  */
 
 use Joomla\CMS\Component\ComponentHelper;
@@ -339,10 +339,10 @@ final class PluginTest extends TestCase
     }
 
     /**
-     * Joomla 3's application has no Joomla\Event dispatcher (and its error path no event): nothing
-     * is registered, nothing breaks, ordinary pages are as before.
+     * An application without joomla/event's dispatcher that is not Joomla 3 by its Version (Joomla
+     * 3's own hooks: Joomla3ErrorTest): no listener, nothing breaks, ordinary pages are as before.
      */
-    public function testJoomla3RegistersNothing()
+    public function testWithoutJoomlaEventsDispatcherNothingIsRegistered()
     {
         $app = new class(Pages::withVendors(Pages::template('protostar'))) extends Application {
             public function getDispatcher()

@@ -21,11 +21,12 @@ final class Pages
         return Policy::fromFile(PAGEPULSE_STAGE . '/services.json');
     }
 
-    /** A template page by name: protostar, cassiopeia, cassiopeia-error, bootstrap3, uikit. */
+    /** A template page by name: protostar, protostar-error, cassiopeia, cassiopeia-error, bootstrap3, uikit. */
     public static function template($name)
     {
         $files = array(
             'protostar' => PAGEPULSE_FIXTURES . '/protostar-home.html',
+            'protostar-error' => PAGEPULSE_FIXTURES . '/protostar-error.html',
             'cassiopeia' => PAGEPULSE_FIXTURES . '/cassiopeia-home.html',
             'cassiopeia-error' => PAGEPULSE_FIXTURES . '/cassiopeia-error.html',
             'bootstrap3' => PAGEPULSE_FIXTURES . '/bootstrap3-template.html',
