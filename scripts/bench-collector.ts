@@ -15,6 +15,7 @@
 //
 // BENCH_PARTS=throughput,readers (both by default); BENCH_VIEWS (1000000) the large data set;
 // BENCH_ENGINES=SQLite,PostgreSQL (both by default) for the readers.
+// BENCH_NODE_ARGS: options for the collector's node process (a profile: `--cpu-prof --cpu-prof-dir=DIR`).
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -21,7 +21,9 @@ export interface Running {
 
 /** Start the compiled collector (`main`) with `env` (its database among it) and wait until it listens. */
 export function start(env: Record<string, string>, main = MAIN): Promise<Running> {
-  const child = spawn('node', [main], {
+  // BENCH_NODE_ARGS: options for the collector's node (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`, which NODE_OPTIONS refuses)
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn('node', [...nodeArgs, main], {
     env: {
       ...process.env,
       HOST: '127.0.0.1',
