@@ -9,7 +9,7 @@ import { createDashboard } from '../../collector/server/admin/dashboard';
 import { periodOf } from '../../collector/server/admin/period';
 import type { ClicksStore, ConsentsStore, VisitFilter, VisitsStore } from '../../collector/server/store';
 import { postgresEngine } from '../../collector/server/store/postgres';
-import { READER_PAGE_ROWS, READER_THREADS, sqliteReader } from '../../collector/server/store/sqlite';
+import { READER_PAGE_ROWS, READER_THREADS, sqliteReader } from '../../collector/server/store/sqlite-reader';
 import { visitTotals } from '../../collector/server/store/visits-totals';
 import { HOME } from './collector-data';
 import { median } from './util';

@@ -3,9 +3,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { READER_NICE, READER_PAGE_ROWS, sqliteReader } from '../../collector/server/store/sqlite';
+import { READER_NICE, READER_PAGE_ROWS, sqliteReader } from '../../collector/server/store/sqlite-reader';
 
-// The SQLite reader threads (collector/server/store/sqlite.ts): a large answer reaches the collector's
+// The SQLite reader threads (collector/server/store/sqlite-reader.ts): a large answer reaches the collector's
 // thread a page at a time, so that what arrives meanwhile (heartbeats, other reads) is not held
 // behind it. One message of a month's filtered totals (60,000 rows) held that thread 150 to 220 ms.
 // A read goes to an idle thread of the two, so a short one does not wait behind a long statement.
