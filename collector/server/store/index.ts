@@ -15,7 +15,8 @@ import { sqliteEngine } from './sqlite';
 import type { LegacyParsers } from './types';
 import { visitsStore } from './visits';
 import { countFilteredMonth, filteredMonths, keepFilteredMonth } from './visits-filtered';
-import { VISITS_MIGRATIONS, referrerMigration5 } from './visits-schema';
+import { referrerMigration5 } from './visits-data-migrations';
+import { VISITS_MIGRATIONS } from './visits-schema';
 
 /**
  * The collector's storage, by data area: visits (sessions, visits, page views, presence), clicks,
