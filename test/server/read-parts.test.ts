@@ -7,7 +7,7 @@ import { memoryStore, testVisitor as visitor } from '../support/store';
 
 // A filtered read of many days from the stored rows (two filters, or a period not made of whole
 // months) with two SQLite reader threads: the days in two parts of consecutive days, a statement for
-// each, asked at once (collector/server/store/visits-totals.ts, countDays). At 1 M page views a
+// each, asked at once (collector/server/store/visits-totals-read.ts, answer). At 1 M page views a
 // year's read of two visit dimensions took 0.8 to 1 s as one statement. The figures must be the
 // same as one statement's: a visit begun before a part's first midnight and going on past it counts
 // once, with each page view in its own part.

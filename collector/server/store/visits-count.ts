@@ -3,7 +3,7 @@ import type { Sql } from './sql';
 import { VISIT_DIMENSIONS, type VisitDimension, type VisitFilter } from './visits-dimensions';
 
 /**
- * The SQL a count of the visits area's days from the stored rows is made of (visits-totals.ts
+ * The SQL a count of the visits area's days from the stored rows is made of (visits-count-statement.ts
  * countSql): each engine's planner hints, the filter's conditions, the days' parts and buckets, the
  * grouping sets of the visit dimensions.
  */

@@ -1,7 +1,7 @@
 /**
  * What the visits area's figures are grouped and filtered by: the dimensions of a visit (their SQL on
- * `visits v`) and the filters. Shared by the totals counted from the rows (visits-totals.ts) and the
- * filtered month totals (visits-filtered.ts).
+ * `visits v`) and the filters. Shared by the totals counted from the rows (visits-count-statement.ts)
+ * and the filtered month totals (visits-filtered.ts).
  */
 
 /** Screen size classes by the window's outer width (device_width), in CSS px; the last has no upper end. */

@@ -6,7 +6,7 @@ import { VISIT_DIMENSIONS, type FilterDimension, type VisitFilter } from './visi
 /**
  * Filtered month totals (`stats_visits_by`): for each whole month of the site's calendar, and for
  * every single filter that month's rows give (each filter dimension with each of its values), the
- * figures the filtered read counts from the rows (visits-totals.ts countDays): page views and
+ * figures the filtered read counts from the rows (visits-row-counts.ts countDays): page views and
  * time per page, visitors (per day, summed), visits and bounces, and the visits by each visit
  * dimension. A dashboard read with one filter (a click on a row) takes a whole month from here
  * instead of its rows; `stats_visits_by_built` lists the months whose filtered totals are complete.
@@ -108,7 +108,7 @@ export async function countFilteredMonth(reads: Reads, days: readonly Day[]): Pr
 /**
  * Which of `months` have filtered totals of `filter` (one filter), and each one's page views and
  * visitors (`perMonth`, the chart's figures). The figures by metric and label are summed and ranked
- * by the totals' read itself (visits-totals.ts), with the other sources of its days, so that only
+ * by the totals' read itself (visits-totals-read.ts), with the other sources of its days, so that only
  * the top labels reach the collector's thread.
  */
 export async function readFilteredMonths(

@@ -115,7 +115,7 @@ export const VISITS_MIGRATIONS: readonly Migration[] = [
   {
     version: 8,
     name: 'indexes for filtered reads',
-    // for the filtered reads (visits-totals.ts countDays): the matching visits that began before the
+    // for the filtered reads (visits-row-counts.ts countDays): the matching visits that began before the
     // first day and went on into it (their page views count), from the index alone; and whether a
     // visit has a view of a page, from the index alone (a page filter asks it of each visit)
     sql: () => `
@@ -128,7 +128,7 @@ export const VISITS_MIGRATIONS: readonly Migration[] = [
     version: 9,
     name: 'filtered month totals',
     // per whole month (by its start in the site's zone) and single filter (dimension, value), the
-    // figures of visits-totals.ts countDays (visits-filtered.ts); the months whose totals are
+    // figures of visits-row-counts.ts countDays (visits-filtered.ts); the months whose totals are
     // complete. Months built before are counted by the next run of the builder. On SQLite without a
     // rowid: the key is the table (half the size of a table beside its key's index)
     sql: (engine) =>

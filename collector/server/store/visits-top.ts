@@ -1,7 +1,7 @@
 /**
  * The visits area's totals reads, their shapes and how the parts of one read add up: the first
  * labels of each list over the parts (each part's first labels and how many it has), the figures of
- * the asked labels, the summary. Plain data: the SQL is visits-totals.ts's.
+ * the asked labels, the summary. Plain data: the SQL is visits-totals-statement.ts's.
  */
 
 /** A label's figures: `n` (page views, visits...) and `total` (time on page in ms for pages). */
