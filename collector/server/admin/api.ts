@@ -1,32 +1,33 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import {
-  FILTERS,
-  type AdminSettings,
-  type ApiTokens,
-  type NewApiToken,
-  type ConsentLog,
-  type Erased,
-  type FilterName,
-  type Filters,
-  type Online,
-  type RetentionDays,
-  type SavedSettings,
-  type Traffic,
+import type {
+  AdminSettings,
+  ApiTokens,
+  NewApiToken,
+  ConsentLog,
+  Erased,
+  Online,
+  RetentionDays,
+  SavedSettings,
+  Traffic,
 } from '../../shared/admin-api';
-import { startOfDay, validTimeZone } from '../calendar';
+import { validTimeZone } from '../calendar';
 import { originOf, siteOrigins } from '../edge/client';
 import { HttpError } from '../edge/http';
-import type { ConsentEntry, ConsentFilter, Store, VisitFilter } from '../store';
-import { CSV_HEADER, csvLine } from './csv';
+import type { Store } from '../store';
+import { CONSENT_ID, consentLog, PSEUDONYM } from './consent-log';
 import { createDashboard } from './dashboard';
 import { newToken, tokenHash } from './auth';
+import { filtersOf, storeFilter } from './filters';
 import { trafficCsv } from './tables-csv';
-import { parseDay, periodOf, type Period } from './period';
+import { periodOf, type Period } from './period';
 import { MAX_RETENTION_DAYS, RETENTION, retentionDays } from './retention';
+import { statsApi } from './stats-api';
 
 /**
  * The admin app's JSON API (`/admin/api/*`, shapes in collector/shared/admin-api.ts) and the
- * consent CSV, for a signed-in admin (index.ts checks the session and the Origin first).
+ * consent CSV, for a signed-in admin (index.ts checks the session and the Origin first). The reads'
+ * filters are filters.ts's, the consent log's filter, entries and CSV consent-log.ts's, the stats
+ * API's token check and limit stats-api.ts's.
  */
 
 /** Rows of the clicks lists: a dashboard, not a report. */
@@ -35,51 +36,9 @@ const CLICKS_PER_PAGE = 10;
 /** Consent log rows per JSON answer (the CSV has them all). */
 const DEFAULT_LOG_ROWS = 200;
 const MAX_LOG_ROWS = 2000;
-/** A pseudonym is the first 12 hex characters of the session's SHA-256 (visitor/session.ts). */
-const PSEUDONYM = /^[0-9a-f]{12}$/;
-/** A consent ID as the visitor tasks store it (visitor/tasks.ts). */
-const CONSENT_ID = /^[A-Za-z0-9_-]{16,64}$/;
 
-/** At most this many filters per read, each value at most this long (a stored page address is at most 2,048). */
-const MAX_FILTERS = 10;
-const MAX_FILTER_VALUE = 2048;
-
-/**
- * The filters of a read: `filter=<name>:<value>`, repeatable (all must match); the value is what
- * a breakdown's row shows (its label). Throws 400 for an unknown name or an empty value.
- */
-export function filtersOf(params: URLSearchParams, headers?: Record<string, string>): Filters {
-  const given = params.getAll('filter');
-  if (given.length > MAX_FILTERS) throw new HttpError(400, `at most ${MAX_FILTERS} filters`, headers, 'filter_count');
-  const filters: Filters = [];
-  for (const text of given) {
-    const colon = text.indexOf(':');
-    const name = text.slice(0, colon);
-    const value = text.slice(colon + 1);
-    if (colon < 1 || !Object.hasOwn(FILTERS, name))
-      throw new HttpError(
-        400,
-        `filter must be <name>:<value>, name one of ${Object.keys(FILTERS).join(', ')}`,
-        headers,
-        'filter_format',
-      );
-    if (value === '' || value.length > MAX_FILTER_VALUE)
-      throw new HttpError(400, `a filter's value must be 1 to ${MAX_FILTER_VALUE} characters`, headers, 'filter_value');
-    if (!filters.some((f) => f.name === name && f.value === value)) filters.push({ name: name as FilterName, value });
-  }
-  return filters;
-}
-
-/** The store's filter of the API's. */
-export const storeFilter = (filters: Filters): VisitFilter => filters.map((f) => [f.name, f.value] as const);
-
-/** Stats API requests per token and minute (per process), and the tokens' names. */
-export const STATS_PER_MINUTE = 60;
 /** A token's name: 1 to 100 characters, none of them a control character. */
 const validName = (name: string) => name.length >= 1 && name.length <= 100 && ![...name].some((c) => c < ' ' || c === '\u007f');
-
-/** The pseudonym of a stored session: its first 12 hex characters. */
-const pseudonymOf = (session: string) => session.slice(0, 12);
 
 /** The page's address with `#pagepulse-heatmap`, which makes the bundle draw its stored clicks. */
 function heatmapLink(page: string): string {
@@ -127,73 +86,7 @@ export function createApi({
     ...(await retentionDays(store.settings)),
   });
 
-  /**
-   * The consent log's filter: the period's range when `period` is given (the app's picker), else
-   * `from`/`to` as days in the site's time zone (either may be left out); and a pseudonym
-   * (`visitor`) or a consent ID (`consent`).
-   */
-  async function consentFilter(params: URLSearchParams): Promise<ConsentFilter> {
-    const visitor = params.get('visitor')?.trim().toLowerCase() || null;
-    if (visitor !== null && !PSEUDONYM.test(visitor))
-      throw new HttpError(400, 'visitor must be a 12-character pseudonym', ADMIN_HEADERS, 'visitor_pseudonym');
-    const consentId = params.get('consent')?.trim() || null;
-    if (consentId !== null && !CONSENT_ID.test(consentId))
-      throw new HttpError(400, 'consent must be a consent ID', ADMIN_HEADERS, 'consent_id');
-    if (params.get('period')) {
-      const { start, end } = (await period(params)).current;
-      return { from: start, to: end, visitor, consentId };
-    }
-    const zone = await timeZone();
-    const day = (name: string, after: number): number | null => {
-      const value = params.get(name)?.trim();
-      if (!value) return null;
-      const { y, m, d } = parseDay(value, name, ADMIN_HEADERS);
-      return startOfDay(zone, { y, m, d: d + after });
-    };
-    return { from: day('from', 0) ?? 0, to: day('to', 1) ?? Number.MAX_SAFE_INTEGER, visitor, consentId };
-  }
-
-  const logEntry = (row: ConsentEntry) => ({
-    kind: row.kind,
-    id: row.id,
-    at: new Date(row.at).toISOString(),
-    visitor: pseudonymOf(row.session),
-    consentId: row.consentId,
-    category: row.category,
-    granted: row.granted,
-    userAgent: row.userAgent,
-    url: row.url,
-    formId: row.formId,
-    formName: row.formName,
-    fields: row.fields,
-    deletedAt: row.deletedAt === null ? null : new Date(row.deletedAt).toISOString(),
-  });
-
-  /**
-   * The consent CSV, streamed: a page of records at a time from the readers' side, each written
-   * when the connection has taken the one before (so a slow download holds one page in memory, and
-   * heartbeats are answered between pages).
-   */
-  async function exportCsv(req: IncomingMessage, res: ServerResponse, params: URLSearchParams): Promise<void> {
-    const filter = await consentFilter(params);
-    res.writeHead(200, {
-      ...ADMIN_HEADERS,
-      'content-type': 'text/csv; charset=utf-8',
-      'content-disposition': `attachment; filename="pagepulse-consents-${new Date(now()).toISOString().slice(0, 10)}.csv"`,
-    });
-    if (req.method === 'HEAD') return void res.end();
-    const closed = new Promise<void>((resolve) => res.once('close', resolve));
-    const write = async (text: string) => {
-      if (!res.write(text)) await Promise.race([new Promise((resolve) => res.once('drain', resolve)), closed]);
-    };
-    const zone = await timeZone();
-    await write(CSV_HEADER);
-    for await (const page of store.consents.log(filter)) {
-      if (res.destroyed) return;
-      await write(page.map((row) => csvLine(row, pseudonymOf(row.session), zone)).join(''));
-    }
-    res.end();
-  }
+  const { consentFilter, logEntry, exportCsv } = consentLog({ store, now, timeZone, period, headers: ADMIN_HEADERS });
 
   /** The overview's figures for the period and filters of `params`. */
   async function traffic(params: URLSearchParams): Promise<Traffic> {
@@ -216,37 +109,7 @@ export function createApi({
     res.end(req.method === 'HEAD' ? undefined : body);
   }
 
-  /** Requests per token in the current minute (this process). */
-  const used = new Map<number, { minute: number; n: number }>();
-
-  /**
-   * `GET /api/v1/stats` with `Authorization: Bearer <token>`: the overview's figures for `period`
-   * (and `from`/`to`) and `filter`, as `/admin/api/traffic` answers them. 401 without a live token,
-   * 429 past STATS_PER_MINUTE requests a minute.
-   */
-  async function stats(req: IncomingMessage, res: ServerResponse, params: URLSearchParams): Promise<void> {
-    const challenge = { ...ADMIN_HEADERS, 'www-authenticate': 'Bearer realm="pagepulse"' };
-    if (req.method !== 'GET' && req.method !== 'HEAD')
-      throw new HttpError(405, 'method not allowed', { allow: 'GET', ...ADMIN_HEADERS }, 'method_not_allowed');
-    const token = /^Bearer ([A-Za-z0-9_-]{20,100})$/.exec(req.headers.authorization ?? '')?.[1];
-    const id = token === undefined ? null : await store.admin.useToken(tokenHash(token), now());
-    if (id === null)
-      throw new HttpError(401, 'a valid token is required: Authorization: Bearer <token>', challenge, 'token_required');
-    const minute = Math.floor(now() / 60_000);
-    const count = used.get(id);
-    const n = count?.minute === minute ? count.n + 1 : 1;
-    used.set(id, { minute, n });
-    if (n > STATS_PER_MINUTE)
-      throw new HttpError(
-        429,
-        `at most ${STATS_PER_MINUTE} requests a minute per token`,
-        { ...ADMIN_HEADERS, 'retry-after': String(60 - Math.floor((now() / 1000) % 60)) },
-        'token_rate_limit',
-      );
-    const body = JSON.stringify(await traffic(params));
-    res.writeHead(200, { ...ADMIN_HEADERS, 'content-type': 'application/json; charset=utf-8' });
-    res.end(req.method === 'HEAD' ? undefined : body);
-  }
+  const stats = statsApi({ store, now, headers: ADMIN_HEADERS, traffic });
 
   /** JSON reads of the signed-in app, by path. */
   const READS: Record<string, (params: URLSearchParams, req: IncomingMessage) => Promise<unknown>> = {
