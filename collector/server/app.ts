@@ -6,8 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { DEVICE_MS, FAILURE_WINDOW_MS, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, STATS_PATH, createAdmin } from './admin';
 import { dayAt, zonedDay, type ZonedDay } from './calendar';
 import { NO_COUNTRIES, countryLookup, defaultCountryDatabase } from './edge/country';
-import { HttpError, sendJson } from './edge/http';
-import { RETRY_AFTER_S, createReporter, databaseUnavailable } from './edge/log';
+import { sendError } from './edge/errors';
+import { createReporter } from './edge/log';
 import { VISITOR_RATE } from './edge/rate-limit';
 import { serveStatic, type Mount } from './edge/static';
 import { REAL_TIMERS, createJobs, type Timers } from './jobs';
@@ -199,23 +199,7 @@ export function createCollector(options: CollectorOptions = {}): Collector {
       connectionsCheckingInterval: Math.min(1000, options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS),
     },
     (req, res) => {
-      handle(req, res).catch((error: unknown) => {
-        const unavailable = !(error instanceof HttpError) && databaseUnavailable(error);
-        if (!(error instanceof HttpError)) report(error, `${req.method} ${req.url?.split('?')[0]}`);
-        if (res.headersSent) return void res.destroy();
-        const { status, message, headers, code } =
-          error instanceof HttpError
-            ? error
-            : unavailable
-              ? new HttpError(
-                  503,
-                  'database unavailable, try again',
-                  { 'retry-after': String(RETRY_AFTER_S) },
-                  'database_unavailable',
-                )
-              : new HttpError(500, 'internal error', {}, 'internal');
-        sendJson(res, status, code ? { error: message, code } : { error: message }, headers);
-      });
+      handle(req, res).catch((error: unknown) => sendError(req, res, error, report));
     },
   );
 

@@ -36,7 +36,7 @@ export interface Online {
 /**
  * What the overview can be filtered by (`filter=<name>:<value>`, repeatable, all must match) and
  * the breakdown of `Traffic` each filter's values come from (its rows are what the admin clicks).
- * One entry per dimension: the server's conditions are in collector/server/store/visits-totals.ts.
+ * One entry per dimension: the server's conditions are in collector/server/store/visits-dimensions.ts and visits-count.ts.
  */
 export const FILTERS = {
   page: 'pages',

@@ -15,6 +15,7 @@ export const UPSERT_SESSION = `INSERT INTO sessions (id, first_seen, last_seen, 
      device = COALESCE(sessions.device, excluded.device),
      browser = COALESCE(sessions.browser, excluded.browser),
      os = COALESCE(sessions.os, excluded.os)`;
+/** UPSERT_SESSION's parameters for a beat of `visitor` at `at`. */
 export const sessionParams = (visitor: Visitor, beat: Heartbeat, at: number): unknown[] => [
   visitor.session,
   at,
@@ -26,6 +27,7 @@ export const sessionParams = (visitor: Visitor, beat: Heartbeat, at: number): un
   beat.agent?.browser ?? null,
   beat.agent?.os ?? null,
 ];
+/** A beat's presence row: the session on the page at that time (the live counts read these). */
 export const PRESENCE_ROW = 'INSERT INTO presence (session_id, page, at) VALUES (?, ?, ?)';
 /** A later beat: the session's latest page view of the page lasts until now (presence rows go after an hour, this stays). */
 export const STILL_HERE = `UPDATE page_views SET last_at = ? WHERE id = (
@@ -49,7 +51,9 @@ const others = (postgres: boolean, online: boolean) => `SELECT
     ${online ? (postgres ? 'CAST(pg_current_snapshot() AS TEXT)' : 'total_changes()') : 'NULL'} AS seen`;
 /** The four texts, made once: by engine (SQLite, PostgreSQL), then by whether the site's count is due. */
 const OTHERS = [false, true].map((postgres) => [false, true].map((online) => others(postgres, online)));
+/** The live counts' text for the engine, with the site's count or without it. */
 export const othersSql = (postgres: boolean, online: boolean) => OTHERS[Number(postgres)]![Number(online)]!;
+/** othersSql's parameters, in the order of its placeholders on that engine. */
 export const othersParams = (postgres: boolean, visitor: Visitor, page: string, since: number, online: boolean) => [
   ...(postgres ? [page, page, since] : [page, since]),
   visitor.session,
@@ -74,6 +78,7 @@ export const LAST_SEEN_AND_CHANGES = `SELECT (${LAST_SEEN}) AS last_seen, total_
  */
 export const answerSql = (online: boolean) =>
   `${othersSql(true, online)}, (${LAST_SEEN}) AS last_seen, CAST(pg_current_xact_id() AS TEXT) AS mark`;
+/** answerSql's parameters: the counts' and then the session's for its `last_seen`. */
 export const answerParams = (visitor: Visitor, page: string, since: number, online: boolean) => [
   ...othersParams(true, visitor, page, since, online),
   visitor.session,
@@ -115,7 +120,9 @@ const NEW_VISIT_COLUMNS: readonly NewVisitColumn[] = [
   ['country', 'TEXT', (_, beat) => beat.country ?? null],
   ['os', 'TEXT', (_, beat) => beat.agent?.os ?? null],
 ];
+/** The visits table with a new visit's columns, for an `INSERT INTO` of either engine. */
 export const NEW_VISIT = `visits (${NEW_VISIT_COLUMNS.map(([column]) => column).join(', ')})`;
+/** A new visit's values, in NEW_VISIT's column order. */
 export const newVisit = (visitor: Visitor, beat: Heartbeat, at: number): unknown[] =>
   NEW_VISIT_COLUMNS.map(([, , value]) => value(visitor, beat, at));
 /** A new visit's values as parameters, `typed` with a cast where PostgreSQL needs one. */
@@ -124,7 +131,9 @@ export const placeholders = (typed: boolean) =>
 /** The session's latest visit: the one a page view continues, if it is recent enough. */
 export const LATEST_VISIT =
   'SELECT id, started_at, last_view_at FROM visits WHERE session_id = ? ORDER BY started_at DESC, id DESC LIMIT 1';
+/** A page view that continues a visit: one view more, its page the visit's exit (the caller adds the row's condition). */
 export const CONTINUE_VISIT = 'UPDATE visits SET views = views + 1, exit_page = ?, last_view_at = ?';
+/** A page view's row, its values added by the caller (parameters, or a SELECT of a new visit's id). */
 export const NEW_PAGE_VIEW = 'INSERT INTO page_views (visit_id, session_id, page, at, last_at)';
 /** SQLite's statements for a page view, written once (the texts are its statement cache's keys). */
 export const CONTINUE_VISIT_BY_ID = `${CONTINUE_VISIT} WHERE id = ?`;
