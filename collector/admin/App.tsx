@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { readAddress, writeAddress } from './address';
+import type { Announce, Announcer } from './announcer';
 import { getJson, type Filters } from './api';
+import { LiveRegion } from './components/LiveRegion';
 import { PeriodPicker } from './components/PeriodPicker';
 import { MESSAGES, storeLang, storedLang, type Lang, type Messages } from './i18n';
 import { storePeriod, storedPeriod, type PeriodChoice } from './period';
@@ -20,8 +22,11 @@ function viewOfHash(fallback: View = 'overview'): View {
   return (VIEWS as readonly string[]).includes(name) ? (name as View) : fallback;
 }
 
-/** The admin area: header with menu, language switch and sign-out, and the open view. */
-export function App() {
+/**
+ * The admin area: header with menu, language switch and sign-out, the open view, and the live region
+ * that reads out what the views' actions did (`announcer`).
+ */
+export function App({ announcer }: { announcer: Announcer }) {
   const [lang, setLang] = useState<Lang>(storedLang);
   const [view, setView] = useState<View>(() => viewOfHash());
   // the address first (a bookmark, a reload), else the period chosen before in this browser
@@ -79,6 +84,8 @@ export function App() {
     if (!moved.current) return;
     moved.current = false;
     heading.current?.focus();
+    // the last view's result is not this one's
+    announcer.clear();
   }, [view]);
 
   const switchLang = () => {
@@ -146,8 +153,19 @@ export function App() {
             )}
           </div>
         )}
-        <ViewOf view={view} t={t} lang={lang} period={period} filters={filters} onFilters={filter} zone={zone} onZone={setZone} />
+        <ViewOf
+          view={view}
+          t={t}
+          lang={lang}
+          period={period}
+          filters={filters}
+          onFilters={filter}
+          zone={zone}
+          onZone={setZone}
+          announce={announcer.announce}
+        />
       </main>
+      <LiveRegion announcer={announcer} />
     </>
   );
 }
@@ -161,6 +179,7 @@ function ViewOf({
   onFilters,
   zone,
   onZone,
+  announce,
 }: {
   view: View;
   t: Messages;
@@ -170,6 +189,7 @@ function ViewOf({
   onFilters: (filters: Filters) => void;
   zone: string | null;
   onZone: (zone: string) => void;
+  announce: Announce;
 }) {
   switch (view) {
     case 'overview':
@@ -179,8 +199,8 @@ function ViewOf({
     case 'consentStats':
       return <ConsentStatsView t={t} lang={lang} period={period} filtered={filters.length > 0} />;
     case 'log':
-      return <ConsentLog t={t} lang={lang} period={period} filtered={filters.length > 0} />;
+      return <ConsentLog t={t} lang={lang} period={period} filtered={filters.length > 0} announce={announce} />;
     case 'settings':
-      return <Retention t={t} lang={lang} zone={zone} onZone={onZone} />;
+      return <Retention t={t} lang={lang} zone={zone} onZone={onZone} announce={announce} />;
   }
 }

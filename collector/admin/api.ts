@@ -1,8 +1,18 @@
-/** Thrown for an answer other than 2xx; `status` 401 means the session ended. */
+import { isErrorCode, type ErrorCode } from '../shared/error-codes';
+
+/**
+ * Thrown for an answer other than 2xx, and for no answer at all (`status` 0: the network, the
+ * collector down). `message` is the collector's English text; the app shows its own text for
+ * `code` (errors.ts), else for the status. `status` 401 means the session ended.
+ */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** The answer's machine code (collector/shared/error-codes.ts); null when it named none this app knows. */
+    readonly code: ErrorCode | null = null,
+    /** Seconds the answer's Retry-After asks to wait (429, 503); null without one. */
+    readonly retryAfter: number | null = null,
   ) {
     super(message);
   }
@@ -11,14 +21,38 @@ export class ApiError extends Error {
 /** Where a 401 sends the admin: the sign-in page (the session expired or was ended elsewhere). */
 const SIGN_IN = '/admin/login';
 
+/** A Retry-After header in seconds: delay-seconds, or an HTTP date from `now`; null without a usable one. */
+export function retryAfterSeconds(header: string | null, now = Date.now()): number | null {
+  if (header === null) return null;
+  if (/^\s*\d+\s*$/.test(header)) return Number(header);
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now) / 1000));
+}
+
 async function answer<T>(res: Response): Promise<T> {
   if (res.status === 401) {
     window.location.assign(SIGN_IN);
-    throw new ApiError(401, 'signed out');
+    throw new ApiError(401, 'signed out', 'signed_out');
   }
-  const body = (await res.json().catch(() => null)) as { error?: string } | null;
-  if (!res.ok) throw new ApiError(res.status, body?.error ?? `HTTP ${res.status}`);
+  // a proxy's error page is no JSON: the status says what happened
+  const body = (await res.json().catch(() => null)) as { error?: unknown; code?: unknown } | null;
+  if (!res.ok)
+    throw new ApiError(
+      res.status,
+      typeof body?.error === 'string' ? body.error : `HTTP ${res.status}`,
+      isErrorCode(body?.code) ? body.code : null,
+      retryAfterSeconds(res.headers.get('retry-after')),
+    );
   return body as T;
+}
+
+/** fetch, with no answer at all (offline, the collector down, a reset) as an ApiError of status 0. */
+async function request(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, { credentials: 'same-origin', ...init });
+  } catch (error) {
+    throw new ApiError(0, error instanceof Error ? error.message : String(error));
+  }
 }
 
 /** GET a JSON read of /admin/api. */
@@ -28,14 +62,12 @@ export async function getJson<T>(path: string, params: Record<string, string | s
       .flatMap(([k, v]) => (Array.isArray(v) ? v.map((one) => [k, one]) : [[k, v]]))
       .filter(([, v]) => v !== ''),
   ).toString();
-  return answer<T>(await fetch(`/admin/api/${path}${query ? `?${query}` : ''}`, { credentials: 'same-origin' }));
+  return answer<T>(await request(`/admin/api/${path}${query ? `?${query}` : ''}`, {}));
 }
 
 /** POST form fields to /admin/api (the browser adds our Origin, which the collector checks). */
 export async function postForm<T>(path: string, fields: Record<string, string>): Promise<T> {
-  return answer<T>(
-    await fetch(`/admin/api/${path}`, { method: 'POST', credentials: 'same-origin', body: new URLSearchParams(fields) }),
-  );
+  return answer<T>(await request(`/admin/api/${path}`, { method: 'POST', body: new URLSearchParams(fields) }));
 }
 
 /** The JSON shapes of /admin/api: one file for the server's routes and this app (collector/shared/admin-api.ts). */

@@ -2,9 +2,10 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
+import { createAnnouncer } from './announcer';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <App />
+    <App announcer={createAnnouncer()} />
   </StrictMode>,
 );

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 
-/** What a view knows about its data: still loading, loaded, or failed with a message. */
-export type Loaded<T> = { state: 'loading' } | { state: 'ok'; data: T } | { state: 'error'; message: string };
+/** What a view knows about its data: still loading, loaded, or failed (said in the admin's language by errors.ts). */
+export type Loaded<T> = { state: 'loading' } | { state: 'ok'; data: T } | { state: 'error'; error: unknown };
 
 /**
  * Load `fetcher` now, again when `deps` change, and every `everyMs` if given; `reload` forces it.
@@ -22,7 +22,7 @@ export function useData<T>(fetcher: () => Promise<T>, deps: readonly unknown[], 
     let live = true;
     fetcher().then(
       (data) => live && setLoaded({ value: { state: 'ok', data }, for: key }),
-      (error: Error) => live && setLoaded({ value: { state: 'error', message: error.message }, for: key }),
+      (error: unknown) => live && setLoaded({ value: { state: 'error', error }, for: key }),
     );
     return () => {
       live = false;

@@ -423,15 +423,25 @@ describe('the admin dashboard shows the scenario for the chosen period and the p
     // the collector checks the name; a wrong one is refused and nothing changes
     await zone.fill('Mars/Olympus');
     await page.getByRole('button', { name: 'Speichern' }).first().click();
-    await expect.poll(() => page.getByTestId('zone-status').textContent()).toContain('IANA');
+    // in German, not the collector's English (its code names the error)
+    await expect
+      .poll(() => page.getByTestId('zone-status').textContent())
+      .toBe('Fehlgeschlagen: Diese Zeitzone ist unbekannt. Bitte einen IANA-Namen wie Europe/Berlin angeben.');
     await zone.fill('Europe/Berlin');
     await page.getByRole('button', { name: 'Speichern' }).first().click();
     await expect.poll(() => page.getByTestId('zone-status').textContent()).toBe('Gespeichert.');
+    // each result is read out by the app's one live region
+    const live = page.getByTestId('live-region');
+    expect(await live.textContent()).toBe('Gespeichert.');
     // a stats API token: shown once, listed by its first characters, it reads the API; revoked, it does not
     await page.getByLabel('Name (wofür)').fill('Grafana');
     await page.getByRole('button', { name: 'Token erstellen' }).click();
     const token = (await page.getByTestId('new-token').locator('code').textContent({ timeout: 10_000 }))!;
     expect(token).toMatch(/^pp_/);
+    // said where the token is, not the token itself
+    expect(await live.textContent()).toBe(
+      'Token „Grafana“ erstellt. Es steht unter dem Formular und wird nur dieses eine Mal angezeigt.',
+    );
     await expect
       .poll(() => rows('tokens'))
       .toEqual([['Grafana', `${token.slice(0, 10)}…`, expect.any(String), '–', 'Widerrufen (Grafana)']]);
@@ -443,6 +453,7 @@ describe('the admin dashboard shows the scenario for the chosen period and the p
     await page.getByRole('button', { name: 'Widerrufen (Grafana)' }).click();
     await accepted;
     await expect.poll(async () => (await rows('tokens'))[0]![4]).toMatch(/^widerrufen /);
+    expect(await live.textContent()).toBe('Token „Grafana“ widerrufen.');
     expect((await stats()).status()).toBe(401);
     await page.getByRole('button', { name: 'Switch to English' }).click();
     await page.goto(`${h.url}/admin/#overview`);
@@ -573,13 +584,17 @@ describe('keyboard, focus and limits in the admin area (audit findings 1, 2, 5, 
     );
     await page.goto(`${h.url}/admin/?period=7d#log`);
     const log = page.getByTestId('consent-log');
-    const said = page.locator('section[aria-labelledby="log-title"] p[role="status"]');
+    const said = page.getByTestId('log-count');
+    // read out after the admin's own action (the live region), not at every load
+    const live = page.getByTestId('live-region');
     await expect.poll(() => said.textContent()).toBe('Die neuesten 200 Einträge.');
+    expect(await live.textContent()).toBe('');
     expect(await log.locator('tbody tr').count()).toBe(200);
     const older = page.getByRole('button', { name: 'Ältere laden' });
     await older.focus();
     await page.keyboard.press('Enter');
     await expect.poll(() => said.textContent()).toBe('Die neuesten 400 Einträge.');
+    await expect.poll(() => live.textContent()).toBe('Die neuesten 400 Einträge.');
     expect(await log.locator('tbody tr').count()).toBe(400);
     expect(await page.evaluate(() => document.activeElement!.textContent)).toBe('Ältere laden');
     for (let shown = 600; shown <= 2000; shown += 200) {
@@ -588,11 +603,13 @@ describe('keyboard, focus and limits in the admin area (audit findings 1, 2, 5, 
     }
     // the API's limit: the rest is in the CSV, where focus goes as the button leaves
     await expect.poll(() => said.textContent()).toBe('Die neuesten 2.000 Einträge. Alle stehen im CSV-Export.');
+    await expect.poll(() => live.textContent()).toBe('Die neuesten 2.000 Einträge. Alle stehen im CSV-Export.');
     expect(await older.count()).toBe(0);
     expect(await focused()).toBe('a[csv-link]');
     // a search starts from the newest 200 again
     await page.getByRole('button', { name: 'Suchen' }).click();
     await expect.poll(() => said.textContent()).toBe('Die neuesten 200 Einträge.');
+    await expect.poll(() => live.textContent()).toBe('Die neuesten 200 Einträge.');
   });
 
   it('another period: the old figures stay, their region marked aria-busy until the new ones arrive (audit minor note)', async () => {

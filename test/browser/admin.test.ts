@@ -1,5 +1,5 @@
 import { mkdirSync, readFileSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations } from '../support/axe';
 import { collectPageErrors, launch } from '../support/browser';
@@ -128,6 +128,11 @@ describe('admin area in Chromium, with data made by driving the demo site', () =
     const cookie = (await admin.cookies()).find((c) => c.name === 'pagepulse_admin');
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/admin' });
     await openView('overview', 'Übersicht');
+    // the one live region the views' results are read out from: in the page from the start (a region
+    // added with its text is not read by every screen reader), empty until an action is done
+    const live = page.getByTestId('live-region');
+    expect(await live.getAttribute('role')).toBe('status');
+    expect(await live.textContent()).toBe('');
     await expect.poll(() => page.getByTestId('online-count').textContent(), { timeout: 10_000 }).toMatch(/^2 /);
     const pages = await page.getByTestId('top-pages').locator('tbody tr').allTextContents();
     // the page by its path, the whole address on hover
@@ -242,14 +247,122 @@ describe('admin area in Chromium, with data made by driving the demo site', () =
       .toBe(true);
 
     await page.getByRole('button', { name: 'Zurücksetzen' }).click();
-    await page.locator('#erase-title + p + form input').fill(pseudonym);
+    // the reset is read out with what it then shows (the region's text follows the new records): every visitor's again
+    const readOut = async () => [await page.getByTestId('live-region').textContent(), await log.locator('tbody tr').count()];
+    await expect
+      .poll(async () => {
+        const [said, shown] = await readOut();
+        return Number(shown) >= 7 && said === `${shown} Einträge`;
+      })
+      .toBe(true);
+
+    // a wrong pseudonym past the field's pattern (as an older browser sends it): the collector's
+    // refusal in German, beside the form and in the live region
+    const eraseForm = page.locator('#erase-title + p + form');
+    await eraseForm.evaluate((form: HTMLFormElement) => (form.noValidate = true));
+    await eraseForm.locator('input').fill('anna');
+    const refused = page.waitForEvent('dialog').then((dialog) => dialog.accept());
+    await page.getByRole('button', { name: 'Endgültig löschen' }).click();
+    await refused;
+    const wrongInput = 'Fehlgeschlagen: Ein Besucher-Pseudonym hat genau 12 Zeichen aus 0–9 und a–f, z. B. 3f9a0c1b2d4e.';
+    await expect.poll(() => page.getByTestId('erase-result').textContent()).toBe(wrongInput);
+    expect(await page.getByTestId('live-region').textContent()).toBe(wrongInput);
+
+    await eraseForm.locator('input').fill(pseudonym);
     // accepted as soon as it opens; awaited after the click so a failed accept fails the test
     const accepted = page.waitForEvent('dialog').then((dialog) => dialog.accept());
     await page.getByRole('button', { name: 'Endgültig löschen' }).click();
     await accepted;
-    await expect.poll(() => page.locator('#erase-title ~ [role="status"]').textContent()).toMatch(/^\d+ Datensätze gelöscht\.$/);
+    await expect.poll(() => page.getByTestId('erase-result').textContent()).toMatch(/^\d+ Datensätze gelöscht\.$/);
+    // the completion is read out: the live region holds the same text
+    expect(await page.getByTestId('live-region').textContent()).toBe(await page.getByTestId('erase-result').textContent());
     await expect.poll(() => log.textContent()).not.toContain('anna@example.org');
     expect(await log.textContent()).not.toContain(pseudonym);
+  });
+
+  it("says the collector's errors in the admin's language, beside the form and in the live region", async () => {
+    const live = page.getByTestId('live-region');
+    // another view by the menu: the erasure's result is not this view's, so the region is emptied
+    expect(await live.textContent()).toMatch(/Datensätze gelöscht/);
+    await page.getByRole('link', { name: 'Einstellungen' }).click();
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Einstellungen');
+    expect(await live.textContent()).toBe('');
+
+    const zone = page.getByLabel('Zeitzone der Website (IANA-Name)');
+    await expect.poll(() => zone.inputValue()).toBe('UTC');
+    await zone.fill('Mars/Olympus');
+    await page.getByRole('button', { name: 'Speichern' }).first().click();
+    const unknownZone = 'Fehlgeschlagen: Diese Zeitzone ist unbekannt. Bitte einen IANA-Namen wie Europe/Berlin angeben.';
+    await expect.poll(() => page.getByTestId('zone-status').textContent()).toBe(unknownZone);
+    expect(await live.textContent()).toBe(unknownZone);
+    await zone.fill('UTC');
+
+    // a retention past the field's max (as a browser that does not check it sends it): the collector's range, in German
+    await page.locator('#retention-title ~ form').evaluate((form: HTMLFormElement) => (form.noValidate = true));
+    const field = page.getByLabel('Cookie-Einwilligungen (Tage)');
+    await expect.poll(() => field.inputValue()).toBe('1095');
+    await field.fill('4000'); // longer than before: saved without asking
+    const save = page.getByRole('button', { name: 'Speichern' }).nth(1);
+    await save.click();
+    const outOfRange = 'Fehlgeschlagen: Jede Frist muss eine ganze Zahl von 1 bis 3.650 Tagen sein.';
+    await expect.poll(() => page.getByTestId('retention-result').textContent()).toBe(outOfRange);
+    expect(await live.textContent()).toBe(outOfRange);
+    // the same text twice is read twice: a new paragraph in the region each time
+    const said = (await live.locator('p').elementHandle())!;
+    await save.click();
+    await expect.poll(() => said.evaluate((p) => p.isConnected)).toBe(false);
+    expect(await live.textContent()).toBe(outOfRange);
+    expect(await axeViolations(page)).toEqual([]);
+
+    // answers without a code (a proxy's page, an older collector) by their status; the database's with its
+    // code and Retry-After; no answer at all
+    const cases: Array<{ answer: Parameters<Route['fulfill']>[0] | 'abort'; says: string }> = [
+      {
+        answer: { status: 502, contentType: 'text/html', body: '<h1>Bad Gateway</h1>' },
+        says: 'Der Server hat einen Fehler gemeldet (HTTP 502).',
+      },
+      {
+        answer: {
+          status: 503,
+          headers: { 'retry-after': '5' },
+          contentType: 'application/json',
+          body: JSON.stringify({ error: 'database unavailable, try again', code: 'database_unavailable' }),
+        },
+        says: 'Die Datenbank ist gerade nicht erreichbar. Bitte in 5 s erneut versuchen.',
+      },
+      { answer: { status: 413, contentType: 'text/html', body: 'Request Entity Too Large' }, says: 'Die Anfrage ist zu groß.' },
+      {
+        answer: { status: 429, headers: { 'retry-after': '30' }, contentType: 'text/plain', body: 'slow down' },
+        says: 'Zu viele Anfragen. Bitte in 30 s erneut versuchen.',
+      },
+      { answer: 'abort', says: 'Keine Antwort vom Collector. Bitte die Verbindung prüfen und erneut versuchen.' },
+    ];
+    const settings = (url: URL) => url.pathname === '/admin/api/settings';
+    await field.fill('1095');
+    for (const { answer, says } of cases) {
+      await page.route(settings, (route) =>
+        route.request().method() !== 'POST' ? route.continue() : answer === 'abort' ? route.abort() : route.fulfill(answer),
+      );
+      await save.click();
+      await expect.poll(() => page.getByTestId('retention-result').textContent()).toBe(`Fehlgeschlagen: ${says}`);
+      expect(await live.textContent()).toBe(`Fehlgeschlagen: ${says}`);
+      await page.unroute(settings);
+    }
+
+    // the result shown follows a language switch; the next one is said in English
+    await page.getByRole('button', { name: 'Switch to English' }).click();
+    await expect
+      .poll(() => page.getByTestId('retention-result').textContent())
+      .toBe('Failed: No answer from the collector. Check the connection and try again.');
+    await page.getByLabel('Cookie consents (days)').fill('4000');
+    await page.getByRole('button', { name: 'Save' }).nth(1).click();
+    const english = 'Failed: Each period must be a whole number of days from 1 to 3,650.';
+    await expect.poll(() => page.getByTestId('retention-result').textContent()).toBe(english);
+    expect(await live.textContent()).toBe(english);
+    await page.getByRole('button', { name: 'Deutsch' }).click();
+    // another view: the next test opens the settings afresh
+    await page.getByRole('link', { name: 'Übersicht' }).click();
+    await expect.poll(() => live.textContent()).toBe('');
   });
 
   it('saves the retention setting, switches to English, and signs out', async () => {
@@ -272,10 +385,15 @@ describe('admin area in Chromium, with data made by driving the demo site', () =
       .toEqual([
         'Kürzere Fristen löschen ältere Daten sofort und endgültig: Formular-Einwilligungen (Tage) 1.095 → 90. Speichern?',
       ]);
-    expect(await page.locator('#retention-title ~ [role="status"]').textContent()).toBe('');
+    expect(await page.getByTestId('retention-result').textContent()).toBe('');
+    expect(await page.getByTestId('live-region').textContent()).toBe('');
     answer(true);
     await page.getByRole('button', { name: 'Speichern' }).nth(1).click();
-    await expect.poll(() => page.locator('#retention-title ~ [role="status"]').textContent()).toMatch(/^Gespeichert\./);
+    await expect
+      .poll(() => page.getByTestId('retention-result').textContent())
+      .toMatch(/^Gespeichert\. \d+ alte Datensätze gelöscht\.$/);
+    // read out: the live region holds the completion text
+    expect(await page.getByTestId('live-region').textContent()).toBe(await page.getByTestId('retention-result').textContent());
     expect(await axeViolations(page)).toEqual([]);
     await shoot('retention');
 

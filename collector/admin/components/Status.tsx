@@ -1,3 +1,4 @@
+import { errorText } from '../errors';
 import type { Messages } from '../i18n';
 import type { Loaded } from '../useData';
 
@@ -23,7 +24,7 @@ export function Status<T>({
   if (loaded.state === 'error')
     return (
       <p role="alert" className="error">
-        {t.failed} {loaded.message}
+        {t.failed} {errorText(t, loaded.error)}
       </p>
     );
   if (busy === undefined) return <>{children(loaded.data)}</>;

@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import type { Announce } from '../announcer';
 import { getJson, postForm, type ConsentEntry, type ConsentLog as Log, type Erased } from '../api';
 import { PeriodNote } from '../components/PeriodPicker';
+import { Result, useResult } from '../components/Result';
 import { Status } from '../components/Status';
 import type { Messages } from '../i18n';
 import { periodParams } from '../period';
@@ -20,11 +22,19 @@ const CONSENT_ID = '[A-Za-z0-9_\\-]{16,64}';
 const LOG_STEP = 200;
 const LOG_MAX = 2000;
 
+/** How many records are shown, and whether older ones may exist (a full answer). */
+function countText(t: Messages, log: Log & { limit: number }): string {
+  const n = log.consents.length;
+  if (n === 0) return t.none;
+  return n < log.limit ? t.rows(n) : n >= LOG_MAX ? t.newestAll(n) : t.newest(n);
+}
+
 /**
  * The consent log of the chosen period (times on the site's clock): search by pseudonym or consent
- * ID, CSV export of the same filter, erasure.
+ * ID, CSV export of the same filter, erasure. A search, a reset, a click on a pseudonym or ID and
+ * "load older" announce how many records they found (`announce`, the app's live region).
  */
-export function ConsentLog({ t, lang, period, filtered = false }: UnfilteredViewProps) {
+export function ConsentLog({ t, lang, period, filtered = false, announce }: UnfilteredViewProps & { announce: Announce }) {
   const [filter, setFilter] = useState<Filter>(NO_FILTER);
   const [draft, setDraft] = useState<Filter>(NO_FILTER);
   const query = { ...periodParams(period), ...filter };
@@ -47,10 +57,21 @@ export function ConsentLog({ t, lang, period, filtered = false }: UnfilteredView
       csvLink.current?.focus();
     }
   }, [shownRows]);
+  // the admin's searches so far, and those whose result was announced: the count is said once the
+  // asked records are shown (not on a period's change or an erasure's reload, which say their own)
+  const [asked, setAsked] = useState(0);
+  const told = useRef(0);
+  useEffect(() => {
+    if (told.current === asked || busy || loaded.state === 'loading') return;
+    told.current = asked;
+    // a failed read says so itself (Status: an alert)
+    if (loaded.state === 'ok') announce(countText(t, loaded.data));
+  }, [asked, busy, loaded]);
   const older = () => {
     const next = Math.min(limit + LOG_STEP, LOG_MAX);
     toCsv.current = next === LOG_MAX;
     setRows({ scope, limit: next });
+    setAsked((n) => n + 1);
   };
   const csv = `/admin/consents.csv?${new URLSearchParams(Object.entries(query).filter(([, v]) => v !== '')).toString()}`;
 
@@ -59,14 +80,22 @@ export function ConsentLog({ t, lang, period, filtered = false }: UnfilteredView
     setFilter({ ...draft, visitor: draft.visitor.trim().toLowerCase(), consent: draft.consent.trim() });
     // the same search again: from the newest records again
     setRows({ scope, limit: LOG_STEP });
+    setAsked((n) => n + 1);
+  };
+  const reset = () => {
+    setDraft(NO_FILTER);
+    setFilter(NO_FILTER);
+    setAsked((n) => n + 1);
   };
   const only = (visitor: string) => {
     setDraft({ ...draft, visitor });
     setFilter({ ...filter, visitor });
+    setAsked((n) => n + 1);
   };
   const onlyConsent = (consent: string) => {
     setDraft({ ...draft, consent });
     setFilter({ ...filter, consent });
+    setAsked((n) => n + 1);
   };
   const choice = (row: ConsentEntry): string =>
     row.kind === 'form' ? (row.deletedAt ? t.withdrawn : t.given) : row.granted ? t.allow : t.deny;
@@ -110,7 +139,7 @@ export function ConsentLog({ t, lang, period, filtered = false }: UnfilteredView
           </label>
           <div className="buttons">
             <button type="submit">{t.search}</button>
-            <button type="button" className="secondary" onClick={() => (setDraft(NO_FILTER), setFilter(NO_FILTER))}>
+            <button type="button" className="secondary" onClick={reset}>
               {t.reset}
             </button>
             <a className="button secondary" href={csv} download data-testid="csv-link" ref={csvLink}>
@@ -131,8 +160,9 @@ export function ConsentLog({ t, lang, period, filtered = false }: UnfilteredView
               <p>{t.none}</p>
             ) : (
               <>
-                <p className="hint" role="status">
-                  {!full ? t.rows(n) : n >= LOG_MAX ? t.newestAll(n) : t.newest(n)}
+                {/* announced after a search (above), not at every load */}
+                <p className="hint" data-testid="log-count">
+                  {countText(t, data)}
                 </p>
                 {full && n < LOG_MAX && (
                   <p>
@@ -213,29 +243,29 @@ export function ConsentLog({ t, lang, period, filtered = false }: UnfilteredView
           }}
         </Status>
       </section>
-      <Erase t={t} onErased={reload} />
+      <Erase t={t} onErased={reload} announce={announce} />
     </>
   );
 }
 
-function Erase({ t, onErased }: { t: Messages; onErased: () => void }) {
+function Erase({ t, onErased, announce }: { t: Messages; onErased: () => void; announce: Announce }) {
   const [by, setBy] = useState<'visitor' | 'consent'>('visitor');
   const [value, setValue] = useState('');
-  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const result = useResult(t, announce);
   // not async: a form handler's returned promise would be dropped by React; the chain handles both ends
   const erase = (event: FormEvent): void => {
     event.preventDefault();
     const key = by === 'visitor' ? value.trim().toLowerCase() : value.trim();
     if (!window.confirm(t.eraseConfirm(key))) return;
     postForm<Erased>('erase', { [by]: key }).then(
-      (result) => {
+      (erased) => {
         // an unknown pseudonym or ID: said plainly (a typo is likelier than an erased visitor), the field kept to correct it
-        if (result.sessions === 0 && result.records === 0) return setMessage({ ok: false, text: t.nothingErased });
-        setMessage({ ok: true, text: t.erased(result.records) });
+        if (erased.sessions === 0 && erased.records === 0) return result.warn((t) => t.nothingErased);
+        result.done((t) => t.erased(erased.records));
         setValue('');
         onErased();
       },
-      (error: Error) => setMessage({ ok: false, text: `${t.failed} ${error.message}` }),
+      (error: unknown) => result.failed(error),
     );
   };
   return (
@@ -270,9 +300,7 @@ function Erase({ t, onErased }: { t: Messages; onErased: () => void }) {
           </button>
         </div>
       </form>
-      <p role="status" className={message?.ok === false ? 'error' : 'ok'}>
-        {message?.text}
-      </p>
+      <Result outcome={result.outcome} t={t} testId="erase-result" />
     </section>
   );
 }

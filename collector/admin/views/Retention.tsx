@@ -1,5 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
+import type { Announce } from '../announcer';
 import { getJson, postForm, type RetentionDays, type SavedSettings } from '../api';
+import { Result, useResult } from '../components/Result';
 import type { Lang, Messages } from '../i18n';
 import { Tokens } from './Tokens';
 
@@ -17,12 +19,15 @@ export function Retention({
   lang,
   zone,
   onZone,
+  announce,
 }: {
   t: Messages;
   lang: Lang;
   /** The site's time zone as the app knows it (null until loaded); `onZone` when it is saved here. */
   zone: string | null;
   onZone: (zone: string) => void;
+  /** Says each form's result to screen readers (the app's live region). */
+  announce: Announce;
 }) {
   const [days, setDays] = useState<Record<(typeof FIELDS)[number], string>>({
     visitRetentionDays: '',
@@ -32,16 +37,16 @@ export function Retention({
   });
   // the values in force: a lower one deletes at once, so saving it is confirmed first
   const [kept, setKept] = useState<Partial<RetentionDays>>({});
-  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const result = useResult(t, announce);
   useEffect(() => {
     getJson<RetentionDays>('settings').then(
       (s) => {
         setKept(s);
         setDays(Object.fromEntries(FIELDS.map((field) => [field, String(s[field])])) as Record<(typeof FIELDS)[number], string>);
       },
-      (error: Error) => setMessage({ ok: false, text: `${t.failed} ${error.message}` }),
+      (error: unknown) => result.failed(error, (t) => t.failed),
     );
-    // no `t` in the deps: it changes with the language only, and the value loads once
+    // loads once: `result` is a new object each render, and its texts follow the language
   }, []);
   // not async: a form handler's returned promise would be dropped by React; the chain handles both ends
   const save = (event: FormEvent): void => {
@@ -54,15 +59,16 @@ export function Retention({
     postForm<SavedSettings>('settings', days).then(
       (saved) => {
         setKept(saved);
-        setMessage({ ok: true, text: t.saved(Object.values(saved.deleted).reduce((a, b) => a + b, 0)) });
+        const deleted = Object.values(saved.deleted).reduce((a, b) => a + b, 0);
+        result.done((t) => t.saved(deleted));
       },
-      (error: Error) => setMessage({ ok: false, text: `${t.failed} ${error.message}` }),
+      (error: unknown) => result.failed(error),
     );
   };
   return (
     <>
-      <TimeZone t={t} onSaved={onZone} />
-      <Tokens t={t} lang={lang} zone={zone} />
+      <TimeZone t={t} onSaved={onZone} announce={announce} />
+      <Tokens t={t} lang={lang} zone={zone} announce={announce} />
       <section className="card" aria-labelledby="retention-title">
         <h2 id="retention-title">{t.retentionTitle}</h2>
         <p className="hint">{t.retentionHint}</p>
@@ -85,22 +91,20 @@ export function Retention({
             <button type="submit">{t.save}</button>
           </div>
         </form>
-        <p role="status" className={message?.ok === false ? 'error' : 'ok'}>
-          {message?.text}
-        </p>
+        <Result outcome={result.outcome} t={t} testId="retention-result" />
       </section>
     </>
   );
 }
 
 /** The site's time zone: the days, hours and months of every view (validated by the collector). */
-function TimeZone({ t, onSaved }: { t: Messages; onSaved: (zone: string) => void }) {
+function TimeZone({ t, onSaved, announce }: { t: Messages; onSaved: (zone: string) => void; announce: Announce }) {
   const [zone, setZone] = useState('');
-  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const result = useResult(t, announce);
   useEffect(() => {
     getJson<{ timeZone: string }>('settings').then(
       (s) => setZone(s.timeZone),
-      (error: Error) => setMessage({ ok: false, text: `${t.failed} ${error.message}` }),
+      (error: unknown) => result.failed(error, (t) => t.failed),
     );
     // loads once, as the retention settings do
   }, []);
@@ -111,9 +115,9 @@ function TimeZone({ t, onSaved }: { t: Messages; onSaved: (zone: string) => void
       (saved) => {
         setZone(saved.timeZone);
         onSaved(saved.timeZone);
-        setMessage({ ok: true, text: t.savedZone });
+        result.done((t) => t.savedZone);
       },
-      (error: Error) => setMessage({ ok: false, text: `${t.failed} ${error.message}` }),
+      (error: unknown) => result.failed(error),
     );
   };
   return (
@@ -136,9 +140,7 @@ function TimeZone({ t, onSaved }: { t: Messages; onSaved: (zone: string) => void
           <button type="submit">{t.save}</button>
         </div>
       </form>
-      <p role="status" className={message?.ok === false ? 'error' : 'ok'} data-testid="zone-status">
-        {message?.text}
-      </p>
+      <Result outcome={result.outcome} t={t} testId="zone-status" />
     </section>
   );
 }

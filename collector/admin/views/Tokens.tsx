@@ -1,5 +1,7 @@
 import { useState, type FormEvent } from 'react';
+import type { Announce } from '../announcer';
 import { getJson, postForm, type ApiTokens, type NewApiToken } from '../api';
+import { Result, useResult } from '../components/Result';
 import { Status } from '../components/Status';
 import { Table } from '../components/Table';
 import type { Lang, Messages } from '../i18n';
@@ -9,11 +11,11 @@ import { useData } from '../useData';
  * The read-only stats API's tokens: make one with a name (the token is shown this once: only its
  * SHA-256 is stored), list them by name and first characters, revoke one (docs/collector.md "Stats API").
  */
-export function Tokens({ t, lang, zone }: { t: Messages; lang: Lang; zone: string | null }) {
+export function Tokens({ t, lang, zone, announce }: { t: Messages; lang: Lang; zone: string | null; announce: Announce }) {
   const [list, reload] = useData(() => getJson<ApiTokens>('tokens'), []);
   const [name, setName] = useState('');
   const [made, setMade] = useState<NewApiToken | null>(null);
-  const [message, setMessage] = useState<string | null>(null);
+  const result = useResult(t, announce);
   // on the site's clock, as the consent log's times (the browser's until the zone is known)
   const time = new Intl.DateTimeFormat(lang, { dateStyle: 'short', timeStyle: 'short', timeZone: zone ?? undefined });
   const when = (iso: string | null) => (iso === null ? '–' : time.format(new Date(iso)));
@@ -24,15 +26,22 @@ export function Tokens({ t, lang, zone }: { t: Messages; lang: Lang; zone: strin
       (token) => {
         setMade(token);
         setName('');
-        setMessage(null);
+        // the token itself is shown, not read out: the announcement says where it is
+        result.done((t) => t.tokens.madeDone(token.name));
         reload();
       },
-      (error: Error) => setMessage(`${t.failed} ${error.message}`),
+      (error: unknown) => result.failed(error),
     );
   };
   const revoke = (id: number, tokenName: string): void => {
     if (!window.confirm(t.tokens.revokeConfirm(tokenName))) return;
-    postForm('tokens/revoke', { id: String(id) }).then(reload, (error: Error) => setMessage(`${t.failed} ${error.message}`));
+    postForm('tokens/revoke', { id: String(id) }).then(
+      () => {
+        result.done((t) => t.tokens.revokeDone(tokenName));
+        reload();
+      },
+      (error: unknown) => result.failed(error),
+    );
   };
   return (
     <section className="card" aria-labelledby="tokens-title">
@@ -47,14 +56,12 @@ export function Tokens({ t, lang, zone }: { t: Messages; lang: Lang; zone: strin
           <button type="submit">{t.tokens.make}</button>
         </div>
       </form>
-      <div role="status">
-        {made && (
-          <p data-testid="new-token">
-            {t.tokens.shownOnce(made.name)} <code className="token">{made.token}</code>
-          </p>
-        )}
-        {message && <p className="error">{message}</p>}
-      </div>
+      <Result outcome={result.outcome} t={t} testId="tokens-result" />
+      {made && (
+        <p data-testid="new-token">
+          {t.tokens.shownOnce(made.name)} <code className="token">{made.token}</code>
+        </p>
+      )}
       <Status loaded={list} t={t}>
         {(data) =>
           data.tokens.length === 0 ? (
