@@ -121,6 +121,13 @@ export async function startCollector(
     databaseUrl,
   });
   const { url } = await collector.listen(0, '127.0.0.1');
+  // The tests' fetch and the collector share one event loop. Node's server closes an idle kept-alive
+  // connection after 5 s, fetch (undici) after the 3 s the server's Keep-Alive header allows, on
+  // coarse timers; after the loop was held a few seconds (SQLite's synchronous writes on a loaded
+  // machine) both are due at once, and a POST sent on the connection the server is closing fails
+  // with ECONNRESET, which fetch does not retry (filtered-totals.test.ts, once, CI with two CPU hogs
+  // and load 8, 2026-11-28). The server here keeps idle connections a minute: the client closes first.
+  collector.server.keepAliveTimeout = 60_000;
   let closed = false;
   const harness: Harness = {
     url,
