@@ -1,4 +1,4 @@
-import type { Lang } from './i18n';
+import type { Lang, Messages } from './i18n';
 
 /** A time on page in ms as "40 s" or "2 min 5 s" (the heartbeat interval is the resolution: whole seconds suffice). */
 export function duration(ms: number, lang: Lang): string {
@@ -54,4 +54,35 @@ export function todayIn(timeZone: string | null): string {
 /** A share 0..1 as a whole percentage in the admin's language. */
 export function percent(share: number, lang: Lang): string {
   return new Intl.NumberFormat(lang, { style: 'percent', maximumFractionDigits: 0 }).format(share);
+}
+
+/**
+ * A page address as its path (and query): the rows are the site's pages, the whole address wraps
+ * over lines. `withHost` where the rows are of more than one site.
+ */
+export function pathOf(address: string, withHost = false): string {
+  try {
+    const url = new URL(address);
+    return `${withHost ? url.host : ''}${url.pathname}${url.search}`;
+  } catch {
+    return address;
+  }
+}
+
+/** Region names per language, made once (every country row and chip asks). */
+const regionNames = new Map<Lang, Intl.DisplayNames>();
+
+/** A country's name in `lang` from its ISO code (the code itself where the runtime knows none). */
+export function countryName(t: Messages, lang: Lang, code: string): string {
+  if (code === 'unknown') return t.unknown;
+  try {
+    let names = regionNames.get(lang);
+    if (!names) {
+      names = new Intl.DisplayNames(lang, { type: 'region', fallback: 'code' });
+      regionNames.set(lang, names);
+    }
+    return names.of(code) ?? code;
+  } catch {
+    return code;
+  }
 }

@@ -1,5 +1,6 @@
 import { filterFields } from '../address';
 import { getJson, type ClickPages } from '../api';
+import { FilterChips } from '../components/FilterChips';
 import { PeriodNote } from '../components/PeriodPicker';
 import { Status } from '../components/Status';
 import { Table } from '../components/Table';
@@ -8,7 +9,6 @@ import { periodParams } from '../period';
 import { lastStep } from '../selector';
 import { useData } from '../useData';
 import type { FilteredViewProps } from './props';
-import { FilterChips } from './Overview';
 
 /**
  * The overlay's link in the admin's language: the server's `#pagepulse-heatmap` with `=de` or `=en`
