@@ -1,0 +1,47 @@
+import { counter } from '../count';
+
+/** A count in German (1.504). */
+const n = counter('de');
+
+/** The admin area's German texts: the consent statistics, the consent log and its erasure. */
+export const consents = {
+  consentTitle: 'Einwilligungen im Verlauf',
+  consentHint: 'Anteil der Besucher, die in diesem Abschnitt eine Auswahl getroffen haben und die Kategorie erlauben.',
+  consentTotal: 'Im ganzen Zeitraum',
+  consentCounted: 'Gezählt: alle Besucher, die im Zeitraum eine Auswahl getroffen haben, auch wer Statistiken ablehnt.',
+  deciders: 'Entscheidungen',
+  logTitle: 'Einträge',
+  pseudonym: 'Besucher-Pseudonym',
+  pseudonymHint: 'z. B. 3f9a0c1b2d4e',
+  consentId: 'Einwilligungs-ID',
+  consentIdHint: 'wie im Einstellungsdialog des Besuchers',
+  showConsent: 'Nur diese Einwilligungs-ID zeigen',
+  eraseBy: 'Löschen nach',
+  search: 'Suchen',
+  reset: 'Zurücksetzen',
+  exportCsv: 'Als CSV exportieren',
+  time: 'Zeit',
+  kind: 'Art',
+  kinds: { generic: 'Allgemein', category: 'Kategorie', form: 'Formular' } as Record<string, string>,
+  category: 'Kategorie',
+  choice: 'Auswahl',
+  allow: 'erlaubt',
+  deny: 'abgelehnt',
+  given: 'erteilt',
+  withdrawn: 'widerrufen',
+  userAgent: 'Browser (User-Agent)',
+  details: 'Formular',
+  formName: 'Formular-ID',
+  showVisitor: 'Nur diesen Besucher zeigen',
+  newest: (count: number) => `Die neuesten ${n(count)} Einträge.`,
+  newestAll: (count: number) => `Die neuesten ${n(count)} Einträge. Alle stehen im CSV-Export.`,
+  loadOlder: 'Ältere laden',
+  eraseTitle: 'Daten eines Besuchers löschen',
+  eraseHint:
+    'Löscht alle Einwilligungen, Formulardaten, Klicks und Besuche dieses Pseudonyms, oder aller Sitzungen mit dieser Einwilligungs-ID (Recht auf Löschung).',
+  erase: 'Endgültig löschen',
+  eraseConfirm: (p: string) => `Alle Daten zu ${p} endgültig löschen?`,
+  erased: (records: number) => `${n(records)} Datensätze gelöscht.`,
+  nothingErased:
+    'Nichts gefunden: Zu diesem Pseudonym bzw. dieser Einwilligungs-ID ist nichts gespeichert. Es wurde nichts gelöscht.',
+};

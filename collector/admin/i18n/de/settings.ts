@@ -1,0 +1,40 @@
+import { counter } from '../count';
+
+/** A count in German (1.504). */
+const n = counter('de');
+
+/** The admin area's German texts: the settings (time zone, retention, API tokens). */
+export const settings = {
+  timeZoneTitle: 'Zeitzone',
+  timeZoneLabel: 'Zeitzone der Website (IANA-Name)',
+  timeZoneHint: 'Zum Beispiel Europe/Berlin. Tage, Stunden und Monate aller Ansichten richten sich nach ihr.',
+  savedZone: 'Gespeichert.',
+  retentionTitle: 'Automatisch löschen',
+  retentionHint:
+    'Was nach wie vielen Tagen gelöscht wird (1 bis 3650; nichts bleibt für immer). Die Tagessummen der Übersicht zählen niemanden und bleiben, nach Ablauf der Frist ohne Seitenadressen, verweisende Pfade, Kampagnen und Selektoren. Einwilligungen sind der Nachweis der Einwilligung: 3 Jahre entsprechen der regelmäßigen Verjährungsfrist.',
+  visitRetentionDays: 'Seitenaufrufe und Besuche (Tage)',
+  clickRetentionDays: 'Klicks der Heatmap (Tage)',
+  formRetentionDays: 'Formular-Einwilligungen (Tage)',
+  consentRetentionDays: 'Cookie-Einwilligungen (Tage)',
+  save: 'Speichern',
+  retentionConfirm: (changes: Array<[field: string, from: number, to: number]>) =>
+    `Kürzere Fristen löschen ältere Daten sofort und endgültig: ${changes.map(([field, from, to]) => `${field} ${n(from)} → ${n(to)}`).join('; ')}. Speichern?`,
+  saved: (count: number) => `Gespeichert. ${n(count)} alte Datensätze gelöscht.`,
+  tokens: {
+    title: 'Zugriff für Programme (Statistik-API)',
+    hint: 'Ein Token liest die Zahlen der Übersicht über GET /api/v1/stats (nur lesen, 60 Anfragen pro Minute). Es wird nur einmal angezeigt und nur als Prüfsumme gespeichert.',
+    name: 'Name (wofür)',
+    make: 'Token erstellen',
+    shownOnce: (name: string) => `Token „${name}“ – jetzt kopieren, es wird nicht noch einmal angezeigt:`,
+    none: 'Noch keine Tokens.',
+    prefix: 'Beginnt mit',
+    created: 'Erstellt',
+    lastUsed: 'Zuletzt benutzt',
+    state: 'Status',
+    revoke: 'Widerrufen',
+    revoked: 'widerrufen',
+    revokeConfirm: (name: string) => `Token „${name}“ widerrufen? Programme damit erhalten sofort keinen Zugriff mehr.`,
+    madeDone: (name: string) => `Token „${name}“ erstellt. Es steht unter dem Formular und wird nur dieses eine Mal angezeigt.`,
+    revokeDone: (name: string) => `Token „${name}“ widerrufen.`,
+  },
+};
