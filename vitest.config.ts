@@ -46,8 +46,8 @@ const litePass = process.env.PAGEPULSE_BUNDLE === 'pagepulse.lite.iife.js';
 
 /**
  * Server files that open no database (the site's calendar, page addresses, the supervisor's
- * backoff) or always SQLite (read-rows and read-parts in memory, the SQLite reader threads): the same test in both
- * collector passes. They run in the SQLite pass only; the calendar's comparisons with Intl took 11 s
+ * backoff) or always SQLite (read-rows and read-parts in memory, the SQLite reader threads, the day
+ * totals' writes on the collector's thread): the same test in both collector passes. They run in the SQLite pass only; the calendar's comparisons with Intl took 11 s
  * of the PostgreSQL pass.
  */
 const ENGINE_INDEPENDENT = [
@@ -57,6 +57,7 @@ const ENGINE_INDEPENDENT = [
   'test/server/read-rows.test.ts',
   'test/server/reader-thread.test.ts',
   'test/server/supervisor.test.ts',
+  'test/server/totals-stall.test.ts',
 ];
 
 export default defineConfig({

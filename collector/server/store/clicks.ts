@@ -1,9 +1,10 @@
 import type { Migration } from './migrate';
 import { typed } from './migrate';
 import { collapseStep, unlabel, type Step } from './retention';
-import { builtThrough, dayTable, type Day } from './rollups';
+import { dayTable, unbuiltRanges, type Day } from './rollups';
 import { sessionLock, type Reads, type Sql } from './sql';
 import { clickedPages } from './clicks-pages';
+import type { DayTotals, MonthSum } from './totals-slices';
 import { inMatchingVisit } from './visits-count';
 import type { VisitFilter } from './visits-dimensions';
 
@@ -106,18 +107,21 @@ export function clicksStore(sql: Sql, reads: Reads) {
     /**
      * The selectors of a page over all kept days, ranked by visitors (summed per day: one visitor's
      * clicks cannot outrank what several clicked), then clicks, then the latest: the day totals of the
-     * built days and the stored clicks since.
+     * built days (and months) and the stored clicks of the other times.
      */
     async onPage(page: string, limit: number): Promise<ClickCount[]> {
-      const since = await builtThrough(reads);
+      const unbuilt = await unbuiltRanges(reads);
+      const raw = unbuilt.map(
+        (r) =>
+          `SELECT selector, COUNT(*), COUNT(DISTINCT session_id), MAX(at) FROM clicks WHERE page = ? AND at >= ?${r.end === null ? '' : ' AND at < ?'} GROUP BY selector`,
+      );
       return reads.all<ClickCount>(
         `SELECT selector, SUM(clicks) AS clicks, SUM(visitors) AS visitors, MAX(last_at) AS last FROM (
-           SELECT selector, clicks, visitors, last_at FROM stats_clicks WHERE page = ?
+           SELECT selector, clicks, visitors, last_at FROM stats_clicks WHERE page = ? AND day IN (SELECT day FROM stats_built)
              AND (length(day) = 7 OR substr(day, 1, 7) NOT IN (SELECT day FROM stats_built WHERE length(day) = 7))
-           UNION ALL
-           SELECT selector, COUNT(*), COUNT(DISTINCT session_id), MAX(at) FROM clicks WHERE page = ? AND at >= ? GROUP BY selector
+           UNION ALL ${raw.join(' UNION ALL ')}
          ) t GROUP BY selector ORDER BY SUM(visitors) DESC, SUM(clicks) DESC, MAX(last_at) DESC, selector LIMIT ?`,
-        [page, page, since, limit],
+        [page, ...unbuilt.flatMap((r) => [page, r.start, ...(r.end === null ? [] : [r.end])]), limit],
       );
     },
     /** The clicks view's read: the most clicked pages of a period and their selectors (clicks-pages.ts). */
@@ -127,21 +131,14 @@ export function clicksStore(sql: Sql, reads: Reads) {
       const rows = await countDays(days);
       return days.map((day, i) => ({ day: day.day, rows: rows.filter((r) => r.i === i) }));
     },
-    /** Replace the day totals of one day (inside the builder's transaction). */
-    async keepTotals(
-      tx: Sql,
-      day: string,
+    /** One day's totals as the builder writes them (totals-slices.ts). */
+    dayTotals: (
       rows: ReadonlyArray<{ page: string; selector: string; clicks: number; visitors: number; last_at: number }>,
-    ): Promise<void> {
-      await tx.run('DELETE FROM stats_clicks WHERE day = ?', [day]);
-      for (let i = 0; i < rows.length; i += 200) {
-        const part = rows.slice(i, i + 200);
-        await tx.run(
-          `INSERT INTO stats_clicks (day, page, selector, clicks, visitors, last_at) VALUES ${part.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}`,
-          part.flatMap((r) => [day, r.page, r.selector, r.clicks, r.visitors, r.last_at]),
-        );
-      }
-    },
+    ): DayTotals => ({
+      table: 'stats_clicks',
+      columns: ['page', 'selector', 'clicks', 'visitors', 'last_at'],
+      rows: rows.map((r) => [r.page, r.selector, r.clicks, r.visitors, r.last_at]),
+    }),
     earliest: async () => (await reads.get<{ at: number | null }>('SELECT MIN(at) AS at FROM clicks'))?.at ?? null,
     /** The sessions behind a pseudonym among the clicks. */
     sessionsOf: async (pseudonym: string) =>
@@ -179,18 +176,17 @@ export function clicksStore(sql: Sql, reads: Reads) {
       collapseStep('totalLabels', 'stats_clicks', "(page <> '' OR selector <> '')", before, unlabelled),
     ],
     clearTotals: (tx: Sql) => tx.run('DELETE FROM stats_clicks'),
-    /** The month totals of `month` (`YYYY-MM`) from its days' (inside the builder's transaction). */
-    async monthTotals(tx: Sql, month: string): Promise<void> {
-      await tx.run('DELETE FROM stats_clicks WHERE day = ?', [month]);
-      await tx.run(
-        `INSERT INTO stats_clicks (day, page, selector, clicks, visitors, last_at)
-         SELECT CAST(? AS TEXT), page, selector, SUM(clicks), SUM(visitors), MAX(last_at) FROM stats_clicks
-         WHERE day >= ? AND day <= ? AND length(day) = 10 GROUP BY page, selector`,
-        [month, `${month}-01`, `${month}-31`],
-      );
-    },
-    /** Drop the month totals of `month` (a day of it is counted again). */
-    dropTotals: (tx: Sql, month: string) => tx.run('DELETE FROM stats_clicks WHERE day = ?', [month]),
+    /** The month totals (`day` = `YYYY-MM`): each page's and selector's sums over the month's days. */
+    monthSum: {
+      table: 'stats_clicks',
+      key: ['page', 'selector'],
+      sums: [
+        ['clicks', 'SUM(clicks)'],
+        ['visitors', 'SUM(visitors)'],
+        ['last_at', 'MAX(last_at)'],
+      ],
+      where: '',
+    } satisfies MonthSum,
   };
 }
 

@@ -1,5 +1,6 @@
 import { builtDays, dayTable, type Day, type Range } from './rollups';
 import type { Reads, Sql } from './sql';
+import type { DayTotals } from './totals-slices';
 
 /**
  * The consent statistics (`stats_consents`): per day of the site's calendar (`hour` -1) and per
@@ -91,17 +92,12 @@ export function consentTotals(reads: Reads) {
       }
       return out;
     },
-    async keepTotals(tx: Sql, day: string, rows: ReadonlyArray<readonly [number, Decisions]>): Promise<void> {
-      await tx.run('DELETE FROM stats_consents WHERE day = ?', [day]);
-      for (const [hour, d] of rows)
-        if (d.deciders > 0)
-          await tx.run('INSERT INTO stats_consents (day, hour, deciders, on1, on2, on3, on4) VALUES (?, ?, ?, ?, ?, ?, ?)', [
-            day,
-            hour,
-            d.deciders,
-            ...d.on,
-          ]);
-    },
+    /** One day's totals as the builder writes them (totals-slices.ts): the hours (and the day, -1) with deciders. */
+    dayTotals: (rows: ReadonlyArray<readonly [number, Decisions]>): DayTotals => ({
+      table: 'stats_consents',
+      columns: ['hour', 'deciders', 'on1', 'on2', 'on3', 'on4'],
+      rows: rows.filter(([, d]) => d.deciders > 0).map(([hour, d]) => [hour, d.deciders, ...d.on]),
+    }),
     earliest: async () => (await reads.get<{ at: number | null }>('SELECT MIN(at) AS at FROM cookie_consents'))?.at ?? null,
 
     /** Drop every day total (the time zone changed). */

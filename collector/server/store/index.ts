@@ -85,6 +85,7 @@ function storeOn(engine: Engine, options: StoreOptions, beforeMigrations: () => 
   const consents = consentsStore(sql, reads);
   const admin = adminStore(sql, options.lifetimes);
   const settings = settingsStore(sql);
+  const stats = totalsBuilder(sql, reads, visits, clicks, consents);
   return {
     engine: sql.engine,
     visits,
@@ -114,27 +115,32 @@ function storeOn(engine: Engine, options: StoreOptions, beforeMigrations: () => 
               ]),
             ]
           : await consents.sessionsOfConsent(by.consentId);
-      return sql.transaction(async (tx) => {
-        let records = await clicks.erase(tx, sessions);
-        records += await consents.erase(tx, sessions, 'consentId' in by ? by.consentId : null);
-        records += await visits.erase(tx, sessions);
-        return { sessions: sessions.length, records };
-      });
+      // not between two slices of a day's or month's totals (totals-builder.ts)
+      return stats.exclusive(() =>
+        sql.transaction(async (tx) => {
+          let records = await clicks.erase(tx, sessions);
+          records += await consents.erase(tx, sessions, 'consentId' in by ? by.consentId : null);
+          records += await visits.erase(tx, sessions);
+          return { sessions: sessions.length, records };
+        }),
+      );
     },
     /** Delete what is older than the plan says, every area; null when another process runs it now (PostgreSQL). */
     retain: (plan: RetentionPlan, wait: boolean) =>
-      runRetention(
-        sql,
-        [
-          ...consents.retention(plan.cookieConsents, plan.formConsents),
-          ...clicks.retention(plan.clicks),
-          ...visits.retention(plan.visits, plan.presence),
-          ...admin.retention(plan.now),
-        ],
-        wait,
+      stats.exclusive(() =>
+        runRetention(
+          sql,
+          [
+            ...consents.retention(plan.cookieConsents, plan.formConsents),
+            ...clicks.retention(plan.clicks),
+            ...visits.retention(plan.visits, plan.presence),
+            ...admin.retention(plan.now),
+          ],
+          wait,
+        ),
       ),
     /** The day totals' builder's side (jobs.ts; totals-builder.ts). */
-    stats: totalsBuilder(sql, reads, visits, clicks, consents),
+    stats,
     close: () => engine.close(),
   };
 }

@@ -118,14 +118,23 @@ export function coveredRows(months: readonly string[], days: readonly Day[]): { 
 }
 
 /**
- * The end of the last built day: the builder builds days in order, so everything before it has day
- * totals (minus the days with nothing stored) and everything from it on is counted from the rows.
+ * The times whose days have no totals: from the end of the last built day on (the builder builds
+ * days in order, so what comes before it has day totals, minus the days with nothing stored), and
+ * the days between built ones (a day the builder is writing again: it is unmarked meanwhile,
+ * totals-slices.ts). As ranges, the last without an end.
  */
-export async function builtThrough(reads: Reads): Promise<number> {
-  return (
-    (await reads.get<{ end_at: number | null }>('SELECT MAX(end_at) AS end_at FROM stats_built'))?.end_at ??
-    Number.MIN_SAFE_INTEGER
+export async function unbuiltRanges(reads: Reads): Promise<Array<{ start: number; end: number | null }>> {
+  const built = await reads.all<{ start_at: number; end_at: number }>(
+    'SELECT start_at, end_at FROM stats_built WHERE length(day) = 10 ORDER BY start_at',
   );
+  const ranges: Array<{ start: number; end: number | null }> = [];
+  for (const [i, day] of built.entries()) {
+    const next = built[i + 1];
+    if (next && Number(next.start_at) > Number(day.end_at))
+      ranges.push({ start: Number(day.end_at), end: Number(next.start_at) });
+  }
+  ranges.push({ start: built.length ? Number(built[built.length - 1]!.end_at) : Number.MIN_SAFE_INTEGER, end: null });
+  return ranges;
 }
 
 /**

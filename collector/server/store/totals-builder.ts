@@ -3,17 +3,31 @@ import type { ConsentsStore } from './consents';
 import type { Day, Range } from './rollups';
 import type { Reads, Sql } from './sql';
 import type { VisitsStore } from './visits';
+import { replaceAtOnce, replaceInSlices, sumMonthAtOnce, sumMonthInSlices, type DayTotals } from './totals-slices';
 import { countFilteredMonth, filteredMonths, keepFilteredMonth } from './visits-filtered';
 
 /**
  * The day totals' builder's side (jobs.ts; the store's `stats`, composed in index.ts): what is built,
  * and the build of days and months across the areas, each counting its own rows on the readers'
- * side and keeping its totals in the builder's transaction.
+ * side and the builder keeping their totals (totals-slices.ts).
  */
 
 /** The day totals' builder's side on an open database, over the areas that keep day totals. */
 export function totalsBuilder(sql: Sql, reads: Reads, visits: VisitsStore, clicks: ClicksStore, consents: ConsentsStore) {
+  /** The areas with month totals. */
+  const MONTHLY = [visits.monthSum, clicks.monthSum];
+  // one writer of the day totals at a time in this process: a build (its counts and its slices), the
+  // retention's collapse of their labels and an erasure's (index.ts); a collapse between two slices
+  // of a month left the labels of the slices after it, and the month's sums short of what it moved
+  let turn: Promise<unknown> = Promise.resolve();
+  const exclusive = <T>(work: () => Promise<T>): Promise<T> => {
+    const run = turn.then(work, work);
+    turn = run.catch(() => {});
+    return run;
+  };
   return {
+    /** `work` when no build, collapse or erasure of day totals runs in this process, and none starts meanwhile. */
+    exclusive,
     /** The zone the built days were counted in, the days built, the times of late writes, the earliest data. */
     async state() {
       const built = await reads.all<{ day: string; zone: string }>('SELECT day, zone FROM stats_built');
@@ -33,35 +47,39 @@ export function totalsBuilder(sql: Sql, reads: Reads, visits: VisitsStore, click
     },
     /** Forget every day total (the site's time zone changed). */
     reset: () =>
-      sql.transaction(async (tx) => {
-        await visits.clearTotals(tx);
-        await clicks.clearTotals(tx);
-        await consents.clearTotals(tx);
-        await tx.run('DELETE FROM stats_built');
-        await tx.run('DELETE FROM stats_dirty');
-      }),
+      exclusive(() =>
+        sql.transaction(async (tx) => {
+          await visits.clearTotals(tx);
+          await clicks.clearTotals(tx);
+          await consents.clearTotals(tx);
+          await tx.run('DELETE FROM stats_built');
+          await tx.run('DELETE FROM stats_dirty');
+        }),
+      ),
     /**
      * Count `days` (whole days of the site's calendar in `zone`) from the stored rows on the
-     * readers' side, then keep their totals in one short transaction; late writes noted before
-     * `startedAt` are done with.
+     * readers' side, then keep their totals (totals-slices.ts: PostgreSQL in one transaction, SQLite
+     * each day unmarked, written in short transactions and marked built in the last); late writes
+     * noted before `startedAt` are done with.
      */
-    async build(days: readonly Day[], hoursOf: (day: Day) => Range[], zone: string, startedAt: number): Promise<void> {
-      const [v, c, k] = await Promise.all([
-        visits.countForTotals(days, hoursOf),
-        clicks.countForTotals(days),
-        consents.countForTotals(days, hoursOf),
-      ]);
-      await sql.transaction(async (tx) => {
-        for (const [i, day] of days.entries()) {
-          // a day counted again: its month's totals are counted again too (monthTotals)
-          const month = day.day.slice(0, 7);
-          await tx.run('DELETE FROM stats_built WHERE day = ?', [month]);
-          await visits.dropTotals(tx, month);
-          await clicks.dropTotals(tx, month);
-          await visits.keepTotals(tx, day.day, v[i]!.rows);
-          await clicks.keepTotals(tx, day.day, c[i]!.rows);
-          await consents.keepTotals(tx, day.day, k[i]!.rows);
-          await tx.run('DELETE FROM stats_built WHERE day = ?', [day.day]);
+    build: (days: readonly Day[], hoursOf: (day: Day) => Range[], zone: string, startedAt: number): Promise<void> =>
+      exclusive(async () => {
+        const [v, c, k] = await Promise.all([
+          visits.countForTotals(days, hoursOf),
+          clicks.countForTotals(days),
+          consents.countForTotals(days, hoursOf),
+        ]);
+        const totalsOf = (i: number): DayTotals[] => [
+          visits.dayTotals(v[i]!.rows),
+          clicks.dayTotals(c[i]!.rows),
+          consents.dayTotals(k[i]!.rows),
+        ];
+        // a day counted again: its month's totals are counted again too (buildMonth)
+        const unmark = async (tx: Sql, day: Day) => {
+          await tx.run('DELETE FROM stats_built WHERE day IN (?, ?)', [day.day.slice(0, 7), day.day]);
+          await visits.unmarkMonth(tx, day.day.slice(0, 7));
+        };
+        const mark = async (tx: Sql, day: Day) => {
           await tx.run('INSERT INTO stats_built (day, zone, start_at, end_at, built_at) VALUES (?, ?, ?, ?, ?)', [
             day.day,
             zone,
@@ -70,29 +88,74 @@ export function totalsBuilder(sql: Sql, reads: Reads, visits: VisitsStore, click
             startedAt,
           ]);
           await tx.run('DELETE FROM stats_dirty WHERE at >= ? AND at < ? AND noted_at <= ?', [day.start, day.end, startedAt]);
+        };
+        const atOnce = async (tx: Sql, day: Day, i: number) => {
+          await unmark(tx, day);
+          for (const { table } of MONTHLY) await tx.run(`DELETE FROM ${table} WHERE day = ?`, [day.day.slice(0, 7)]);
+          await replaceAtOnce(tx, day.day, totalsOf(i));
+          await mark(tx, day);
+        };
+        if (sql.engine === 'postgres') {
+          await sql.transaction(async (tx) => {
+            for (const [i, day] of days.entries()) await atOnce(tx, day, i);
+          }, 'stats');
+          return;
         }
-      }, 'stats');
-    },
+        for (const [i, day] of days.entries()) {
+          // reads take no day before the first built one (rollups.ts builtDays): the first, unmarked
+          // while written again, would read as empty; it is written in one transaction
+          const first = await sql.get<{ day: string | null }>('SELECT MIN(day) AS day FROM stats_built WHERE length(day) = 10');
+          if (first?.day === day.day) {
+            await sql.transaction((tx) => atOnce(tx, day, i));
+            continue;
+          }
+          await sql.transaction((tx) => unmark(tx, day));
+          const totals = totalsOf(i);
+          const month = day.day.slice(0, 7);
+          const drop = [
+            ...MONTHLY.map(({ table }) => ({ table, day: month })),
+            ...totals.map(({ table }) => ({ table, day: day.day })),
+          ];
+          await replaceInSlices(sql, drop, day.day, totals);
+          await sql.transaction((tx) => mark(tx, day));
+        }
+      }),
     /**
      * Month totals (`day` = `YYYY-MM`) of a whole month whose days all have totals: the sums of
-     * those days, so that a period of 12 months reads 11 months and a few days. With `days` (the
-     * month's days), its filtered month totals too, counted from the rows on the readers' side
-     * (visits-filtered.ts).
+     * those days, so that a period of 12 months reads 11 months and a few days (PostgreSQL: one
+     * transaction; SQLite: unmarked, summed on the readers' side and written a slice at a time,
+     * marked in the last). With `days` (the month's days), its filtered month totals too, counted
+     * from the rows on the readers' side (visits-filtered.ts).
      */
-    async buildMonth(month: Day, zone: string, startedAt: number, days?: readonly Day[]): Promise<void> {
-      if (days) await keepFilteredMonth(sql, month, await countFilteredMonth(reads, days), startedAt);
-      await sql.transaction(async (tx) => {
-        await visits.monthTotals(tx, month.day);
-        await clicks.monthTotals(tx, month.day);
-        await tx.run('DELETE FROM stats_built WHERE day = ?', [month.day]);
-        await tx.run('INSERT INTO stats_built (day, zone, start_at, end_at, built_at) VALUES (?, ?, ?, ?, ?)', [
+    buildMonth: (month: Day, zone: string, startedAt: number, days?: readonly Day[]): Promise<void> =>
+      exclusive(async () => {
+        if (days) await keepFilteredMonth(sql, month, await countFilteredMonth(reads, days), startedAt);
+        const mark = async (tx: Sql) => {
+          await tx.run('DELETE FROM stats_built WHERE day = ?', [month.day]);
+          await tx.run('INSERT INTO stats_built (day, zone, start_at, end_at, built_at) VALUES (?, ?, ?, ?, ?)', [
+            month.day,
+            zone,
+            month.start,
+            month.end,
+            startedAt,
+          ]);
+        };
+        if (sql.engine === 'postgres') {
+          await sql.transaction(async (tx) => {
+            for (const sum of MONTHLY) await sumMonthAtOnce(tx, month.day, sum);
+            await mark(tx);
+          }, 'stats');
+          return;
+        }
+        await sql.transaction((tx) => tx.run('DELETE FROM stats_built WHERE day = ?', [month.day]));
+        await replaceInSlices(
+          sql,
+          MONTHLY.map(({ table }) => ({ table, day: month.day })),
           month.day,
-          zone,
-          month.start,
-          month.end,
-          startedAt,
-        ]);
-      }, 'stats');
-    },
+          [],
+        );
+        for (const sum of MONTHLY) await sumMonthInSlices(sql, reads, month.day, sum);
+        await sql.transaction(mark);
+      }),
   };
 }

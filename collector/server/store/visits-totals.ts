@@ -1,5 +1,6 @@
 import { builtDays, coverage, coveredRows, type Day, type Range } from './rollups';
 import type { Reads, Sql } from './sql';
+import type { DayTotals, MonthSum } from './totals-slices';
 import type { EngineName } from './visits-count';
 import type { VisitFilter } from './visits-dimensions';
 import { rowCounts } from './visits-row-counts';
@@ -154,38 +155,30 @@ export function visitTotals(reads: Reads, engine: EngineName) {
       }
       return perDay;
     },
-    /** Replace the day totals of one day (inside the builder's transaction). */
-    async keepTotals(tx: Sql, day: string, rows: ReadonlyArray<readonly [string, string, number, number]>): Promise<void> {
-      await tx.run('DELETE FROM stats_visits WHERE day = ?', [day]);
-      for (let i = 0; i < rows.length; i += 200) {
-        const part = rows.slice(i, i + 200);
-        await tx.run(
-          `INSERT INTO stats_visits (day, metric, label, n, total) VALUES ${part.map(() => '(?, ?, ?, ?, ?)').join(', ')}`,
-          part.flatMap((r) => [day, ...r]),
-        );
-      }
-    },
+    /** One day's totals as the builder writes them (totals-slices.ts). */
+    dayTotals: (rows: ReadonlyArray<readonly [string, string, number, number]>): DayTotals => ({
+      table: 'stats_visits',
+      columns: ['metric', 'label', 'n', 'total'],
+      rows,
+    }),
     /** The earliest page view kept, if any (where the builder starts). */
     earliest: async () => (await reads.get<{ at: number | null }>('SELECT MIN(at) AS at FROM page_views'))?.at ?? null,
 
-    /** The month totals of `month` (`YYYY-MM`) from its days' (inside the builder's transaction). */
-    async monthTotals(tx: Sql, month: string): Promise<void> {
-      await tx.run('DELETE FROM stats_visits WHERE day = ?', [month]);
-      await tx.run(
-        `INSERT INTO stats_visits (day, metric, label, n, total)
-         SELECT CAST(? AS TEXT), metric, label, SUM(n), SUM(total) FROM stats_visits
-         WHERE day >= ? AND day <= ? AND length(day) = 10 AND metric <> 'hour' GROUP BY metric, label`,
-        [month, `${month}-01`, `${month}-31`],
-      );
-    },
+    /** The month totals (`day` = `YYYY-MM`): each label's sums over the month's days (not per hour). */
+    monthSum: {
+      table: 'stats_visits',
+      key: ['metric', 'label'],
+      sums: [
+        ['n', 'SUM(n)'],
+        ['total', 'SUM(total)'],
+      ],
+      where: "metric <> 'hour'",
+    } satisfies MonthSum,
     /**
-     * Drop the month totals of `month` (a day of it is counted again), and the marker of its filtered
-     * month totals, which are counted again with them (visits-filtered.ts).
+     * A day of `month` is counted again: the marker of its filtered month totals goes (they are
+     * counted again with the month's totals, visits-filtered.ts).
      */
-    async dropTotals(tx: Sql, month: string): Promise<void> {
-      await tx.run('DELETE FROM stats_visits WHERE day = ?', [month]);
-      await tx.run('DELETE FROM stats_visits_by_built WHERE month = ?', [month]);
-    },
+    unmarkMonth: (tx: Sql, month: string) => tx.run('DELETE FROM stats_visits_by_built WHERE month = ?', [month]),
     /** Drop every day total and filtered month total (the time zone changed: days are counted again). */
     async clearTotals(tx: Sql): Promise<void> {
       await tx.run('DELETE FROM stats_visits');
