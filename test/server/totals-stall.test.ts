@@ -12,9 +12,13 @@ import { closeHarness, type Harness, startCollector } from '../support/collector
 // and April while visitors beat, and the collector's thread must never be held long.
 // `PAGEPULSE_STALL_LABELS=50000` and `PAGEPULSE_STALL_DAY_LABELS` for larger sites (BENCHMARKS.md). SQLite only (the
 // SQLite pass): on PostgreSQL the builder's statements run in the database server, not on this thread.
-// Run with PAGEPULSE_STALL=1 (a measurement, about 20 s alone): in the whole suite on two loaded
-// cores the thread was held 0.8 and 2 s by something else than the builder's slices (not found yet;
-// the collector's own WAL checkpoint at 40 MB is suspected), so it is not part of the default run.
+// What fails on the old code whatever the machine's load: a connection of the test's own looks at
+// March's month totals between the thread's turns, and must once see them half written (the first
+// day's label there, the last day's not yet): written a slice at a time, in transactions of their
+// own. One statement, as before, is never seen half done. The times are bounded loosely (a gross
+// regression): in the whole suite on two loaded cores (load 9) the thread was held 0.8 and 2 s once
+// each by something else than the builder's slices (not found yet; the collector's own WAL
+// checkpoint at 40 MB is suspected), against 72 to 99 ms alone.
 
 const LABELS = Number(process.env.PAGEPULSE_STALL_LABELS ?? 20_000);
 /** Yesterday's distinct pages (its filtered month totals, counted from the rows, are most of the run's time). */
@@ -27,11 +31,16 @@ const STEP = Math.floor((18 * 3_600_000) / DAY_LABELS);
 const BEAT_EVERY_MS = 20;
 const VISITORS = 5;
 /**
- * The bound: the month's one statement held the thread 2.3 s here; a slice at a time holds it a few
- * ms, and 60 to 80 ms at most were seen on two cores shared with other suites (load 9); 250 was
- * reached once at load 10 (BENCHMARKS.md, 2026-11-28).
+ * The bound on the times: the month's one statement held the thread 1.7 to 2.3 s here at this size
+ * (4.2 s at 50,000 labels); a slice at a time holds it a few ms, 60 to 100 ms at most were seen on two
+ * cores shared with other suites, and 0.8 and 2 s once each at load 9 by something else (above). A
+ * guard against gross regressions only: the half-written month below is what tells the slices apart.
  */
-const BOUND_MS = 500;
+const BOUND_MS = 3_000;
+/** March's month totals: the first day's first label and the last day's, and whether the month is marked built. */
+const MONTH_PROBE = `SELECT
+  EXISTS (SELECT 1 FROM stats_visits WHERE day = '2025-03' AND metric = 'page' AND label = '${SITE}/?d=2025-03-01&q=1') AS first,
+  EXISTS (SELECT 1 FROM stats_visits WHERE day = '2025-03' AND metric = 'page' AND label = '${SITE}/?d=2025-03-31&q=1') AS last`;
 const MARCH = Array.from({ length: 31 }, (_, i) => `2025-03-${String(i + 1).padStart(2, '0')}`);
 
 let h: Harness;
@@ -95,7 +104,10 @@ async function seed(): Promise<void> {
  * The longest time this thread was held while `work` ran (the largest gap between two timer turns;
  * as reader-thread.test.ts), and the answer times of heartbeats due at a steady pace meanwhile.
  */
-async function whileBuilding(work: () => Promise<void>): Promise<{ held: number; beats: number[] }> {
+async function whileBuilding(work: () => Promise<void>): Promise<{ held: number; beats: number[]; halfSeen: number }> {
+  const probe = new Database(h.dbPath, { readonly: true });
+  const month = probe.prepare(MONTH_PROBE);
+  let halfSeen = 0;
   // the visitors' page views first: after the seed's writes from another connection, the collector's
   // first write took about a second (not the builder's)
   const visitors = Array.from({ length: VISITORS }, () => h.visitor());
@@ -107,7 +119,9 @@ async function whileBuilding(work: () => Promise<void>): Promise<{ held: number;
     const tick = () => {
       const now = performance.now();
       held = Math.max(held, now - last);
-      last = now;
+      const { first, last: lastDay } = month.get() as { first: number; last: number };
+      if (first && !lastDay) halfSeen++;
+      last = performance.now();
       if (done) stopped();
       else setTimeout(tick, 0);
     };
@@ -134,23 +148,24 @@ async function whileBuilding(work: () => Promise<void>): Promise<{ held: number;
   done = true;
   await Promise.all([ticking, beating]);
   await Promise.all(sent);
-  return { held, beats };
+  probe.close();
+  return { held, beats, halfSeen };
 }
 
 const percentile = (values: readonly number[], p: number) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))] ?? 0;
 
-describe.runIf(process.env.PAGEPULSE_STALL === '1')('the day totals of days with many distinct labels', () => {
+describe('the day totals of days with many distinct labels', () => {
   it(`yesterday with ${DAY_LABELS} distinct pages, and March's month totals over 31 days of ${LABELS} pages each: the collector's thread is never held ${BOUND_MS} ms, nor a heartbeat`, async () => {
     h = await startCollector({ engine: 'sqlite', visitorRate: { burst: 1_000_000, perSecond: 1_000_000 } });
     await seed();
     const started = performance.now();
-    const { held, beats } = await whileBuilding(() => h.buildTotals());
+    const { held, beats, halfSeen } = await whileBuilding(() => h.buildTotals());
     const took = performance.now() - started;
     const ms = (n: number) => Math.round(n);
     console.log(
       `[totals-stall] ${DAY_LABELS} pages yesterday, 31 days of ${LABELS}: build ${ms(took)} ms; thread held at most ${ms(held)} ms; ` +
-        `${beats.length} heartbeats: p50 ${ms(percentile(beats, 50))}, p99 ${ms(percentile(beats, 99))}, max ${ms(Math.max(...beats))} ms`,
+        `March seen half written at ${halfSeen} turns; ${beats.length} heartbeats: p50 ${ms(percentile(beats, 50))}, p99 ${ms(percentile(beats, 99))}, max ${ms(Math.max(...beats))} ms`,
     );
 
     // what the totals hold: yesterday's pages, entries and exits, and March's sums per page
@@ -169,6 +184,8 @@ describe.runIf(process.env.PAGEPULSE_STALL === '1')('the day totals of days with
     const built = await h.query("SELECT day FROM stats_built WHERE day IN ('2025-04-30', '2025-03', '2025-04') ORDER BY day");
     expect(built.map((r) => r.day)).toEqual(['2025-03', '2025-04', '2025-04-30']);
 
+    // the month written a slice at a time (one statement is never seen half done), the thread free meanwhile
+    expect(halfSeen).toBeGreaterThan(0);
     expect(beats.length).toBeGreaterThan(0);
     expect(held).toBeLessThan(BOUND_MS);
     expect(Math.max(...beats)).toBeLessThan(BOUND_MS);
