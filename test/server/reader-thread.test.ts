@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { READER_NICE, READER_PAGE_ROWS, sqliteReader } from '../../collector/server/store/sqlite-reader';
+import { READER_CACHE_KIB, READER_NICE, READER_PAGE_ROWS, sqliteReader } from '../../collector/server/store/sqlite-reader';
 
 // The SQLite reader threads (collector/server/store/sqlite-reader.ts): a large answer reaches the collector's
 // thread a page at a time, so that what arrives meanwhile (heartbeats, other reads) is not held
@@ -115,6 +115,15 @@ describe('the SQLite reader threads', () => {
     const own = nice(String(process.pid));
     const threads = readdirSync(`/proc/${process.pid}/task`).map(nice);
     expect(threads.filter((n) => n === Math.min(19, own + READER_NICE))).toHaveLength(2);
+  });
+
+  it('each thread’s connection has a page cache of READER_CACHE_KIB, not the driver’s 16 MB (kept by the thread once filled)', async () => {
+    const both = await Promise.all([
+      reader.get<{ cache_size: number }>('PRAGMA cache_size'),
+      reader.get<{ cache_size: number }>('PRAGMA cache_size'),
+    ]);
+    expect(READER_CACHE_KIB).toBeLessThan(16_000);
+    expect(both.map((row) => row!.cache_size)).toEqual([-READER_CACHE_KIB, -READER_CACHE_KIB]);
   });
 
   it('two large answers at once: each whole, neither mixed with the other', async () => {

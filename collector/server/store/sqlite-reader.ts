@@ -32,6 +32,7 @@ try {
 }
 const db = new Database(workerData.path, { readonly: true, fileMustExist: true });
 db.pragma('busy_timeout = 5000');
+db.pragma('cache_size = -' + workerData.cacheKib);
 // the checkpoints too (WAL pages copied back into the file): here, beside the readers, instead of
 // in the commit of whichever heartbeat passes the WAL's threshold (one thread of the readers)
 if (workerData.checkpoint) {
@@ -75,6 +76,23 @@ parentPort.on('message', ({ id, method, sql, params }) => {
 `;
 
 /**
+ * Each reader connection's page cache, in KiB (better-sqlite3 builds SQLite with 16,000; SQLite's own
+ * default is 2,000). The heartbeats write all the time and a WAL reader empties its cache when the
+ * file changed since its last statement, so the cache serves one statement; but the memory it took
+ * stays with the thread (its malloc arena): after a round of dashboard reads at 1 M page views the
+ * two threads' arenas held 59 MB at 16,000 and 39 MB at 2,000 (BENCHMARKS.md, "Where the SQLite
+ * collector's memory goes").
+ */
+export const READER_CACHE_KIB = 2_000;
+
+/**
+ * The reader threads' young generation, in MB (V8 sizes it by the heap otherwise): the consent CSV's
+ * pages, a million records without a pause, grew a thread's from 1 to 16 MB, kept after the export;
+ * a page's rows live for one message, so a small one only scavenges more often.
+ */
+export const READER_YOUNG_MB = 4;
+
+/**
  * Rows of an answer sent from the reader thread at a time. A message's rows are copied into the main
  * thread's heap in one piece: the 60,000 rows of a month's filtered totals held it 150 to 220 ms
  * (the copy, then the garbage collector), and every heartbeat waited behind them. A page of 2,000
@@ -103,7 +121,11 @@ function readerThread(path: string, pageRows: number, checkpoint: boolean, idle:
     idle();
   };
   const start = (): Worker => {
-    const started = new Worker(READER_SOURCE, { eval: true, workerData: { driver, path, page: pageRows, checkpoint } });
+    const started = new Worker(READER_SOURCE, {
+      eval: true,
+      workerData: { driver, path, page: pageRows, checkpoint, cacheKib: READER_CACHE_KIB },
+      resourceLimits: { maxYoungGenerationSizeMb: READER_YOUNG_MB },
+    });
     started.on('message', ({ id, rows, more, error }: ReaderAnswer) => {
       const waiting = pending.get(id);
       if (!waiting) return;
