@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { READER_CACHE_KIB, READER_NICE, READER_PAGE_ROWS, sqliteReader } from '../../collector/server/store/sqlite-reader';
+import { longestHold } from '../support/hold';
 
 // The SQLite reader threads (collector/server/store/sqlite-reader.ts): a large answer reaches the collector's
 // thread a page at a time, so that what arrives meanwhile (heartbeats, other reads) is not held
@@ -33,30 +34,6 @@ afterEach(async () => {
   await reader.close();
   rmSync(dir, { recursive: true, force: true });
 });
-
-/**
- * The longest time this thread was held while `work` ran (the largest gap between two timer turns).
- * Not node's monitorEventLoopDelay: it read 13 ms where the old reader held this thread 560 ms.
- */
-async function longestHold<T>(work: Promise<T>): Promise<{ result: T; held: number }> {
-  let held = 0;
-  let last = performance.now();
-  let done = false;
-  const ticking = new Promise<void>((stopped) => {
-    const tick = () => {
-      const now = performance.now();
-      held = Math.max(held, now - last);
-      last = now;
-      if (done) stopped();
-      else setTimeout(tick, 0);
-    };
-    setTimeout(tick, 0);
-  });
-  const result = await work;
-  done = true;
-  await ticking;
-  return { result, held };
-}
 
 describe('the SQLite reader threads', () => {
   it('an answer of 200,000 rows comes a page at a time: this thread is never held 100 ms by it, the rows whole and in order', async () => {

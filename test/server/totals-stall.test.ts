@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closeHarness, type Harness, startCollector } from '../support/collector';
+import { longestHold } from '../support/hold';
 
 // The day totals' builder on a site whose days hold very many distinct labels (pages with a query:
 // the collector audit's 200,000 distinct pages). On SQLite the writer is the collector's own thread:
@@ -101,8 +102,8 @@ async function seed(): Promise<void> {
 }
 
 /**
- * The longest time this thread was held while `work` ran (the largest gap between two timer turns;
- * as reader-thread.test.ts), and the answer times of heartbeats due at a steady pace meanwhile.
+ * The longest time this thread was held while `work` ran (longestHold), March's month totals seen
+ * half written at its turns, and the answer times of heartbeats due at a steady pace meanwhile.
  */
 async function whileBuilding(work: () => Promise<void>): Promise<{ held: number; beats: number[]; halfSeen: number }> {
   const probe = new Database(h.dbPath, { readonly: true });
@@ -112,28 +113,14 @@ async function whileBuilding(work: () => Promise<void>): Promise<{ held: number;
   // first write took about a second (not the builder's)
   const visitors = Array.from({ length: VISITORS }, () => h.visitor());
   for (const visitor of visitors) await visitor.beat(`${SITE}/`, true);
-  let held = 0;
-  let last = performance.now();
-  let done = false;
-  const ticking = new Promise<void>((stopped) => {
-    const tick = () => {
-      const now = performance.now();
-      held = Math.max(held, now - last);
-      const { first, last: lastDay } = month.get() as { first: number; last: number };
-      if (first && !lastDay) halfSeen++;
-      last = performance.now();
-      if (done) stopped();
-      else setTimeout(tick, 0);
-    };
-    setTimeout(tick, 0);
-  });
   const beats: number[] = [];
+  let building = true;
   // a beat due every BEAT_EVERY_MS (the visitors in turn), sent when due whether the ones before were
   // answered or not, each timed from when it was due: a beat this thread could not even send while
   // held counts the hold (the bundle's timer is in the visitor's browser)
   const sent: Array<Promise<void>> = [];
   const beating = (async () => {
-    for (let i = 0, due = performance.now(); !done; i++, due += BEAT_EVERY_MS) {
+    for (let i = 0, due = performance.now(); building; i++, due += BEAT_EVERY_MS) {
       const wait = due - performance.now();
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       const at = due;
@@ -144,9 +131,12 @@ async function whileBuilding(work: () => Promise<void>): Promise<{ held: number;
       );
     }
   })();
-  await work();
-  done = true;
-  await Promise.all([ticking, beating]);
+  const { held } = await longestHold(work(), () => {
+    const { first, last } = month.get() as { first: number; last: number };
+    if (first && !last) halfSeen++;
+  });
+  building = false;
+  await beating;
   await Promise.all(sent);
   probe.close();
   return { held, beats, halfSeen };
