@@ -126,7 +126,7 @@ export function clicksStore(sql: Sql, reads: Reads) {
     },
     /** The clicks view's read: the most clicked pages of a period and their selectors (clicks-pages.ts). */
     pages: clickedPages(sql, reads),
-    /** The day totals of `days`, counted from the stored rows (the builder reads these, then `keepTotals`). */
+    /** The day totals of `days`, counted from the stored rows (the builder reads these and writes them, totals-slices.ts). */
     async countForTotals(days: readonly Day[]) {
       const rows = await countDays(days);
       return days.map((day, i) => ({ day: day.day, rows: rows.filter((r) => r.i === i) }));

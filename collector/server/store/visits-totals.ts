@@ -142,7 +142,7 @@ export function visitTotals(reads: Reads, engine: EngineName) {
       return hours.map((_, i) => ({ views: Number(byHour.get(i)?.n ?? 0), visitors: Number(byHour.get(i)?.total ?? 0) }));
     },
 
-    /** The day totals of `days`, counted from the stored rows (the builder reads these, then `keepTotals`). */
+    /** The day totals of `days`, counted from the stored rows (the builder reads these and writes them, totals-slices.ts). */
     async countForTotals(days: readonly Day[], hoursOf: (day: Day) => Range[]) {
       const rows = await countDays(days);
       const perDay = days.map((day) => ({ day: day.day, rows: [] as Array<[string, string, number, number]> }));
