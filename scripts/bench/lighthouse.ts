@@ -275,8 +275,10 @@ export function paired(values: number[], goal: (v: number) => boolean): Paired {
   return { median: median(sorted), low: at(0.25), high: at(0.75), met: sorted.filter(goal).length, rounds: sorted.length };
 }
 
-const VISITS = ['first', 'return'] as const;
-type Visit = (typeof VISITS)[number];
+const ALL_VISITS = ['first', 'return'] as const;
+type Visit = (typeof ALL_VISITS)[number];
+/** LH_VISITS=first: first visits only (the widget's floor needs no return visit; half the run). */
+const VISITS: readonly Visit[] = process.env.LH_VISITS === 'first' ? ['first'] : ALL_VISITS;
 /** The goals of docs/decisions.md "Performance, round 3": (variant - bare) / (peers - bare) of script main-thread time, per round, at most this. */
 export const GOALS: Record<Visit, Partial<Record<Variant, number>>> = {
   // the widget is held to React's goals to show whether they can be reached at all
