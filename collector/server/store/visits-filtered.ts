@@ -42,11 +42,10 @@ export interface FilteredRow {
 const dimensions = () => Object.entries(VISIT_DIMENSIONS) as Array<[FilterDimension, string]>;
 
 /**
- * The filtered totals of the whole month `days` (its days, in order), counted from the rows on the
- * readers' side: one statement per filter dimension (about a second each at 1 M page views a year,
- * so that the dashboard's reads on the same side get in between).
+ * The statements that count the filtered totals of the whole month `days` (its days, in order) from
+ * the rows, one per filter dimension, each answering rows of `FilteredRow`'s columns; all take `params`.
  */
-export async function countFilteredMonth(reads: Reads, days: readonly Day[]): Promise<FilteredRow[]> {
+function filteredStatements(days: readonly Day[]): { statements: string[]; params: number[] } {
   const d = dayTable(days);
   const span = d.span;
   const dims = dimensions();
@@ -99,6 +98,17 @@ export async function countFilteredMonth(reads: Reads, days: readonly Day[]): Pr
      ) y GROUP BY page
      UNION ALL ${visitRows('page')}`,
   );
+  return { statements, params };
+}
+
+/**
+ * SQLite: the filtered totals of the whole month `days` (its days, in order), counted from the rows on
+ * the readers' side, one statement per filter dimension (about a second each at 1 M page views a
+ * year, so that the dashboard's reads on the same side get in between). PostgreSQL counts and keeps
+ * them in the database server instead (keepFilteredMonthInServer).
+ */
+export async function countFilteredMonth(reads: Reads, days: readonly Day[]): Promise<FilteredRow[]> {
+  const { statements, params } = filteredStatements(days);
   // one statement at a time (the readers' side runs them so anyway), joined once at the end
   const answers: FilteredRow[][] = [];
   for (const statement of statements) answers.push(await reads.all<FilteredRow>(statement, params));
@@ -137,37 +147,57 @@ export async function filteredMonths(reads: Reads): Promise<Set<string>> {
   return new Set((await reads.all<{ month: string }>('SELECT month FROM stats_visits_by_built')).map((r) => r.month));
 }
 
+/** The month's marker out (reads count the month from the rows meanwhile), and back in. */
+const unmarkMonth = (tx: Sql, month: Day) => tx.run('DELETE FROM stats_visits_by_built WHERE month = ?', [month.day]);
+const markMonth = (tx: Sql, month: Day, builtAt: number) =>
+  tx.run('INSERT INTO stats_visits_by_built (month, start_at, end_at, built_at) VALUES (?, ?, ?, ?)', [
+    month.day,
+    month.start,
+    month.end,
+    builtAt,
+  ]);
+
 /**
- * Replace the filtered totals of `month` by `rows`. The month's marker goes first (reads count it
- * from the rows meanwhile), then its old rows, the new ones and the marker. PostgreSQL: one
- * transaction under the totals' lock (other writers are not held by it); SQLite: in short
+ * PostgreSQL: count the filtered totals of the whole month `days` and replace the month's with them
+ * in the database server (an `INSERT ... SELECT` per filter dimension, in one transaction under the
+ * totals' lock, the marker out first and back in last), so that none of their rows crosses to the
+ * collector. Counted on the readers' side and written back 500 rows a statement (as SQLite does),
+ * a month of 10,000 distinct pages a day was 450,000 rows parsed on the collector's thread and 900
+ * statements built there (3 s of that thread and 1 s of garbage collection per build): the
+ * heartbeats due meanwhile waited behind it (BENCHMARKS.md, "Heartbeats during the day-totals build
+ * on PostgreSQL"). The counts now run on the writers' connection of the build (no statement timeout),
+ * beside the readers' one.
+ */
+export async function keepFilteredMonthInServer(sql: Sql, month: Day, days: readonly Day[], builtAt: number): Promise<void> {
+  const { statements, params } = filteredStatements(days);
+  await sql.transaction(async (tx) => {
+    await unmarkMonth(tx, month);
+    await tx.run('DELETE FROM stats_visits_by WHERE start_at = ?', [month.start]);
+    for (const statement of statements)
+      await tx.run(
+        `INSERT INTO stats_visits_by (start_at, dimension, value, metric, label, n, total)
+         SELECT CAST(? AS BIGINT), dimension, value, metric, label, n, total FROM (${statement}) counted`,
+        [month.start, ...params],
+      );
+    await markMonth(tx, month, builtAt);
+  }, 'stats');
+}
+
+/**
+ * SQLite: replace the filtered totals of `month` by `rows`. The month's marker goes first (reads
+ * count it from the rows meanwhile), then its old rows, the new ones and the marker, in short
  * transactions of a few thousand rows, so heartbeats are answered between them.
  */
 export async function keepFilteredMonth(sql: Sql, month: Day, rows: readonly FilteredRow[], builtAt: number): Promise<void> {
-  const unmark = (tx: Sql) => tx.run('DELETE FROM stats_visits_by_built WHERE month = ?', [month.day]);
+  const unmark = (tx: Sql) => unmarkMonth(tx, month);
   const insert = (tx: Sql, part: readonly FilteredRow[]) =>
     tx.run(
       `INSERT INTO stats_visits_by (start_at, dimension, value, metric, label, n, total)
        VALUES ${part.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
       part.flatMap((r) => [month.start, r.dimension, r.value, r.metric, r.label, r.n, r.total]),
     );
-  const marker = (tx: Sql) =>
-    tx.run('INSERT INTO stats_visits_by_built (month, start_at, end_at, built_at) VALUES (?, ?, ?, ?)', [
-      month.day,
-      month.start,
-      month.end,
-      builtAt,
-    ]);
+  const marker = (tx: Sql) => markMonth(tx, month, builtAt);
   const perTx = ROWS_PER_INSERT * INSERTS_PER_TX;
-  if (sql.engine === 'postgres') {
-    await sql.transaction(async (tx) => {
-      await unmark(tx);
-      await tx.run('DELETE FROM stats_visits_by WHERE start_at = ?', [month.start]);
-      for (let i = 0; i < rows.length; i += perTx) await insert(tx, rows.slice(i, i + perTx));
-      await marker(tx);
-    }, 'stats');
-    return;
-  }
   const pause = () => new Promise((resolve) => setImmediate(resolve));
   await sql.transaction(unmark);
   await deleteInChunks(
