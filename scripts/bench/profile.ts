@@ -1,7 +1,8 @@
 // Where a first visit's time goes before the banner's first frame: a CPU profile of the lite and
 // React builds on the demo page under 4x CPU throttling (CDP). `npx tsx scripts/bench/profile.ts`
 // prints the functions with the most self time before the first frame, grouped by source module
-// (through the hidden source maps in dist/), and when the banner's first frame came.
+// (through the hidden source maps in dist/), and when the banner's first frame came. `liteBefore` and
+// `reactBefore` profile BENCH_BEFORE's bundles (maps beside them).
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -9,7 +10,9 @@ import { SourceMapConsumer } from 'source-map-js';
 import { FIRST_FRAME, startPageServer } from './lighthouse';
 
 const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium';
-const variants = (process.argv[2] ?? 'lite,react,cookieconsent').split(',') as Array<'lite' | 'react' | 'cookieconsent'>;
+const variants = (process.argv[2] ?? 'lite,react,cookieconsent').split(',') as Array<
+  'lite' | 'react' | 'cookieconsent' | 'liteBefore' | 'reactBefore'
+>;
 
 interface ProfileNode {
   id: number;
@@ -28,10 +31,13 @@ interface Profile {
 /** A profile frame as `function source:line`, through the bundle's hidden source map when it has one. */
 const maps = new Map<string, SourceMapConsumer | null>();
 function where(f: ProfileNode['callFrame']): string {
-  const file = /\/dist\/([\w.]+\.js)$/.exec(f.url)?.[1];
+  // /before/: BENCH_BEFORE's bundles (the `liteBefore` and `reactBefore` variants), maps beside them
+  const [, dir, name] = /\/(dist|before)\/([\w.]+\.js)$/.exec(f.url) ?? [];
+  const file = name && `${dir}/${name}`;
   if (file && !maps.has(file)) {
     try {
-      maps.set(file, new SourceMapConsumer(JSON.parse(readFileSync(`dist/${file}.map`, 'utf8'))));
+      const at = dir === 'before' ? `${process.env.BENCH_BEFORE}/${name}.map` : `dist/${name}.map`;
+      maps.set(file, new SourceMapConsumer(JSON.parse(readFileSync(at, 'utf8'))));
     } catch {
       maps.set(file, null);
     }
@@ -48,8 +54,16 @@ function where(f: ProfileNode['callFrame']): string {
 // PROFILE_VISIT=return: consent given before the load (the Lighthouse run's return cookies), no
 // banner; profiled until the load event plus PROFILE_AFTER_MS (default 1200: the idle work runs)
 const visit = process.env.PROFILE_VISIT === 'return' ? 'return' : 'first';
+// PROFILE_OURS=<n>: the n largest items under the bundle's frames (PROFILE_UNDER=<regex>: only samples
+// with a frame, as `function source:line`, that it matches, e.g. 'watch.ts:119' for the observer)
+const under = process.env.PROFILE_UNDER ? new RegExp(process.env.PROFILE_UNDER) : null;
 const consent = ['cookieconsent_status=allow; Path=/', 'cookieconsent_categories=1.2.3.4; Path=/'];
-const server = await startPageServer(resolve('.bench/plausible.js'), { lite: consent, react: consent });
+const server = await startPageServer(resolve('.bench/plausible.js'), {
+  lite: consent,
+  react: consent,
+  liteBefore: consent,
+  reactBefore: consent,
+});
 const browser = await chromium.launch({ executablePath: CHROME, args: ['--no-sandbox'] });
 try {
   // PROFILE_RUNS: profiles per variant, summed and divided (the figures are then per-run means)
@@ -57,6 +71,11 @@ try {
   for (const variant of variants) {
     const self = new Map<string, number>();
     const inclusive = new Map<string, number>();
+    // PROFILE_OURS: each sample under a frame of the bundle, by the innermost such frame (and the
+    // browser call it was in, if any): what our own code costs, with the DOM work it asks for
+    const ours = new Map<string, number>();
+    // and by the outermost such frame: the entry the browser called (a listener, a callback, a promise job)
+    const entries = new Map<string, number>();
     let script = 0;
     let frameAt = 0;
     let dcl = 0;
@@ -111,6 +130,29 @@ try {
           files.add(`fn ${w}`);
         }
         for (const file of files) inclusive.set(file, (inclusive.get(file) ?? 0) + dt);
+        let own: ProfileNode | undefined = node;
+        while (own && !/\/(dist|before)\/pagepulse[\w.]*\.js$/.test(own.callFrame.url))
+          own = own.parent === undefined ? undefined : byId.get(own.parent);
+        let inside = !under;
+        for (
+          let at: ProfileNode | undefined = node;
+          at && !inside;
+          at = at.parent === undefined ? undefined : byId.get(at.parent)
+        )
+          inside = under!.test(where(at.callFrame));
+        if (own && inside) {
+          const leaf =
+            own === node
+              ? ''
+              : ` > ${node.callFrame.functionName || '(anonymous)'}${node.callFrame.url ? ' (other script)' : ''}`;
+          const key = `${where(own.callFrame)}${leaf}`;
+          ours.set(key, (ours.get(key) ?? 0) + dt);
+          let entry = own;
+          for (let at: ProfileNode | undefined = own; at; at = at.parent === undefined ? undefined : byId.get(at.parent))
+            if (/\/(dist|before)\/pagepulse[\w.]*\.js$/.test(at.callFrame.url)) entry = at;
+          const outer = where(entry.callFrame);
+          entries.set(outer, (entries.get(outer) ?? 0) + dt);
+        }
       }
       script += ((metrics.metrics.find((m) => m.name === 'ScriptDuration')?.value ?? 0) * 1000) / runs;
       await context.close();
@@ -120,6 +162,15 @@ try {
     );
     for (const [key, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25))
       console.log(`${ms.toFixed(1).padStart(7)} ms  ${key}`);
+    if (process.env.PROFILE_OURS) {
+      const total = [...ours.values()].reduce((a, b) => a + b, 0);
+      console.log(`-- under the bundle's frames: ${total.toFixed(1)} ms; by innermost own frame (> the call it was in) --`);
+      for (const [key, ms] of [...ours].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.PROFILE_OURS)))
+        console.log(`${ms.toFixed(1).padStart(7)} ms  ${key}`);
+      console.log('-- by the outermost own frame (the entry the browser called) --');
+      for (const [key, ms] of [...entries].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.PROFILE_OURS)))
+        console.log(`${ms.toFixed(1).padStart(7)} ms  ${key}`);
+    }
     if (process.env.PROFILE_MODULES) {
       // self time per source module (through the source map) and per script
       const modules = new Map<string, number>();
