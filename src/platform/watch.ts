@@ -69,14 +69,11 @@ export function watchInsertions({ win, doc, lifetime, onError, frames }: WatchDe
   };
   for (const name of NODE_METHODS) wrap(page.Node.prototype as unknown as Record<string, unknown>, name);
   for (const name of ELEMENT_METHODS) wrap(page.Element.prototype as unknown as Record<string, unknown>, name);
-  // the React build: a fragment's append, prepend and replaceChildren too (a shadow root is a
-  // fragment; it has no before, after...: wrap passes those by). Not in the lite build (its gzip
-  // budget): there an iframe a script appends to a shadow root that way loads before a choice
-  if (__PAGEPULSE_BUILD__ === 'react') {
-    for (const name of ELEMENT_METHODS) wrap(page.DocumentFragment.prototype as unknown as Record<string, unknown>, name);
-    // and a range's insertNode (it puts the node it is given into the page)
-    wrap(page.Range.prototype as unknown as Record<string, unknown>, 'insertNode');
-  }
+  // a fragment's append, prepend and replaceChildren too (a shadow root is a fragment; it has no
+  // before, after...: wrap passes those by), and a range's insertNode (it puts the node it is given
+  // into the page): both builds (26 B gzip in the lite build)
+  for (const name of ELEMENT_METHODS) wrap(page.DocumentFragment.prototype as unknown as Record<string, unknown>, name);
+  wrap(page.Range.prototype as unknown as Record<string, unknown>, 'insertNode');
   // the React build with the consent blocker: an address given to an iframe already in the page (made
   // without one, or held, and then given one by a script or a lazy loader; in a shadow root too) is
   // shown to the inspectors as its `data-src` before the frame navigates, and a frame they hold never

@@ -290,6 +290,53 @@ describe('blocking', () => {
     await context.close();
   });
 
+  it("blocks iframes a script puts into a shadow root (append, prepend, replaceChildren) or with a range's insertNode, then loads them once allowed", async () => {
+    const port = new URL(server.origin).port;
+    const html = fixturePage({
+      body: '<p>Seite</p><div id="h1"></div><div id="h2"></div><div id="h3"></div><div id="range"></div>',
+    }).replace('<script src="/dist', `<script src="/vendor-config.js"></script><script src="/dist`);
+    server.file(
+      '/vendor-config.js',
+      "window.PagePulseConfig = { categories: { 4: { domains: ['ads.localhost'] } } };",
+      'text/javascript',
+    );
+    const { context, page, errors } = await visit('/inject-shadow.html', html);
+    await banner(page).waitFor();
+    const ids = ['append', 'prepend', 'replaceChildren', 'insertNode'];
+    await page.evaluate((p) => {
+      const frame = (by: string) =>
+        Object.assign(document.createElement('iframe'), { src: `http://ads.localhost:${p}/embed.html?by=${by}`, id: by });
+      const root = (id: string) => document.getElementById(id)!.attachShadow({ mode: 'open' });
+      root('h1').append(frame('append'));
+      root('h2').prepend(frame('prepend'));
+      root('h3').replaceChildren(frame('replaceChildren'));
+      const range = document.createRange();
+      range.selectNodeContents(document.getElementById('range')!);
+      range.insertNode(frame('insertNode'));
+      // the vendor's script goes on for 100 ms: left to the observer, the frames would start loading meanwhile
+      const until = performance.now() + 100;
+      while (performance.now() < until);
+    }, port);
+    await sleep(INJECTED_STAYS_INERT_MS);
+    const addresses = () =>
+      page.evaluate(
+        (list) =>
+          list.map((id) => {
+            const host = ['h1', 'h2', 'h3'][list.indexOf(id)];
+            const frame = host ? document.getElementById(host)!.shadowRoot!.getElementById(id) : document.getElementById(id);
+            return frame?.getAttribute('src') ?? null;
+          }),
+        ids,
+      );
+    expect(await addresses()).toEqual([null, null, null, null]);
+    expect(server.hits.filter((hit) => hit.startsWith('ads.localhost'))).toEqual([]);
+    await page.locator('pagepulse-consent').getByRole('button', { name: 'Alle akzeptieren', exact: true }).click();
+    await expect.poll(() => server.hits.filter((hit) => hit.startsWith('ads.localhost') && hit.includes('by=')).length).toBe(4);
+    expect((await addresses()).every((src) => src?.includes('ads.localhost'))).toBe(true);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it("shows the placeholder for com_gdpr's server-blocked elements", async () => {
     const { context, page } = await visit(
       '/gdprlock.html',

@@ -295,3 +295,42 @@ later.firstChild.src = '/embed.html?shadow-later';
     await expect.poll(() => new Set(embeds().map((hit) => hit.split('?')[1])).size).toBe(11);
   });
 });
+
+// What both builds hold before it connects (src/platform/watch.ts: DocumentFragment's append,
+// prepend and replaceChildren, Range's insertNode); the lite build's run of them (the React
+// build's is the scenario above). Before stop 54 the lite build let the three shadow-root iframes
+// through.
+describe('consent (lite bundle): iframes another script puts into shadow roots or a range', () => {
+  const LOAD_WINDOW_MS = 600;
+  const embeds = () => suite.server.hits.filter((hit) => hit.includes('/embed.html?by-'));
+
+  it('none requested before a choice (3 loads); all four after Alle akzeptieren', async () => {
+    const path = '/lite/fragments.html';
+    suite.server.page(
+      path,
+      `<!doctype html><html lang="de"><head><script src="/dist/pagepulse.lite.iife.js"></script><meta charset="utf-8"><title>Fragmente</title></head>
+<body><h1>Fragmente</h1><div id="h1"></div><div id="h2"></div><div id="h3"></div><div id="range"></div><script>
+const make = (by) => {
+  const frame = Object.assign(document.createElement('iframe'), { src: '/embed.html?by-' + by, title: by });
+  frame.setAttribute('data-category', '4');
+  return frame;
+};
+document.getElementById('h1').attachShadow({ mode: 'open' }).append(make('append'));
+document.getElementById('h2').attachShadow({ mode: 'open' }).prepend(make('prepend'));
+document.getElementById('h3').attachShadow({ mode: 'open' }).replaceChildren(make('replaceChildren'));
+const range = document.createRange();
+range.selectNodeContents(document.getElementById('range'));
+range.insertNode(make('insertNode'));
+</script></body></html>`,
+    );
+    let page: EnginePage | undefined;
+    for (let load = 0; load < 3; load++) {
+      page = await suite.open(path);
+      await expect.poll(() => bannerOpen(page!)).toBe(true);
+      await sleep(LOAD_WINDOW_MS);
+    }
+    expect(embeds()).toEqual([]);
+    expect(await clickAndWatch(page!, ACCEPT, HOST, 1500)).toBe(false);
+    await expect.poll(() => new Set(embeds().map((hit) => hit.split('?')[1])).size).toBe(4);
+  });
+});
