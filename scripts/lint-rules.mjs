@@ -88,7 +88,8 @@ const layers = {
     if (from === null) return {};
     const allowed = allow[from];
     const check = (node, source) => {
-      if (typeof source !== 'string') return;
+      // a module without a row is reported once, by Program below (not a crash on its first import)
+      if (typeof source !== 'string' || !allowed) return;
       const path = target(source, file);
       if (path === null) return;
       const to = moduleOf(path, src, nested);

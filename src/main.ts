@@ -20,8 +20,8 @@ import { createPlaceholders } from './ui/consent/placeholder';
 import { supersedeOriginals, type Originals } from './joomla/originals';
 import { holdMarkup, watchInsertions } from './platform/watch';
 import { createNotifier } from './ui/notify';
-import { lazySurface, loadQaFile, watchDebugBox } from './ui/surfaces';
-import type { createHeatmapOverlay } from './ui/heatmap';
+import { watchDebugBox } from './ui/surfaces';
+import { besideBundle, heatmapHandle } from './ui/qa-files';
 
 declare global {
   interface Window {
@@ -70,42 +70,6 @@ try {
   }
 } catch (error) {
   log.error('failed to start', error);
-}
-
-/**
- * The QA overlay, a file of its own beside the bundle (`pagepulse.heatmap.js`, src/heatmap.ts),
- * loaded on first use; it reads from the collector the script came from.
- */
-function heatmapHandle(ctx: Context, url: (file: string) => string): { show(): Promise<void>; hide(): void } {
-  const collector = ctx.config.collector ?? scriptOrigin();
-  const load = lazySurface(
-    () => loadQaFile<typeof createHeatmapOverlay>(ctx.doc, url('pagepulse.heatmap.js')).then((create) => create(ctx, collector)),
-    (error) => ctx.log.warn('heatmap:', error),
-  );
-  let loaded = false;
-  return {
-    show: () => ((loaded = true), load().then((o) => o?.show())),
-    hide: () => {
-      if (loaded)
-        settle(
-          load().then((o) => o?.hide()),
-          ctx.log.error,
-        );
-    },
-  };
-}
-
-/** A file beside the bundle (the QA files): by the bundle's own address (else the page's, for an inlined copy). */
-function besideBundle(file: string): string {
-  return new URL(file, ownScript?.src || location.href).href;
-}
-
-function scriptOrigin(): string {
-  try {
-    return `${new URL(ownScript?.src || location.href).origin}/`;
-  } catch {
-    return '/';
-  }
 }
 
 function findOwnScript(): HTMLScriptElement | null {
@@ -223,7 +187,7 @@ function start(
   originals: Originals | null,
 ): void {
   const { win, config, lifetime } = ctx;
-  lifetime.add(watchDebugBox(ctx, besideBundle));
+  lifetime.add(watchDebugBox(ctx, (file) => besideBundle(file, ownScript)));
   lifetime.add(startKeepalive(ctx));
   // the component's own client is on the page and runs: no second heartbeat, click recorder or banner
   for (const file of [originals?.tracker, originals?.consent])
@@ -260,7 +224,7 @@ function start(
     consent,
     notify: ctx.notify,
     request: reporting(ctx.request, (error) => showPlatformError(ctx, error)),
-    heatmap: heatmapHandle(ctx, besideBundle),
+    heatmap: heatmapHandle(ctx, ownScript),
     destroy() {
       lifetime.dispose();
       if (win.PagePulse === api) delete win.PagePulse;

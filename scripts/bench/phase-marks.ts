@@ -8,7 +8,7 @@ export const MARKS: Array<[anchor: string, name: string]> = [
   ['  lifetime.add(() => notifier.dispose());', 'consent early (Consent Mode, cookie clearing, blocker)'],
   ['  const bannerNow = ', 'banner now (first visit: the widget and its first render)'],
   ['  whenReady(lifetime, run);', '(waiting for DOMContentLoaded)'],
-  ['  lifetime.add(watchDebugBox(ctx, besideBundle));', 'debug box watcher, keep-alive'],
+  ['  lifetime.add(watchDebugBox(ctx, (file) => besideBundle(file, ownScript)));', 'debug box watcher, keep-alive'],
   ['  const tracker = config.tracker && !originals?.tracker ? createTracker(ctx) : null;', 'tracker (first heartbeat sent)'],
   ['  lifetime.add(ctx.consent.subscribe(() =>', 'consent widget (form consent, controller, release)'],
   ['  const api = createApi(ctx, {', 'public API, ready event'],
