@@ -1,7 +1,7 @@
 import type { Migration } from './migrate';
 import { typed } from './migrate';
 import { collapseStep, unlabel, type Step } from './retention';
-import { dayTable, unbuiltRanges, type Day } from './rollups';
+import { dayTable, indexTable, unbuiltRanges, type Day } from './rollups';
 import { sessionLock, type Reads, type Sql } from './sql';
 import { clickedPages } from './clicks-pages';
 import type { DayTotals, MonthSum } from './totals-slices';
@@ -70,17 +70,10 @@ export function clicksStore(sql: Sql, reads: Reads) {
    */
   const countDays = async (days: readonly Day[], page: string | null = null, filter: VisitFilter = []) => {
     if (days.length === 0) return [];
-    const d = dayTable(days);
-    const pages = [...(page === null ? [] : [page]), ...filter.filter(([name]) => name === 'page').map(([, value]) => value)];
-    const inVisit = inMatchingVisit(filter, 'c.session_id', 'c.at');
+    const count = countSql(days, page, filter);
     return reads.all<{ i: number; page: string; selector: string; clicks: number; visitors: number; last_at: number }>(
-      `WITH ${d.sql}
-       SELECT d.i AS i, c.page AS page, c.selector AS selector, COUNT(*) AS clicks, COUNT(DISTINCT c.session_id) AS visitors,
-         MAX(c.at) AS last_at
-       FROM d CROSS JOIN clicks c
-       WHERE c.at >= d.s AND c.at < d.e${pages.map(() => ' AND c.page = ?').join('')} AND ${d.within('c.at')}${inVisit.sql}
-       GROUP BY d.i, c.page, c.selector`,
-      [...d.params, ...pages, ...d.span, ...inVisit.params],
+      `${count.head} ${count.body}`,
+      [...count.headParams, ...count.bodyParams],
     );
   };
 
@@ -130,6 +123,24 @@ export function clicksStore(sql: Sql, reads: Reads) {
     async countForTotals(days: readonly Day[]) {
       const rows = await countDays(days);
       return days.map((day, i) => ({ day: day.day, rows: rows.filter((r) => r.i === i) }));
+    },
+    /**
+     * PostgreSQL, inside the builder's transaction: the totals of `days` (those of countForTotals)
+     * counted and inserted in the database server, none of their rows (one per page and selector)
+     * read into the collector.
+     */
+    async keepForTotals(tx: Sql, days: readonly Day[]): Promise<void> {
+      if (days.length === 0) return;
+      const count = countSql(days, null, []);
+      const named = indexTable(
+        'n',
+        days.map((day, i) => [i, day.day, day.end]),
+      );
+      await tx.run(
+        `${count.head}, ${named.sql} INSERT INTO stats_clicks (day, page, selector, clicks, visitors, last_at)
+         SELECT n.day, c.page, c.selector, c.clicks, c.visitors, c.last_at FROM (${count.body}) c JOIN n ON n.i = c.i`,
+        [...count.headParams, ...named.params, ...count.bodyParams],
+      );
     },
     /** One day's totals as the builder writes them (totals-slices.ts). */
     dayTotals: (
@@ -187,6 +198,26 @@ export function clicksStore(sql: Sql, reads: Reads) {
       ],
       where: '',
     } satisfies MonthSum,
+  };
+}
+
+/**
+ * countDays' statement (`days` not empty): its `WITH` list and its query (per day index, page and
+ * selector: clicks, visitors, latest), each with its parameters.
+ */
+function countSql(days: readonly Day[], page: string | null, filter: VisitFilter) {
+  const d = dayTable(days);
+  const pages = [...(page === null ? [] : [page]), ...filter.filter(([name]) => name === 'page').map(([, value]) => value)];
+  const inVisit = inMatchingVisit(filter, 'c.session_id', 'c.at');
+  return {
+    head: `WITH ${d.sql}`,
+    body: `SELECT d.i AS i, c.page AS page, c.selector AS selector, COUNT(*) AS clicks, COUNT(DISTINCT c.session_id) AS visitors,
+         MAX(c.at) AS last_at
+       FROM d CROSS JOIN clicks c
+       WHERE c.at >= d.s AND c.at < d.e${pages.map(() => ' AND c.page = ?').join('')} AND ${d.within('c.at')}${inVisit.sql}
+       GROUP BY d.i, c.page, c.selector`,
+    headParams: d.params,
+    bodyParams: [...pages, ...d.span, ...inVisit.params],
   };
 }
 

@@ -1,4 +1,4 @@
-import { builtDays, dayTable, type Day, type Range } from './rollups';
+import { builtDays, dayTable, indexTable, type Day, type Range } from './rollups';
 import type { Reads, Sql } from './sql';
 import type { DayTotals } from './totals-slices';
 
@@ -23,15 +23,10 @@ export function consentTotals(reads: Reads) {
    */
   const countRanges = async (ranges: readonly Range[]) => {
     if (ranges.length === 0) return [];
-    const d = dayTable(ranges);
+    const count = rangesSql(ranges);
     const rows = await reads.all<{ i: number; deciders: number; on1: number; on2: number; on3: number; on4: number }>(
-      `WITH ${d.sql}
-       SELECT d.i AS i, COUNT(*) AS deciders, SUM(c.s1) AS on1, SUM(c.s2) AS on2, SUM(c.s3) AS on3, SUM(c.s4) AS on4
-       FROM d JOIN cookie_consents c ON c.at >= d.s AND c.at < d.e
-       WHERE c.id = (SELECT l.id FROM cookie_consents l WHERE l.session_id = c.session_id AND l.at >= d.s AND l.at < d.e
-         ORDER BY l.at DESC, l.id DESC LIMIT 1)
-       GROUP BY d.i`,
-      d.params,
+      `${count.head} ${count.body}`,
+      count.params,
     );
     const byIndex = new Map(rows.map((r) => [r.i, r]));
     return ranges.map((_, i): Decisions => {
@@ -92,6 +87,29 @@ export function consentTotals(reads: Reads) {
       }
       return out;
     },
+    /**
+     * PostgreSQL, inside the builder's transaction: the totals of `days` (those of countForTotals:
+     * each day, hour -1, and its hours, each with deciders) counted and inserted in the database server.
+     */
+    async keepForTotals(tx: Sql, days: readonly Day[], hoursOf: (day: Day) => Range[]): Promise<void> {
+      // the days and their hours in one table of ranges (an hour has deciders only if its day has)
+      const ranges = [
+        ...days.map((day) => ({ range: day as Range, day: day.day, hour: -1 })),
+        ...days.flatMap((day) => hoursOf(day).map((range, hour) => ({ range, day: day.day, hour }))),
+      ];
+      if (ranges.length === 0) return;
+      const count = rangesSql(ranges.map((r) => r.range));
+      const named = indexTable(
+        'n',
+        ranges.map((r, i) => [i, r.day, r.hour]),
+      );
+      await tx.run(
+        `${count.head}, ${named.sql} INSERT INTO stats_consents (day, hour, deciders, on1, on2, on3, on4)
+         SELECT n.day, n.k, c.deciders, COALESCE(c.on1, 0), COALESCE(c.on2, 0), COALESCE(c.on3, 0), COALESCE(c.on4, 0)
+         FROM (${count.body}) c JOIN n ON n.i = c.i`,
+        [...count.params, ...named.params],
+      );
+    },
     /** One day's totals as the builder writes them (totals-slices.ts): the hours (and the day, -1) with deciders. */
     dayTotals: (rows: ReadonlyArray<readonly [number, Decisions]>): DayTotals => ({
       table: 'stats_consents',
@@ -102,5 +120,21 @@ export function consentTotals(reads: Reads) {
 
     /** Drop every day total (the time zone changed). */
     clearTotals: (tx: Sql) => tx.run('DELETE FROM stats_consents'),
+  };
+}
+
+/**
+ * countRanges' statement (`ranges` not empty): its `WITH` list and its query (per range with deciders: `i`, `deciders`, `on1` to `on4`), and the list's parameters.
+ */
+function rangesSql(ranges: readonly Range[]) {
+  const d = dayTable(ranges);
+  return {
+    head: `WITH ${d.sql}`,
+    body: `SELECT d.i AS i, COUNT(*) AS deciders, SUM(c.s1) AS on1, SUM(c.s2) AS on2, SUM(c.s3) AS on3, SUM(c.s4) AS on4
+       FROM d JOIN cookie_consents c ON c.at >= d.s AND c.at < d.e
+       WHERE c.id = (SELECT l.id FROM cookie_consents l WHERE l.session_id = c.session_id AND l.at >= d.s AND l.at < d.e
+         ORDER BY l.at DESC, l.id DESC LIMIT 1)
+       GROUP BY d.i`,
+    params: d.params,
   };
 }

@@ -181,3 +181,16 @@ export function dayTable(
     span: [ranges.reduce((m, r) => Math.min(m, r.start), Infinity), ranges.reduce((m, r) => Math.max(m, r.end), -Infinity)],
   };
 }
+
+/**
+ * What each index of a dayTable (or of its hours') stands for, as a table `name (i, day, k)` for a
+ * `WITH` clause, and its parameters: each row's index, its day (`YYYY-MM-DD`) and a number (an end,
+ * an hour). PostgreSQL's builder names the days of its `INSERT ... SELECT`s' rows by it.
+ */
+export function indexTable(
+  name: string,
+  rows: ReadonlyArray<readonly [number, string, number]>,
+): { sql: string; params: unknown[] } {
+  const values = rows.map(() => '(CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS BIGINT))').join(', ');
+  return { sql: `${name} (i, day, k) AS (VALUES ${values})`, params: rows.flat() };
+}

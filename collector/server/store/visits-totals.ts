@@ -3,7 +3,7 @@ import type { Reads, Sql } from './sql';
 import type { DayTotals, MonthSum } from './totals-slices';
 import type { EngineName } from './visits-count';
 import type { VisitFilter } from './visits-dimensions';
-import { rowCounts } from './visits-row-counts';
+import { keepDaysInServer, rowCounts } from './visits-row-counts';
 import { totalsReads, type TotalsRead } from './visits-totals-read';
 import { TOP_LABELS, type Totals, type Wanted } from './visits-top';
 
@@ -155,6 +155,13 @@ export function visitTotals(reads: Reads, engine: EngineName) {
       }
       return perDay;
     },
+    /**
+     * PostgreSQL, inside the builder's transaction: the totals of `days` (those of countForTotals)
+     * counted and inserted in the database server, none of their rows read into the collector
+     * (visits-row-counts.ts).
+     */
+    keepForTotals: (tx: Sql, days: readonly Day[], hoursOf: (day: Day) => Range[]): Promise<void> =>
+      keepDaysInServer(tx, days, hoursOf),
     /** One day's totals as the builder writes them (totals-slices.ts). */
     dayTotals: (rows: ReadonlyArray<readonly [string, string, number, number]>): DayTotals => ({
       table: 'stats_visits',
