@@ -9,6 +9,7 @@
 // react-dom/client reads another name from `react-dom` (build/pinned.ts). And one text edit of
 // react-dom/client: the view transitions' four browser messages, in code our views never reach
 // (VIEW_TRANSITION_FILTER: 99 B of gzip).
+import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
 import { checkAnchors, type Anchor } from './pinned.ts';
@@ -17,6 +18,18 @@ import { checkAnchors, type Anchor } from './pinned.ts';
 const ALLOWED = /react-dom[\\/]cjs[\\/]react-dom-client\.production\.js$|[\\/]src[\\/]ui[\\/]react-root\.tsx$/;
 
 const nodeModule = (path: string): string => fileURLToPath(new URL(`../node_modules/${path}`, import.meta.url));
+
+/** react-dom/client's production file, wherever the bundler found it. */
+const CLIENT_FILE = /react-dom[\\/]cjs[\\/]react-dom-client\.production\.js$/;
+
+/** The file's real path (the bundler's module id: a symlinked node_modules resolves through), else the path. */
+function realPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
 
 /** What src/ui/react-dom-internals.ts copies from react-dom.production.js. */
 export const REACT_DOM_ANCHORS: Anchor[] = [
@@ -108,17 +121,33 @@ export function reactDomInternals(files: { reactDom?: string; reactDomClient?: s
   const reactDom = files.reactDom ?? nodeModule('react-dom/cjs/react-dom.production.js');
   const reactDomClient = files.reactDomClient ?? nodeModule('react-dom/cjs/react-dom-client.production.js');
   const standIn = fileURLToPath(new URL('../src/ui/react-dom-internals.ts', import.meta.url));
+  // the ids the edit applies to: the path given and its real path (a node_modules that is a symlink,
+  // as in a git worktree sharing one, gives the module under its real path)
+  const targets = new Set([reactDomClient, realPath(reactDomClient)]);
+  let edited = false;
   return {
     name: 'pagepulse-react-dom-internals',
     enforce: 'pre',
     buildStart() {
+      edited = false;
       const problem = checkAnchors(reactDom, REACT_DOM_ANCHORS) ?? checkAnchors(reactDomClient, REACT_DOM_CLIENT_ANCHORS);
       if (problem) this.error(problem);
     },
     transform(code, id) {
-      if (id !== reactDomClient) return null;
+      if (!targets.has(id)) return null;
+      edited = true;
       // checked at buildStart (REACT_DOM_CLIENT_ANCHORS): the text is there, once
       return { code: code.replace(VIEW_TRANSITION_FILTER, '                error = null;'), map: null };
+    },
+    buildEnd(error) {
+      // react-dom/client in the build from a file the edit did not reach: fail, never ship it unedited
+      if (error || edited) return;
+      const other = [...this.getModuleIds()].find((id) => CLIENT_FILE.test(id));
+      if (other)
+        this.error(
+          `${other}: react-dom/client came into the build from another file than ${reactDomClient}, and the build's edit of it ` +
+            "(the view transitions' messages) was not made (build/react-dom-internals.ts)",
+        );
     },
     resolveId(source, importer) {
       if (source !== 'react-dom') return null;

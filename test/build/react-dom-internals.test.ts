@@ -1,6 +1,9 @@
 // build/react-dom-internals.ts and build/react-esm.ts: the React build's react-dom stand-in keeps
 // flushSync working with the patched React in jsdom, and a third importer of react-dom fails the build.
 import { JSDOM } from 'jsdom';
+import { copyFileSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { Script } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { reactDomInternals } from '../../build/react-dom-internals';
@@ -33,5 +36,37 @@ describe('the React build with build/react-dom-internals.ts and build/react-esm.
     await expect(bundle(fixture('imports-react-dom.ts'), [reactDomInternals(), reactEsm()])).rejects.toThrow(
       /imports-react-dom\.ts imports react-dom: only react-dom\/client's production file and src\/ui\/react-root\.tsx may/,
     );
+  });
+
+  // the view transitions' messages, which the build's one text edit of react-dom/client takes out
+  const MESSAGE = 'View transition was skipped';
+  const CLIENT = 'react-dom/cjs/react-dom-client.production.js';
+
+  it('makes its edit of react-dom/client through a symlinked node_modules too (a git worktree sharing one)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pagepulse-build-'));
+    try {
+      symlinkSync(resolve('node_modules'), join(dir, 'node_modules'));
+      const code = await bundle(fixture('react-entry.ts'), [
+        reactDomInternals({ reactDomClient: join(dir, 'node_modules', CLIENT) }),
+        reactEsm(),
+      ]);
+      expect(code).not.toContain(MESSAGE);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('fails, naming the file, when react-dom/client comes into the build from a file its edit did not reach', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pagepulse-build-'));
+    try {
+      // a copy with every anchor in place, but not the file the bundler loads
+      const copy = join(dir, 'react-dom-client.production.js');
+      copyFileSync(resolve('node_modules', CLIENT), copy);
+      await expect(bundle(fixture('react-entry.ts'), [reactDomInternals({ reactDomClient: copy }), reactEsm()])).rejects.toThrow(
+        /react-dom-client\.production\.js: react-dom\/client came into the build from another file than .* was not made/,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
