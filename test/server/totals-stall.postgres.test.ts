@@ -3,6 +3,17 @@ import { PerformanceObserver } from 'node:perf_hooks';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closeHarness, type Harness, startCollector } from '../support/collector';
+import {
+  BEAT_EVERY_MS,
+  DAY_LABELS,
+  expectTotalsKept,
+  FROM,
+  LABELS,
+  percentile,
+  SITE,
+  STEP,
+  VISITORS,
+} from '../support/totals-stall';
 
 // totals-stall.test.ts's scenario on PostgreSQL (the PostgreSQL pass only): yesterday holds
 // DAY_LABELS page views of distinct pages, every day of March its day totals of LABELS distinct
@@ -24,14 +35,6 @@ import { closeHarness, type Harness, startCollector } from '../support/collector
 // log line gives, besides, the collector's thread during the build (schedstat) and the heartbeats
 // due while the day totals were counted (until the month totals' first statement).
 
-const LABELS = Number(process.env.PAGEPULSE_STALL_LABELS ?? 20_000);
-const DAY_LABELS = Number(process.env.PAGEPULSE_STALL_DAY_LABELS ?? LABELS / 2);
-const SITE = 'http://lichtwerk.test';
-/** Yesterday (the harness's today is 1 May 2025, 10:00 UTC), 02:00 to 20:00 UTC. */
-const FROM = Date.UTC(2025, 3, 30, 2);
-const STEP = Math.floor((18 * 3_600_000) / DAY_LABELS);
-const BEAT_EVERY_MS = 20;
-const VISITORS = 5;
 const BOUND_MS = 3_000;
 const MARCH = Array.from({ length: 31 }, (_, i) => `2025-03-${String(i + 1).padStart(2, '0')}`);
 /** A heartbeat's one statement (visits-beat.ts), as pg_stat_activity shows it. */
@@ -90,9 +93,6 @@ async function seed(): Promise<void> {
     "DELETE FROM stats_visits_by_built WHERE month IN ('2025-03', '2025-04')",
   ]);
 }
-
-const percentile = (values: readonly number[], p: number) =>
-  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))] ?? 0;
 
 /**
  * While `work` runs: the rows this process's `pg` connections receive (the collector's; the test's
@@ -229,20 +229,7 @@ describe('the day totals of days with many distinct labels, on PostgreSQL', () =
         `${beats.length} heartbeats: p50 ${ms(percentile(beats, 50))}, p99 ${ms(percentile(beats, 99))}, max ${ms(Math.max(...beats))} ms; ${thread}; ${days}`,
     );
 
-    // what the totals hold: yesterday's pages, entries and exits, March's sums per page, April's filtered totals
-    const [yesterday] = await h.query(
-      "SELECT COUNT(*) AS labels, SUM(n) AS n FROM stats_visits WHERE day = '2025-04-30' AND metric IN ('page', 'entry', 'exit')",
-    );
-    expect(yesterday).toEqual({ labels: 3 * DAY_LABELS, n: 3 * DAY_LABELS });
-    const [march] = await h.query(
-      "SELECT COUNT(*) AS labels, SUM(n) AS n FROM stats_visits WHERE day = '2025-03' AND metric = 'page'",
-    );
-    const perDay = Array.from({ length: LABELS }, (_, k) => 1 + ((k + 1) % 3)).reduce((a, b) => a + b, 0);
-    expect(march).toEqual({ labels: 31 * LABELS, n: 31 * perDay });
-    const [april] = await h.query("SELECT COUNT(*) AS labels FROM stats_visits WHERE day = '2025-04' AND metric = 'page'");
-    expect(april).toEqual({ labels: DAY_LABELS });
-    const built = await h.query("SELECT day FROM stats_built WHERE day IN ('2025-04-30', '2025-03', '2025-04') ORDER BY day");
-    expect(built.map((r) => r.day)).toEqual(['2025-03', '2025-04', '2025-04-30']);
+    await expectTotalsKept(h);
     // each page of yesterday a filter of April's: its one page view of 5 s, its one visitor, its visit
     const [page] = await h.query(
       `SELECT SUM(CASE WHEN metric = 'page' THEN n END) AS views, SUM(CASE WHEN metric = 'page' THEN total END) AS time,
