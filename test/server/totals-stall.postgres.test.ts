@@ -4,12 +4,14 @@ import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closeHarness, type Harness, startCollector } from '../support/collector';
 import {
-  BEAT_EVERY_MS,
+  beatSteadily,
   DAY_LABELS,
   expectTotalsKept,
   FROM,
   LABELS,
+  MARCH,
   percentile,
+  seedFirstView,
   SITE,
   STEP,
   VISITORS,
@@ -36,7 +38,6 @@ import {
 // due while the day totals were counted (until the month totals' first statement).
 
 const BOUND_MS = 3_000;
-const MARCH = Array.from({ length: 31 }, (_, i) => `2025-03-${String(i + 1).padStart(2, '0')}`);
 /** A heartbeat's one statement (visits-beat.ts), as pg_stat_activity shows it. */
 const BEAT_STATEMENT = 'WITH s AS (INSERT INTO sessions';
 
@@ -59,17 +60,7 @@ async function writePostgres(statements: readonly string[]): Promise<void> {
 
 /** totals-stall.test.ts's seed, through `pg` (generate_series, lpad for printf), the visits' ids moved past the seeded ones. */
 async function seed(): Promise<void> {
-  await h.execute('INSERT INTO sessions (id, first_seen, last_seen, user_agent) VALUES (?, ?, ?, ?)', [
-    ['a'.padEnd(64, '0'), Date.UTC(2025, 2, 1, 12), Date.UTC(2025, 2, 1, 12), 'test'],
-  ]);
-  await h.execute(
-    'INSERT INTO visits (id, session_id, started_at, last_view_at, views, entry_page, exit_page) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    [[1, 'a'.padEnd(64, '0'), Date.UTC(2025, 2, 1, 12), Date.UTC(2025, 2, 1, 12), 1, `${SITE}/`, `${SITE}/`]],
-  );
-  await h.execute('INSERT INTO page_views (visit_id, session_id, page, at, last_at) VALUES (?, ?, ?, ?, ?)', [
-    [1, 'a'.padEnd(64, '0'), `${SITE}/`, Date.UTC(2025, 2, 1, 12), Date.UTC(2025, 2, 1, 12)],
-  ]);
-  await h.buildTotals();
+  await seedFirstView(h);
   const series = (n: number) => `generate_series(1, ${n}) i`;
   const page = `'${SITE}/?q=' || i`;
   const session = "lpad(i::text, 64, '0')";
@@ -171,22 +162,8 @@ async function whileBuilding(work: () => Promise<void>): Promise<{
     for (const entry of list.getEntries()) gc += entry.duration;
   });
   gcs.observe({ entryTypes: ['gc'] });
-  const beats: number[] = [];
-  const dues: number[] = [];
-  const sent: Array<Promise<void>> = [];
-  const beating = (async () => {
-    for (let i = 0, due = performance.now(); building; i++, due += BEAT_EVERY_MS) {
-      const wait = due - performance.now();
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-      const at = due;
-      sent.push(
-        visitors[i % VISITORS]!.beat(`${SITE}/`).then(() => {
-          beats.push(performance.now() - at);
-          dues.push(at);
-        }),
-      );
-    }
-  })();
+  const beating = beatSteadily(visitors);
+  const { beats, dues } = beating;
   let thread = '';
   try {
     await work();
@@ -197,8 +174,7 @@ async function whileBuilding(work: () => Promise<void>): Promise<{
     building = false;
     query.handleDataRow = handleDataRow;
     query.submit = submit;
-    await beating;
-    await Promise.all(sent);
+    await beating.stop();
     await sampling;
     await sampler.end();
   }

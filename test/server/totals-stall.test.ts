@@ -3,12 +3,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { closeHarness, type Harness, startCollector } from '../support/collector';
 import { longestHold } from '../support/hold';
 import {
-  BEAT_EVERY_MS,
+  beatSteadily,
   DAY_LABELS,
   expectTotalsKept,
   FROM,
   LABELS,
+  MARCH,
   percentile,
+  seedFirstView,
   SITE,
   STEP,
   VISITORS,
@@ -43,7 +45,6 @@ const BOUND_MS = 3_000;
 const MONTH_PROBE = `SELECT
   EXISTS (SELECT 1 FROM stats_visits WHERE day = '2025-03' AND metric = 'page' AND label = '${SITE}/?d=2025-03-01&q=1') AS first,
   EXISTS (SELECT 1 FROM stats_visits WHERE day = '2025-03' AND metric = 'page' AND label = '${SITE}/?d=2025-03-31&q=1') AS last`;
-const MARCH = Array.from({ length: 31 }, (_, i) => `2025-03-${String(i + 1).padStart(2, '0')}`);
 
 let h: Harness;
 afterEach(() => closeHarness(h));
@@ -67,17 +68,7 @@ function writeSqlite(statements: string): void {
  * of LABELS pages each, and yesterday's page views; yesterday and both months are to be built again.
  */
 async function seed(): Promise<void> {
-  await h.execute('INSERT INTO sessions (id, first_seen, last_seen, user_agent) VALUES (?, ?, ?, ?)', [
-    ['a'.padEnd(64, '0'), Date.UTC(2025, 2, 1, 12), Date.UTC(2025, 2, 1, 12), 'test'],
-  ]);
-  await h.execute(
-    'INSERT INTO visits (id, session_id, started_at, last_view_at, views, entry_page, exit_page) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    [[1, 'a'.padEnd(64, '0'), Date.UTC(2025, 2, 1, 12), Date.UTC(2025, 2, 1, 12), 1, `${SITE}/`, `${SITE}/`]],
-  );
-  await h.execute('INSERT INTO page_views (visit_id, session_id, page, at, last_at) VALUES (?, ?, ?, ?, ?)', [
-    [1, 'a'.padEnd(64, '0'), `${SITE}/`, Date.UTC(2025, 2, 1, 12), Date.UTC(2025, 2, 1, 12)],
-  ]);
-  await h.buildTotals();
+  await seedFirstView(h);
   const series = (n: number) => `WITH RECURSIVE c (i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < ${n}) `;
   const page = (i: string) => `'${SITE}/?q=' || ${i}`;
   writeSqlite(
@@ -114,33 +105,14 @@ async function whileBuilding(work: () => Promise<void>): Promise<{ held: number;
   // first write took about a second (not the builder's)
   const visitors = Array.from({ length: VISITORS }, () => h.visitor());
   for (const visitor of visitors) await visitor.beat(`${SITE}/`, true);
-  const beats: number[] = [];
-  let building = true;
-  // a beat due every BEAT_EVERY_MS (the visitors in turn), sent when due whether the ones before were
-  // answered or not, each timed from when it was due: a beat this thread could not even send while
-  // held counts the hold (the bundle's timer is in the visitor's browser)
-  const sent: Array<Promise<void>> = [];
-  const beating = (async () => {
-    for (let i = 0, due = performance.now(); building; i++, due += BEAT_EVERY_MS) {
-      const wait = due - performance.now();
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-      const at = due;
-      sent.push(
-        visitors[i % VISITORS]!.beat(`${SITE}/`).then(() => {
-          beats.push(performance.now() - at);
-        }),
-      );
-    }
-  })();
+  const beating = beatSteadily(visitors);
   const { held } = await longestHold(work(), () => {
     const { first, last } = month.get() as { first: number; last: number };
     if (first && !last) halfSeen++;
   });
-  building = false;
-  await beating;
-  await Promise.all(sent);
+  await beating.stop();
   probe.close();
-  return { held, beats, halfSeen };
+  return { held, beats: beating.beats, halfSeen };
 }
 
 describe('the day totals of days with many distinct labels', () => {

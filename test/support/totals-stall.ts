@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { Harness } from './collector';
+import type { Harness, Visitor } from './collector';
 
 // The scenario of the day-totals stall tests (test/server/totals-stall.test.ts on SQLite,
 // totals-stall.postgres.test.ts on PostgreSQL): its sizes and times, and what the totals must hold
@@ -15,6 +15,65 @@ export const STEP = Math.floor((18 * 3_600_000) / DAY_LABELS);
 /** Heartbeats due every 20 ms, from VISITORS visitors in turn (100 visitors on the default 2 s). */
 export const BEAT_EVERY_MS = 20;
 export const VISITORS = 5;
+
+/** The days of March, whose day totals the seed writes and whose month totals the builder sums. */
+export const MARCH = Array.from({ length: 31 }, (_, i) => `2025-03-${String(i + 1).padStart(2, '0')}`);
+
+/**
+ * The seed's first part, the same on both engines: one page view on 1 March (the earliest, so March
+ * is a month of the builder) and the builder's run over it (every day from then built, in the
+ * collector's zone). The engine's own statements then write March's day totals and yesterday.
+ */
+export async function seedFirstView(h: Harness): Promise<void> {
+  const session = 'a'.padEnd(64, '0');
+  const at = Date.UTC(2025, 2, 1, 12);
+  await h.execute('INSERT INTO sessions (id, first_seen, last_seen, user_agent) VALUES (?, ?, ?, ?)', [
+    [session, at, at, 'test'],
+  ]);
+  await h.execute(
+    'INSERT INTO visits (id, session_id, started_at, last_view_at, views, entry_page, exit_page) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    [[1, session, at, at, 1, `${SITE}/`, `${SITE}/`]],
+  );
+  await h.execute('INSERT INTO page_views (visit_id, session_id, page, at, last_at) VALUES (?, ?, ?, ?, ?)', [
+    [1, session, `${SITE}/`, at, at],
+  ]);
+  await h.buildTotals();
+}
+
+/**
+ * Heartbeats due every BEAT_EVERY_MS from `visitors` in turn, each sent when due whether the ones
+ * before were answered or not and timed from when it was due (`beats`, with its due time in `dues`):
+ * a beat the collector's thread could not even send while held counts the hold (the bundle's timer
+ * is in the visitor's browser). `stop()` sends no more and waits for every answer.
+ */
+export function beatSteadily(visitors: readonly Visitor[]): { beats: number[]; dues: number[]; stop(): Promise<void> } {
+  const beats: number[] = [];
+  const dues: number[] = [];
+  const sent: Array<Promise<void>> = [];
+  let beating = true;
+  const loop = (async () => {
+    for (let i = 0, due = performance.now(); beating; i++, due += BEAT_EVERY_MS) {
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      const at = due;
+      sent.push(
+        visitors[i % visitors.length]!.beat(`${SITE}/`).then(() => {
+          beats.push(performance.now() - at);
+          dues.push(at);
+        }),
+      );
+    }
+  })();
+  return {
+    beats,
+    dues,
+    async stop() {
+      beating = false;
+      await loop;
+      await Promise.all(sent);
+    },
+  };
+}
 
 /** The p-th percentile of `values` (0 for none). */
 export const percentile = (values: readonly number[], p: number): number =>
