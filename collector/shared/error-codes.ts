@@ -50,3 +50,13 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** Whether an answer's `code` is one this build knows (an older app, a newer collector: it may not be). */
 export const isErrorCode = (code: unknown): code is ErrorCode => (ERROR_CODES as readonly unknown[]).includes(code);
+
+/**
+ * An error answer's body. `field` names the form field at fault where one is (a setting of
+ * `POST /admin/api/settings`): the app marks that input; other answers name none.
+ */
+export interface ErrorAnswer {
+  error: string;
+  code?: ErrorCode;
+  field?: string;
+}

@@ -543,7 +543,11 @@ describe('admin data', () => {
     });
     const negative = await admin.post('/admin/api/settings', { visitRetentionDays: '-1' });
     expect(negative.status).toBe(400);
-    expect(await negative.json()).toEqual({ error: 'visitRetentionDays must be 1 to 3650', code: 'retention_range' });
+    expect(await negative.json()).toEqual({
+      error: 'visitRetentionDays must be 1 to 3650',
+      code: 'retention_range',
+      field: 'visitRetentionDays',
+    });
     expect((await admin.post('/admin/api/settings', { clickRetentionDays: '99999' })).status).toBe(400);
     // kept across a restart
     h = await h.reopen();

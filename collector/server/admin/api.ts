@@ -16,6 +16,7 @@ import { HttpError } from '../edge/http';
 import type { Store } from '../store';
 import { CONSENT_ID, consentLog, PSEUDONYM } from './consent-log';
 import { createDashboard } from './dashboard';
+import { FieldError } from './field-error';
 import { newToken, tokenHash } from './auth';
 import { filtersOf, storeFilter } from './filters';
 import { trafficCsv } from './tables-csv';
@@ -193,12 +194,13 @@ export function createApi({
       return store.erase({ pseudonym: visitor });
     },
     '/admin/api/settings': async (params): Promise<SavedSettings> => {
-      // each field optional; a given one must be 1 to MAX_RETENTION_DAYS (nothing is kept forever)
+      // each field optional; a given one must be 1 to MAX_RETENTION_DAYS (nothing is kept forever); the
+      // first wrong one in the form's order is named (its `field`), nothing is saved
       const given = (Object.keys(RETENTION) as Array<keyof RetentionDays>).filter((name) => params.has(name));
       const zoneText = params.get('timeZone')?.trim();
       const zone = zoneText === undefined ? null : validTimeZone(zoneText);
       if (zoneText !== undefined && zone === null)
-        throw new HttpError(400, 'timeZone must be an IANA time zone such as Europe/Berlin', ADMIN_HEADERS, 'time_zone');
+        throw new FieldError('timeZone must be an IANA time zone such as Europe/Berlin', ADMIN_HEADERS, 'time_zone', 'timeZone');
       if (given.length === 0 && zone === null)
         throw new HttpError(
           400,
@@ -210,7 +212,7 @@ export function createApi({
         const text = params.get(name)!.trim();
         const days = /^\d{1,5}$/.test(text) ? Number(text) : Number.NaN;
         if (!(days >= 1 && days <= MAX_RETENTION_DAYS))
-          throw new HttpError(400, `${name} must be 1 to ${MAX_RETENTION_DAYS}`, ADMIN_HEADERS, 'retention_range');
+          throw new FieldError(`${name} must be 1 to ${MAX_RETENTION_DAYS}`, ADMIN_HEADERS, 'retention_range', name);
         return [RETENTION[name].key, String(days)] as const;
       });
       const before = await timeZone();
