@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import { SourceMapConsumer } from 'source-map-js';
-import { FIRST_FRAME, startPageServer } from './lighthouse';
+import { ccCookie, FIRST_FRAME, startPageServer } from './lighthouse';
 
 const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const variants = (process.argv[2] ?? 'lite,react,cookieconsent').split(',') as Array<
@@ -58,12 +58,16 @@ const visit = process.env.PROFILE_VISIT === 'return' ? 'return' : 'first';
 // with a frame, as `function source:line`, that it matches, e.g. 'watch.ts:119' for the observer)
 const under = process.env.PROFILE_UNDER ? new RegExp(process.env.PROFILE_UNDER) : null;
 const consent = ['cookieconsent_status=allow; Path=/', 'cookieconsent_categories=1.2.3.4; Path=/'];
-const server = await startPageServer(resolve('.bench/plausible.js'), {
+const returnCookies: Partial<Record<string, string[]>> = {
   lite: consent,
   react: consent,
   liteBefore: consent,
   reactBefore: consent,
-});
+};
+const server = await startPageServer(resolve('.bench/plausible.js'), returnCookies);
+// cookieconsent's return visit: the cc_cookie its own "Accept all" writes (without it the page showed
+// its banner, so it was no return visit)
+if (visit === 'return' && variants.includes('cookieconsent')) returnCookies.cookieconsent = [await ccCookie(server.origin)];
 const browser = await chromium.launch({ executablePath: CHROME, args: ['--no-sandbox'] });
 try {
   // PROFILE_RUNS: profiles per variant, summed and divided (the figures are then per-run means)
