@@ -1,4 +1,4 @@
-import { isErrorCode, type ErrorCode } from '../shared/error-codes';
+import { isErrorCode, type ErrorAnswer, type ErrorCode } from '../shared/error-codes';
 
 /**
  * Thrown for an answer other than 2xx, and for no answer at all (`status` 0: the network, the
@@ -13,6 +13,8 @@ export class ApiError extends Error {
     readonly code: ErrorCode | null = null,
     /** Seconds the answer's Retry-After asks to wait (429, 503); null without one. */
     readonly retryAfter: number | null = null,
+    /** The form field the answer names as wrong (`field`: a setting); null when it names none. */
+    readonly field: string | null = null,
   ) {
     super(message);
   }
@@ -29,25 +31,30 @@ export function retryAfterSeconds(header: string | null, now = Date.now()): numb
   return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now) / 1000));
 }
 
-async function answer<T>(res: Response): Promise<T> {
+/** A 2xx answer as it is; any other as an ApiError (a 401 also sends the admin to the sign-in page). */
+export async function accepted(res: Response): Promise<Response> {
   if (res.status === 401) {
     window.location.assign(SIGN_IN);
     throw new ApiError(401, 'signed out', 'signed_out');
   }
+  if (res.ok) return res;
   // a proxy's error page is no JSON: the status says what happened
-  const body = (await res.json().catch(() => null)) as { error?: unknown; code?: unknown } | null;
-  if (!res.ok)
-    throw new ApiError(
-      res.status,
-      typeof body?.error === 'string' ? body.error : `HTTP ${res.status}`,
-      isErrorCode(body?.code) ? body.code : null,
-      retryAfterSeconds(res.headers.get('retry-after')),
-    );
-  return body as T;
+  const body = (await res.json().catch(() => null)) as { [key in keyof ErrorAnswer]?: unknown } | null;
+  throw new ApiError(
+    res.status,
+    typeof body?.error === 'string' ? body.error : `HTTP ${res.status}`,
+    isErrorCode(body?.code) ? body.code : null,
+    retryAfterSeconds(res.headers.get('retry-after')),
+    typeof body?.field === 'string' ? body.field : null,
+  );
+}
+
+async function answer<T>(res: Response): Promise<T> {
+  return (await (await accepted(res)).json().catch(() => null)) as T;
 }
 
 /** fetch, with no answer at all (offline, the collector down, a reset) as an ApiError of status 0. */
-async function request(url: string, init: RequestInit): Promise<Response> {
+export async function request(url: string, init: RequestInit = {}): Promise<Response> {
   try {
     return await fetch(url, { credentials: 'same-origin', ...init });
   } catch (error) {

@@ -304,7 +304,8 @@ describe('admin area in Chromium, with data made by driving the demo site', () =
     await field.fill('4000'); // longer than before: saved without asking
     const save = page.getByRole('button', { name: 'Speichern' }).nth(1);
     await save.click();
-    const outOfRange = 'Fehlgeschlagen: Jede Frist muss eine ganze Zahl von 1 bis 3.650 Tagen sein.';
+    // named: the collector's answer names the field (test/browser/admin-field-errors.test.ts has the field's own marks)
+    const outOfRange = 'Fehlgeschlagen: „Cookie-Einwilligungen (Tage)“ muss eine ganze Zahl von 1 bis 3.650 sein.';
     await expect.poll(() => page.getByTestId('retention-result').textContent()).toBe(outOfRange);
     expect(await live.textContent()).toBe(outOfRange);
     // the same text twice is read twice: a new paragraph in the region each time
@@ -356,7 +357,7 @@ describe('admin area in Chromium, with data made by driving the demo site', () =
       .toBe('Failed: No answer from the collector. Check the connection and try again.');
     await page.getByLabel('Cookie consents (days)').fill('4000');
     await page.getByRole('button', { name: 'Save' }).nth(1).click();
-    const english = 'Failed: Each period must be a whole number of days from 1 to 3,650.';
+    const english = 'Failed: “Cookie consents (days)” must be a whole number from 1 to 3,650.';
     await expect.poll(() => page.getByTestId('retention-result').textContent()).toBe(english);
     expect(await live.textContent()).toBe(english);
     await page.getByRole('button', { name: 'Deutsch' }).click();

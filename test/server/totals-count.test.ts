@@ -1,14 +1,7 @@
-import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hoursOf } from '../../collector/server/calendar';
-import { clicksStore } from '../../collector/server/store/clicks';
-import { consentsStore } from '../../collector/server/store/consents';
-import { postgresReader, postgresSql } from '../../collector/server/store/postgres';
-import type { Sql } from '../../collector/server/store/sql';
-import { sqliteSql } from '../../collector/server/store/sqlite';
-import { visitsStore } from '../../collector/server/store/visits';
 import { closeHarness, type Harness, signIn, startCollector } from '../support/collector';
 import { driveDashboardScenario } from '../support/dashboard-scenario';
+import { keptAndCounted as keptAndCountedOf } from '../support/totals-count';
 
 // What a build keeps for each day is what the builder's count of that day gives (each area's
 // countForTotals and dayTotals, counted on the readers' side and read into the collector): on SQLite
@@ -18,63 +11,13 @@ import { driveDashboardScenario } from '../support/dashboard-scenario';
 // and a day counted again after a late write.
 
 let h: Harness;
-const closers: Array<() => unknown> = [];
-afterEach(async () => {
-  for (const close of closers.splice(0)) await close();
-  await closeHarness(h);
-});
+afterEach(() => closeHarness(h));
 
 const ZONE = 'Europe/Berlin';
 const SITE = 'http://lichtwerk.test';
 
-/** The builder's count of the stores on the collector's database, from a connection of the test's own. */
-function stores() {
-  let sql: Sql;
-  if (h.databaseUrl) {
-    const reader = postgresReader(h.databaseUrl);
-    sql = postgresSql(h.databaseUrl, 1);
-    closers.push(
-      () => reader.close(),
-      () => sql.close(),
-    );
-    return { sql, visits: visitsStore(sql, reader), clicks: clicksStore(sql, reader), consents: consentsStore(sql, reader) };
-  }
-  const db = new Database(h.dbPath, { readonly: true });
-  closers.push(() => db.close());
-  sql = sqliteSql(db);
-  return { sql, visits: visitsStore(sql, sql), clicks: clicksStore(sql, sql), consents: consentsStore(sql, sql) };
-}
-
-/** Each built day's rows in stats_visits, stats_clicks and stats_consents, and the rows its count gives; both sorted. */
-async function keptAndCounted() {
-  const { sql, visits, clicks, consents } = stores();
-  const built = await sql.all<{ day: string; start_at: number; end_at: number }>(
-    'SELECT day, start_at, end_at FROM stats_built WHERE length(day) = 10 ORDER BY day',
-  );
-  const days = built.map((b) => ({ day: b.day, start: Number(b.start_at), end: Number(b.end_at) }));
-  const hours = (day: (typeof days)[number]) => hoursOf(ZONE, day);
-  const [v, c, k] = await Promise.all([
-    visits.countForTotals(days, hours),
-    clicks.countForTotals(days),
-    consents.countForTotals(days, hours),
-  ]);
-  const line = (table: string, day: string, row: readonly unknown[]) =>
-    JSON.stringify([table, day, ...row.map((x) => (typeof x === 'number' || typeof x === 'bigint' ? Number(x) : x))]);
-  const counted = days.flatMap((day, i) =>
-    [visits.dayTotals(v[i]!.rows), clicks.dayTotals(c[i]!.rows), consents.dayTotals(k[i]!.rows)].flatMap((t) =>
-      t.rows.map((row) => line(t.table, day.day, row)),
-    ),
-  );
-  const kept: string[] = [];
-  for (const [table, columns] of [
-    ['stats_visits', 'metric, label, n, total'],
-    ['stats_clicks', 'page, selector, clicks, visitors, last_at'],
-    ['stats_consents', 'hour, deciders, on1, on2, on3, on4'],
-  ] as const)
-    for (const row of await sql.all<Record<string, unknown>>(`SELECT day, ${columns} FROM ${table} WHERE length(day) = 10`))
-      kept.push(line(table, row.day as string, Object.values(row).slice(1)));
-  return { days: days.map((d) => d.day), kept: kept.sort(), counted: counted.sort() };
-}
+/** Each built day's rows in the day totals' tables, and the rows its count gives (test/support/totals-count.ts). */
+const keptAndCounted = () => keptAndCountedOf(h, ZONE);
 
 describe('the day totals a build keeps', () => {
   it("are the rows the builder's count of each day gives: the dashboard scenario, a day of 23 hours, a day counted again", async () => {

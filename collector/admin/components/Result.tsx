@@ -29,16 +29,21 @@ export function useResult(t: Messages, announce: Announce) {
     done: (text: (t: Messages) => string) => show({ ok: true, text }),
     /** Done, but not as the admin meant it (nothing found to erase): said as a warning. */
     warn: (text: (t: Messages) => string) => show({ ok: false, text }),
+    /** Failed for a reason the view words itself (a field the collector named as wrong). */
+    refused: (text: (t: Messages) => string) => show({ ok: false, text }),
     /** Failed: the error in the admin's language, after `prefix` (loading or an action). */
     failed: (error: unknown, prefix: (t: Messages) => string = (t) => t.actionFailed) =>
       show({ ok: false, text: (t) => `${prefix(t)} ${errorText(t, error)}` }),
   };
 }
 
-/** The result beside its form; no live region of its own (the shell's one reads it out). */
-export function Result({ outcome, t, testId }: { outcome: Outcome | null; t: Messages; testId: string }) {
+/**
+ * The result beside its form; no live region of its own (the shell's one reads it out). `id` lets
+ * a field the result is about name it (aria-describedby).
+ */
+export function Result({ outcome, t, testId, id }: { outcome: Outcome | null; t: Messages; testId: string; id?: string }) {
   return (
-    <p className={outcome?.ok === false ? 'error' : 'ok'} data-testid={testId}>
+    <p className={outcome?.ok === false ? 'error' : 'ok'} data-testid={testId} id={id}>
       {outcome?.text(t)}
     </p>
   );

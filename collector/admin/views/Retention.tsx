@@ -1,6 +1,6 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { Announce } from '../announcer';
-import { getJson, postForm, type RetentionDays, type SavedSettings } from '../api';
+import { ApiError, getJson, postForm, type RetentionDays, type SavedSettings } from '../api';
 import { Result, useResult } from '../components/Result';
 import type { Lang, Messages } from '../i18n';
 import { Tokens } from './Tokens';
@@ -12,6 +12,11 @@ const FIELDS = [
   'formRetentionDays',
   'consentRetentionDays',
 ] as const satisfies ReadonlyArray<keyof RetentionDays>;
+type Field = (typeof FIELDS)[number];
+
+/** The retention field an error answer names (`field`, collector/server/admin/field-error.ts), if it is one of ours. */
+const fieldOf = (error: unknown): Field | undefined =>
+  error instanceof ApiError ? FIELDS.find((field) => field === error.field) : undefined;
 
 /** The settings: the site's time zone, and retention: page views and visits, clicks, form consents, cookie consents, each after N days. */
 export function Retention({
@@ -29,7 +34,7 @@ export function Retention({
   /** Says each form's result to screen readers (the app's live region). */
   announce: Announce;
 }) {
-  const [days, setDays] = useState<Record<(typeof FIELDS)[number], string>>({
+  const [days, setDays] = useState<Record<Field, string>>({
     visitRetentionDays: '',
     clickRetentionDays: '',
     formRetentionDays: '',
@@ -38,11 +43,18 @@ export function Retention({
   // the values in force: a lower one deletes at once, so saving it is confirmed first
   const [kept, setKept] = useState<Partial<RetentionDays>>({});
   const result = useResult(t, announce);
+  // the field the collector refused; `n` counts refusals, so a second one moves focus there again
+  const [invalid, setInvalid] = useState<{ field: Field; n: number } | null>(null);
+  const inputs = useRef<Partial<Record<Field, HTMLInputElement | null>>>({});
+  // after the render that marked it: focus then reads the field as invalid, with its message
+  useEffect(() => {
+    if (invalid) inputs.current[invalid.field]?.focus();
+  }, [invalid]);
   useEffect(() => {
     getJson<RetentionDays>('settings').then(
       (s) => {
         setKept(s);
-        setDays(Object.fromEntries(FIELDS.map((field) => [field, String(s[field])])) as Record<(typeof FIELDS)[number], string>);
+        setDays(Object.fromEntries(FIELDS.map((field) => [field, String(s[field])])) as Record<Field, string>);
       },
       (error: unknown) => result.failed(error, (t) => t.failed),
     );
@@ -56,13 +68,19 @@ export function Retention({
       return before !== undefined && Number(days[field]) < before ? [[t[field], before, Number(days[field])]] : [];
     });
     if (lowered.length > 0 && !window.confirm(t.retentionConfirm(lowered))) return;
+    setInvalid(null);
     postForm<SavedSettings>('settings', days).then(
       (saved) => {
         setKept(saved);
         const deleted = Object.values(saved.deleted).reduce((a, b) => a + b, 0);
         result.done((t) => t.saved(deleted));
       },
-      (error: unknown) => result.failed(error),
+      (error: unknown) => {
+        const field = fieldOf(error);
+        if (field === undefined) return result.failed(error);
+        setInvalid((was) => ({ field, n: (was?.n ?? 0) + 1 }));
+        result.refused((t) => `${t.actionFailed} ${t.retentionFieldFailed(t[field])}`);
+      },
     );
   };
   return (
@@ -73,20 +91,39 @@ export function Retention({
         <h2 id="retention-title">{t.retentionTitle}</h2>
         <p className="hint">{t.retentionHint}</p>
         <form className="filters" onSubmit={save}>
-          {FIELDS.map((field) => (
-            <label key={field}>
-              {t[field]}
-              <input
-                type="number"
-                min={1}
-                max={3650}
-                step={1}
-                required
-                value={days[field]}
-                onChange={(e) => setDays((d) => ({ ...d, [field]: e.target.value }))}
-              />
-            </label>
-          ))}
+          {FIELDS.map((field) => {
+            const wrong = invalid?.field === field;
+            // the message outside the label: the field's name stays its label, the message its description
+            return (
+              <div className="field" key={field}>
+                <label>
+                  {t[field]}
+                  <input
+                    ref={(input) => {
+                      inputs.current[field] = input;
+                    }}
+                    type="number"
+                    min={1}
+                    max={3650}
+                    step={1}
+                    required
+                    value={days[field]}
+                    aria-invalid={wrong || undefined}
+                    aria-describedby={wrong ? `${field}-error` : undefined}
+                    onChange={(e) => {
+                      setDays((d) => ({ ...d, [field]: e.target.value }));
+                      if (wrong) setInvalid(null);
+                    }}
+                  />
+                </label>
+                {wrong && (
+                  <span className="error field-error" id={`${field}-error`} data-testid={`${field}-error`}>
+                    {t.retentionInvalid}
+                  </span>
+                )}
+              </div>
+            );
+          })}
           <div className="buttons">
             <button type="submit">{t.save}</button>
           </div>
@@ -101,6 +138,12 @@ export function Retention({
 function TimeZone({ t, onSaved, announce }: { t: Messages; onSaved: (zone: string) => void; announce: Announce }) {
   const [zone, setZone] = useState('');
   const result = useResult(t, announce);
+  // refused by the collector (`field` timeZone): the field is marked, described by the result, and focused
+  const [invalid, setInvalid] = useState(0);
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (invalid > 0) input.current?.focus();
+  }, [invalid]);
   useEffect(() => {
     getJson<{ timeZone: string }>('settings').then(
       (s) => setZone(s.timeZone),
@@ -111,13 +154,17 @@ function TimeZone({ t, onSaved, announce }: { t: Messages; onSaved: (zone: strin
   // not async: a form handler's returned promise would be dropped by React
   const save = (event: FormEvent): void => {
     event.preventDefault();
+    setInvalid(0);
     postForm<{ timeZone: string }>('settings', { timeZone: zone.trim() }).then(
       (saved) => {
         setZone(saved.timeZone);
         onSaved(saved.timeZone);
         result.done((t) => t.savedZone);
       },
-      (error: unknown) => result.failed(error),
+      (error: unknown) => {
+        result.failed(error);
+        if (error instanceof ApiError && error.field === 'timeZone') setInvalid((n) => n + 1);
+      },
     );
   };
   return (
@@ -133,14 +180,20 @@ function TimeZone({ t, onSaved, announce }: { t: Messages; onSaved: (zone: strin
             spellCheck={false}
             autoComplete="off"
             value={zone}
-            onChange={(e) => setZone(e.target.value)}
+            ref={input}
+            aria-invalid={invalid > 0 || undefined}
+            aria-describedby={invalid > 0 ? 'zone-result' : undefined}
+            onChange={(e) => {
+              setZone(e.target.value);
+              setInvalid(0);
+            }}
           />
         </label>
         <div className="buttons">
           <button type="submit">{t.save}</button>
         </div>
       </form>
-      <Result outcome={result.outcome} t={t} testId="zone-status" />
+      <Result outcome={result.outcome} t={t} testId="zone-status" id="zone-result" />
     </section>
   );
 }

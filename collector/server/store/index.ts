@@ -47,6 +47,8 @@ export interface StoreOptions {
   /** What migrations 3 and 5 need for data stored before them (the visitor feature's parsers). */
   parsers: LegacyParsers;
   lifetimes: AdminLifetimes;
+  /** PostgreSQL: how long each statement of a day-totals build may run (totals-timeout.ts; default TOTALS_TIMEOUT_MS). */
+  totalsTimeoutMs?: number;
 }
 
 /** How long each kind of data is kept: rows older than each time go (null: that kind is left alone). */
@@ -85,7 +87,7 @@ function storeOn(engine: Engine, options: StoreOptions, beforeMigrations: () => 
   const consents = consentsStore(sql, reads);
   const admin = adminStore(sql, options.lifetimes);
   const settings = settingsStore(sql);
-  const stats = totalsBuilder(sql, reads, visits, clicks, consents);
+  const stats = totalsBuilder(sql, reads, visits, clicks, consents, options.totalsTimeoutMs);
   return {
     engine: sql.engine,
     visits,

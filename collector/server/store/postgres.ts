@@ -48,7 +48,7 @@ function postgresOn(client: Queryable): Omit<Sql, 'transaction' | 'close'> {
 }
 
 /** How long one statement of the readers' pool may run on PostgreSQL before the server stops it. */
-const READ_TIMEOUT_MS = 30_000;
+export const READ_TIMEOUT_MS = 30_000;
 
 /**
  * Session settings of every connection: no JIT compilation. The collector's statements are short

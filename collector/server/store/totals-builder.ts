@@ -4,6 +4,7 @@ import type { Day, Range } from './rollups';
 import type { Reads, Sql } from './sql';
 import type { VisitsStore } from './visits';
 import { replaceAtOnce, replaceInSlices, sumMonthAtOnce, sumMonthInSlices, type DayTotals } from './totals-slices';
+import { boundedTotals, TOTALS_TIMEOUT_MS } from './totals-timeout';
 import { countFilteredMonth, filteredMonths, keepFilteredMonth, keepFilteredMonthInServer } from './visits-filtered';
 
 /**
@@ -12,8 +13,18 @@ import { countFilteredMonth, filteredMonths, keepFilteredMonth, keepFilteredMont
  * side and the builder keeping their totals (totals-slices.ts).
  */
 
-/** The day totals' builder's side on an open database, over the areas that keep day totals. */
-export function totalsBuilder(sql: Sql, reads: Reads, visits: VisitsStore, clicks: ClicksStore, consents: ConsentsStore) {
+/**
+ * The day totals' builder's side on an open database, over the areas that keep day totals;
+ * `timeoutMs`: PostgreSQL's bound on each statement of a build (totals-timeout.ts).
+ */
+export function totalsBuilder(
+  sql: Sql,
+  reads: Reads,
+  visits: VisitsStore,
+  clicks: ClicksStore,
+  consents: ConsentsStore,
+  timeoutMs = TOTALS_TIMEOUT_MS,
+) {
   /** The areas with month totals. */
   const MONTHLY = [visits.monthSum, clicks.monthSum];
   /** The areas' day totals' tables (PostgreSQL's build empties a day's in each before counting it again). */
@@ -61,7 +72,8 @@ export function totalsBuilder(sql: Sql, reads: Reads, visits: VisitsStore, click
     /**
      * Count `days` (whole days of the site's calendar in `zone`) from the stored rows and keep their
      * totals; late writes noted before `startedAt` are done with. PostgreSQL: counted and inserted in
-     * the database server (`INSERT ... SELECT`, each area's keepForTotals), in one transaction; SQLite:
+     * the database server (`INSERT ... SELECT`, each area's keepForTotals), in one transaction whose
+     * statements are bounded (totals-timeout.ts: past it, nothing of the batch is kept); SQLite:
      * counted on the readers' side, each day unmarked, written in short transactions and marked built
      * in the last (totals-slices.ts).
      */
@@ -89,7 +101,9 @@ export function totalsBuilder(sql: Sql, reads: Reads, visits: VisitsStore, click
           // counted and kept in the server: read into the collector and written back 200 rows a
           // statement, a day's 30,000 rows (10,000 distinct pages) were parsed and built into
           // statements on the collector's thread, and the heartbeats due meanwhile waited behind it
-          await sql.transaction(async (tx) => {
+          const span = days.length > 1 ? `${days[0]!.day} to ${days.at(-1)!.day}` : (days[0]?.day ?? 'no day');
+          const what = `the day totals of ${span}`;
+          await boundedTotals(sql, timeoutMs, what, async (tx) => {
             for (const day of days) {
               await unmark(tx, day);
               await dropMonth(tx, day);
@@ -100,7 +114,7 @@ export function totalsBuilder(sql: Sql, reads: Reads, visits: VisitsStore, click
             await clicks.keepForTotals(tx, days);
             await consents.keepForTotals(tx, days, hoursOf);
             for (const day of days) await mark(tx, day);
-          }, 'stats');
+          });
           return;
         }
         const [v, c, k] = await Promise.all([
@@ -149,7 +163,7 @@ export function totalsBuilder(sql: Sql, reads: Reads, visits: VisitsStore, click
       exclusive(async () => {
         // PostgreSQL counts and keeps them in the server: their rows (450,000 a month at 10,000 distinct
         // pages a day) parsed on this thread held the heartbeats (visits-filtered.ts)
-        if (days && sql.engine === 'postgres') await keepFilteredMonthInServer(sql, month, days, startedAt);
+        if (days && sql.engine === 'postgres') await keepFilteredMonthInServer(sql, month, days, startedAt, timeoutMs);
         else if (days) await keepFilteredMonth(sql, month, await countFilteredMonth(reads, days), startedAt);
         const mark = async (tx: Sql) => {
           await tx.run('DELETE FROM stats_built WHERE day = ?', [month.day]);
@@ -162,10 +176,10 @@ export function totalsBuilder(sql: Sql, reads: Reads, visits: VisitsStore, click
           ]);
         };
         if (sql.engine === 'postgres') {
-          await sql.transaction(async (tx) => {
+          await boundedTotals(sql, timeoutMs, `the month totals of ${month.day}`, async (tx) => {
             for (const sum of MONTHLY) await sumMonthAtOnce(tx, month.day, sum);
             await mark(tx);
-          }, 'stats');
+          });
           return;
         }
         await sql.transaction((tx) => tx.run('DELETE FROM stats_built WHERE day = ?', [month.day]));

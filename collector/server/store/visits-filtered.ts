@@ -1,6 +1,7 @@
 import { deleteInChunks } from './retention';
 import { dayTable, type Day } from './rollups';
 import type { Reads, Sql } from './sql';
+import { boundedTotals } from './totals-timeout';
 import { VISIT_DIMENSIONS, type FilterDimension, type VisitFilter } from './visits-dimensions';
 
 /**
@@ -165,12 +166,18 @@ const markMonth = (tx: Sql, month: Day, builtAt: number) =>
  * a month of 10,000 distinct pages a day was 450,000 rows parsed on the collector's thread and 900
  * statements built there (3 s of that thread and 1 s of garbage collection per build): the
  * heartbeats due meanwhile waited behind it (BENCHMARKS.md, "Heartbeats during the day-totals build
- * on PostgreSQL"). The counts now run on the writers' connection of the build (no statement timeout),
- * beside the readers' one.
+ * on PostgreSQL"). The counts now run on the writers' connection of the build, beside the readers'
+ * one, each bounded to `timeoutMs` as a reader's is (totals-timeout.ts: past it, nothing is kept).
  */
-export async function keepFilteredMonthInServer(sql: Sql, month: Day, days: readonly Day[], builtAt: number): Promise<void> {
+export async function keepFilteredMonthInServer(
+  sql: Sql,
+  month: Day,
+  days: readonly Day[],
+  builtAt: number,
+  timeoutMs: number,
+): Promise<void> {
   const { statements, params } = filteredStatements(days);
-  await sql.transaction(async (tx) => {
+  await boundedTotals(sql, timeoutMs, `the filtered month totals of ${month.day}`, async (tx) => {
     await unmarkMonth(tx, month);
     await tx.run('DELETE FROM stats_visits_by WHERE start_at = ?', [month.start]);
     for (const statement of statements)
@@ -180,7 +187,7 @@ export async function keepFilteredMonthInServer(sql: Sql, month: Day, days: read
         [month.start, ...params],
       );
     await markMonth(tx, month, builtAt);
-  }, 'stats');
+  });
 }
 
 /**

@@ -16,6 +16,10 @@ export const settings = {
   clickRetentionDays: 'Klicks der Heatmap (Tage)',
   formRetentionDays: 'Formular-Einwilligungen (Tage)',
   consentRetentionDays: 'Cookie-Einwilligungen (Tage)',
+  /** At a retention field the collector refused (beside it, and what the field's description reads). */
+  retentionInvalid: `Eine ganze Zahl von 1 bis ${n(3650)} angeben.`,
+  /** The form's result for that field, naming it. */
+  retentionFieldFailed: (label: string) => `„${label}“ muss eine ganze Zahl von 1 bis ${n(3650)} sein.`,
   save: 'Speichern',
   retentionConfirm: (changes: Array<[field: string, from: number, to: number]>) =>
     `Kürzere Fristen löschen ältere Daten sofort und endgültig: ${changes.map(([field, from, to]) => `${field} ${n(from)} → ${n(to)}`).join('; ')}. Speichern?`,

@@ -17,6 +17,10 @@ export const settings: typeof de = {
   clickRetentionDays: 'Heatmap clicks (days)',
   formRetentionDays: 'Form consents (days)',
   consentRetentionDays: 'Cookie consents (days)',
+  /** At a retention field the collector refused (beside it, and what the field's description reads). */
+  retentionInvalid: `Enter a whole number from 1 to ${n(3650)}.`,
+  /** The form's result for that field, naming it. */
+  retentionFieldFailed: (label: string) => `“${label}” must be a whole number from 1 to ${n(3650)}.`,
   save: 'Save',
   retentionConfirm: (changes: Array<[field: string, from: number, to: number]>) =>
     `Shorter periods delete older data at once and for good: ${changes.map(([field, from, to]) => `${field} ${n(from)} → ${n(to)}`).join('; ')}. Save?`,
