@@ -193,7 +193,7 @@ function ViewOf({
 }) {
   switch (view) {
     case 'overview':
-      return <Overview t={t} lang={lang} period={period} filters={filters} onFilters={onFilters} />;
+      return <Overview t={t} lang={lang} period={period} filters={filters} onFilters={onFilters} announce={announce} />;
     case 'clicks':
       return <Clicks t={t} lang={lang} period={period} filters={filters} onFilters={onFilters} />;
     case 'consentStats':

@@ -29,6 +29,8 @@ export function useResult(t: Messages, announce: Announce) {
     done: (text: (t: Messages) => string) => show({ ok: true, text }),
     /** Done, but not as the admin meant it (nothing found to erase): said as a warning. */
     warn: (text: (t: Messages) => string) => show({ ok: false, text }),
+    /** Nothing to show (another try began). */
+    clear: () => setOutcome(null),
     /** Failed for a reason the view words itself (a field the collector named as wrong). */
     refused: (text: (t: Messages) => string) => show({ ok: false, text }),
     /** Failed: the error in the admin's language, after `prefix` (loading or an action). */

@@ -102,7 +102,16 @@ export function ConsentLog({ t, lang, period, filtered = false, announce }: Unfi
           {t.notFiltered}
         </p>
       )}
-      <SearchForm t={t} draft={draft} onDraft={setDraft} onSearch={search} onReset={reset} csv={csv} csvLink={csvLink} />
+      <SearchForm
+        t={t}
+        draft={draft}
+        onDraft={setDraft}
+        onSearch={search}
+        onReset={reset}
+        csv={csv}
+        csvLink={csvLink}
+        announce={announce}
+      />
       <section className="card" aria-labelledby="log-title">
         <h2 id="log-title">{t.logTitle}</h2>
         <Status loaded={loaded} t={t} busy={busy}>

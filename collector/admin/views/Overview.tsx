@@ -1,4 +1,5 @@
 import { filterFields } from '../address';
+import type { Announce } from '../announcer';
 import { getJson, type FilterName, type Row, type Traffic } from '../api';
 import { FilterChips } from '../components/FilterChips';
 import { PeriodNote } from '../components/PeriodPicker';
@@ -18,7 +19,7 @@ import type { FilteredViewProps } from './props';
  * entry and exit pages, sources (by name, and the referring pages), campaigns, devices, browsers,
  * operating systems, countries and window widths (views/overview/, a file each).
  */
-export function Overview({ t, lang, period, filters, onFilters }: FilteredViewProps) {
+export function Overview({ t, lang, period, filters, onFilters, announce }: FilteredViewProps & { announce: Announce }) {
   const online = useOnline();
   const fields = filterFields(filters);
   const [traffic, , trafficBusy] = useData(
@@ -30,8 +31,8 @@ export function Overview({ t, lang, period, filters, onFilters }: FilteredViewPr
     onFilters([...filters.filter((f) => f.name !== name), { name, value: row.label }]);
   const number = new Intl.NumberFormat(lang);
   const count = (n: number) => number.format(n);
-  // each card's tables as CSV, with the view's period and filters
-  const href = trafficCsv(period, fields);
+  // each card's tables as CSV, with the view's period and filters; a failed export is read out
+  const csv = { href: trafficCsv(period, fields), announce };
   // not bound to the period: between the period's key figures and its details
   const onlineCard = <OnlineNow t={t} lang={lang} online={online} />;
   return (
@@ -41,10 +42,10 @@ export function Overview({ t, lang, period, filters, onFilters }: FilteredViewPr
           <>
             <PeriodNote t={t} lang={lang} period={data.period} />
             <FilterChips t={t} lang={lang} filters={filters} onChange={onFilters} />
-            <KeyFigures t={t} lang={lang} summary={data.summary} count={count} href={href} />
+            <KeyFigures t={t} lang={lang} summary={data.summary} count={count} csv={csv} />
             {onlineCard}
-            <ViewsChart t={t} lang={lang} period={data.period} series={data.series} count={count} href={href} />
-            <Breakdowns t={t} lang={lang} data={data} count={count} href={href} pick={pick} />
+            <ViewsChart t={t} lang={lang} period={data.period} series={data.series} count={count} csv={csv} />
+            <Breakdowns t={t} lang={lang} data={data} count={count} csv={csv} pick={pick} />
           </>
         )}
       </Status>

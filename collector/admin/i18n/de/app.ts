@@ -21,6 +21,8 @@ export const app = {
   loading: 'Lädt …',
   failed: 'Laden fehlgeschlagen:',
   actionFailed: 'Fehlgeschlagen:',
+  /** Before the reason a CSV export failed. */
+  downloadFailed: 'CSV-Export fehlgeschlagen:',
   period: 'Zeitraum',
   periods: {
     today: 'Heute',

@@ -16,6 +16,8 @@ export const app: typeof de = {
   loading: 'Loading …',
   failed: 'Loading failed:',
   actionFailed: 'Failed:',
+  /** Before the reason a CSV export failed. */
+  downloadFailed: 'CSV export failed:',
   period: 'Period',
   periods: { today: 'Today', '7d': 'Last 7 days', '30d': 'Last 30 days', '12m': 'Last 12 months', custom: 'Custom range' },
   apply: 'Apply',

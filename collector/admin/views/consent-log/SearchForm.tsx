@@ -1,4 +1,6 @@
 import type { FormEvent, RefObject } from 'react';
+import type { Announce } from '../../announcer';
+import { DownloadLink } from '../../components/DownloadLink';
 import type { Messages } from '../../i18n';
 import { CONSENT_ID, PSEUDONYM } from './ids';
 
@@ -19,6 +21,7 @@ export function SearchForm({
   onReset,
   csv,
   csvLink,
+  announce,
 }: {
   t: Messages;
   draft: Filter;
@@ -27,6 +30,8 @@ export function SearchForm({
   onReset: () => void;
   csv: string;
   csvLink: RefObject<HTMLAnchorElement | null>;
+  /** Reads out a failed export (the app's live region). */
+  announce: Announce;
 }) {
   return (
     <section className="card" aria-labelledby="log-filter">
@@ -61,9 +66,9 @@ export function SearchForm({
           <button type="button" className="secondary" onClick={onReset}>
             {t.reset}
           </button>
-          <a className="button secondary" href={csv} download data-testid="csv-link" ref={csvLink}>
+          <DownloadLink t={t} announce={announce} className="button secondary" href={csv} testId="csv-link" linkRef={csvLink}>
             {t.exportCsv}
-          </a>
+          </DownloadLink>
         </div>
       </form>
     </section>

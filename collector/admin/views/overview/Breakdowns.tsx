@@ -2,7 +2,7 @@ import type { FilterName, Row, Traffic } from '../../api';
 import { Breakdown } from '../../components/Breakdown';
 import { countryName, duration, pathOf } from '../../format';
 import type { Lang, Messages } from '../../i18n';
-import { Card, type CsvHref } from './Card';
+import { Card, type CsvExport } from './Card';
 import { FILTER_OF } from './tables';
 
 /** The campaign parameters, in the order a campaign link names them. */
@@ -21,14 +21,14 @@ export function Breakdowns({
   lang,
   data,
   count,
-  href,
+  csv,
   pick,
 }: {
   t: Messages;
   lang: Lang;
   data: Traffic;
   count: (n: number) => string;
-  href: CsvHref;
+  csv: CsvExport;
   pick: (name: FilterName) => (row: Row) => void;
 }) {
   // pages of more than one site: the host stays in the label
@@ -52,7 +52,7 @@ export function Breakdowns({
     'screens-title': ['screens'],
   };
   const card = (id: string, title: string, body: React.ReactNode, hint?: string) => (
-    <Card t={t} id={id} title={title} tables={CARD_TABLES[id] ?? []} href={href} hint={hint}>
+    <Card t={t} id={id} title={title} tables={CARD_TABLES[id] ?? []} csv={csv} hint={hint}>
       {body}
     </Card>
   );

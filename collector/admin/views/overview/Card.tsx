@@ -1,11 +1,16 @@
+import type { Announce } from '../../announcer';
+import { DownloadLink } from '../../components/DownloadLink';
 import type { Messages } from '../../i18n';
 import { FILTER_OF } from './tables';
 
-/** Where a table's CSV is (trafficCsv with the view's period and filters). */
-export type CsvHref = (table: string) => string;
+/** The overview's CSV exports: where a table's CSV is (trafficCsv with the view's period and filters), and how a failure is read out. */
+export interface CsvExport {
+  href: (table: string) => string;
+  announce: Announce;
+}
 
 /** A card's tables as CSV links (none: nothing), each named by its table where the card has several. */
-export function CsvLinks({ t, title, tables, href }: { t: Messages; title: string; tables: readonly string[]; href: CsvHref }) {
+export function CsvLinks({ t, title, tables, csv }: { t: Messages; title: string; tables: readonly string[]; csv: CsvExport }) {
   return (
     tables.length > 0 && (
       <span className="csv-links">
@@ -14,10 +19,10 @@ export function CsvLinks({ t, title, tables, href }: { t: Messages; title: strin
           const what = tables.length > 1 ? `${title}: ${t.utm[table] ?? name}` : title;
           // the visible text first in the link's name, the card's title for a screen reader after it
           return (
-            <a key={table} href={href(table)} download data-testid={`csv-${table}`}>
+            <DownloadLink key={table} t={t} announce={csv.announce} href={csv.href(table)} testId={`csv-${table}`}>
               {tables.length > 1 ? `${t.csv} ${name}` : t.csv}
               <span className="sr-only"> ({what})</span>
-            </a>
+            </DownloadLink>
           );
         })}
       </span>
@@ -31,7 +36,7 @@ export function Card({
   id,
   title,
   tables,
-  href,
+  csv,
   hint,
   children,
 }: {
@@ -39,7 +44,7 @@ export function Card({
   id: string;
   title: string;
   tables: readonly string[];
-  href: CsvHref;
+  csv: CsvExport;
   hint?: string;
   children: React.ReactNode;
 }) {
@@ -47,7 +52,7 @@ export function Card({
     <section aria-labelledby={id} className="card">
       <div className="card-head">
         <h2 id={id}>{title}</h2>
-        <CsvLinks t={t} title={title} tables={tables} href={href} />
+        <CsvLinks t={t} title={title} tables={tables} csv={csv} />
       </div>
       {hint && <p className="hint">{hint}</p>}
       {children}

@@ -2,7 +2,7 @@ import type { Compared, Traffic } from '../../api';
 import { Change } from '../../components/Change';
 import { duration, percent } from '../../format';
 import type { Lang, Messages } from '../../i18n';
-import { CsvLinks, type CsvHref } from './Card';
+import { CsvLinks, type CsvExport } from './Card';
 
 /** The period's key figures, each beside the previous period's with its change. */
 export function KeyFigures({
@@ -10,13 +10,13 @@ export function KeyFigures({
   lang,
   summary,
   count,
-  href,
+  csv,
 }: {
   t: Messages;
   lang: Lang;
   summary: Traffic['summary'];
   count: (n: number) => string;
-  href: CsvHref;
+  csv: CsvExport;
 }) {
   const before = summary.visits.previous === 0;
   const figures: Array<[string, Compared, (n: number) => string, boolean?]> = [
@@ -30,7 +30,7 @@ export function KeyFigures({
     <section aria-labelledby="figures-title" className="card">
       <div className="card-head">
         <h2 id="figures-title">{t.keyFigures}</h2>
-        <CsvLinks t={t} title={t.keyFigures} tables={['summary']} href={href} />
+        <CsvLinks t={t} title={t.keyFigures} tables={['summary']} csv={csv} />
       </div>
       <dl className="figures" data-testid="figures">
         {figures.map(([label, value, format, rate = false]) => (

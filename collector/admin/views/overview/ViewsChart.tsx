@@ -3,7 +3,7 @@ import { BarChart } from '../../components/BarChart';
 import { Table } from '../../components/Table';
 import { bucketLabel } from '../../format';
 import type { Lang, Messages } from '../../i18n';
-import { CsvLinks, type CsvHref } from './Card';
+import { CsvLinks, type CsvExport } from './Card';
 
 /** Page views over time beside the previous period's: the chart, and its values as a collapsed table. */
 export function ViewsChart({
@@ -12,14 +12,14 @@ export function ViewsChart({
   period,
   series,
   count,
-  href,
+  csv,
 }: {
   t: Messages;
   lang: Lang;
   period: PeriodInfo;
   series: Traffic['series'];
   count: (n: number) => string;
-  href: CsvHref;
+  csv: CsvExport;
 }) {
   const chartTitle = t.viewsPer[period.unit]!;
   const short = (label: string) => bucketLabel(label, lang, true);
@@ -27,7 +27,7 @@ export function ViewsChart({
     <section aria-labelledby="views-title" className="card">
       <div className="card-head">
         <h2 id="views-title">{chartTitle}</h2>
-        <CsvLinks t={t} title={chartTitle} tables={['series']} href={href} />
+        <CsvLinks t={t} title={chartTitle} tables={['series']} csv={csv} />
       </div>
       <BarChart
         values={series.map((d) => d.views)}
