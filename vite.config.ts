@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
-import { mangledProperties, reactPropertyMangling } from './build/mangle.ts';
+import { propertyMangling, reactPropertyMangling } from './build/mangle.ts';
 import { liteStaticViews } from './build/lite-views.ts';
 import { reactDomInternals } from './build/react-dom-internals.ts';
 import { pinnedDependencies } from './build/pinned.ts';
@@ -72,11 +72,7 @@ export default defineConfig(({ mode }) => {
             terserOptions: {
               ecma: 2020 as const,
               compress: { passes: 3, sequences: false, inline: 1, unsafe_arrows: true, pure_getters: true },
-              mangle: {
-                properties: {
-                  regex: mangledProperties(['__[A-Za-z]?', '_sb']),
-                },
-              },
+              mangle: { properties: propertyMangling(['__[A-Za-z]?', '_sb']) },
               format: { comments: false },
             },
           }

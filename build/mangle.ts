@@ -1,10 +1,13 @@
-// What it holds: the lite build's terser property-mangling lists (vite.config.ts builds the
-// `mangle.properties.regex` from them). Why: renaming properties that only the bundle reads cuts
-// their long names out of the output. Every name here must be read nowhere outside the bundle (not
-// in `window.PagePulse`, an event detail, a config key, a request or the QA files) and must not be
-// a DOM or preact property; a wrong entry breaks the lite bundle at run time, which the
-// browser suites (run against dist/pagepulse.lite.iife.js) catch.
+// What it holds: the lite build's terser property-mangling lists (vite.config.ts builds
+// `mangle.properties` from them with propertyMangling). Why: renaming properties that only the bundle
+// reads cuts their long names out of the output. Every name here must be read nowhere outside the
+// bundle (not in `window.PagePulse`, an event detail, a config key, a request or the QA files) and
+// never on a DOM object or one of preact's (terser renames it everywhere in the file, a DOM
+// property's name too); a wrong entry breaks the lite bundle at run time, which the browser suites
+// (run against dist/pagepulse.lite.iife.js) catch.
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { minify } from 'terser';
 import type { Plugin } from 'vite';
 
@@ -94,6 +97,36 @@ export function mangledProperties(extra: readonly string[] = []): RegExp {
   return new RegExp(`^(${[...extra, ...messageKeys(), ...INTERNAL].join('|')})$`);
 }
 
+/** The built-ins whose own and prototype property names terser reserves besides its DOM list (its find_builtins). */
+const BUILTINS = `Object Array Function Number String Boolean Error Math Date RegExp Symbol ArrayBuffer DataView Float32Array
+  Float64Array Int8Array Int16Array Int32Array Uint8Array Uint8ClampedArray Uint16Array Uint32Array JSON Map Promise Proxy
+  Reflect Set WeakMap WeakSet EvalError RangeError ReferenceError SyntaxError TypeError URIError`.split(/\s+/);
+
+/**
+ * terser's `mangle.properties` for the lists: `regex` from mangledProperties, and `builtins: true`
+ * with the reserved names given here. Left to itself terser never renames a name of its DOM and
+ * built-in list (`tools/domprops.js`, 9,000 names of every browser), whatever the regex says: the
+ * listed names that some browser also has as a property (`effects`, `element`, `release`, `service`,
+ * `actions`, `watch`, `reasons`, `disposed`, `setEnabled`) kept their long form in both builds.
+ * Reserved here is that same list without the listed names, so the short names terser picks are
+ * still never a DOM or built-in property. Every listed name is read on the bundle's own objects only
+ * (INTERNAL says so), React's too (`element` of its update payloads is renamed the same everywhere).
+ */
+export function propertyMangling(extra: readonly string[] = []): { regex: RegExp; builtins: true; reserved: string[] } {
+  const regex = mangledProperties(extra);
+  // terser's DOM list (the package exports no path to it)
+  const file = new URL('../tools/domprops.js', pathToFileURL(createRequire(import.meta.url).resolve('terser')));
+  const domprops = [...readFileSync(file, 'utf8').matchAll(/^\s*"([^"]+)",?$/gm)].map((m) => m[1]!);
+  if (domprops.length < 5000)
+    throw new Error(`${fileURLToPath(file)}: terser's DOM property list not found; re-check propertyMangling()`);
+  const builtins = BUILTINS.flatMap((name) => {
+    const ctor = (globalThis as unknown as Record<string, { prototype?: object }>)[name]!;
+    return [...Object.getOwnPropertyNames(ctor), ...Object.getOwnPropertyNames(ctor.prototype ?? {})];
+  });
+  const reserved = new Set([...domprops, ...builtins, 'null', 'true', 'false', 'NaN', 'Infinity', '-Infinity', 'undefined']);
+  return { regex, builtins: true, reserved: [...reserved].filter((name) => !regex.test(name)) };
+}
+
 /**
  * The React build's property mangling: the same lists as the lite build's (messageKeys and
  * INTERNAL), applied by terser to the bundle that Rolldown's own minifier made (which renames no
@@ -105,7 +138,7 @@ export function mangledProperties(extra: readonly string[] = []): RegExp {
  * carried through (terser maps to the input's map).
  */
 export function reactPropertyMangling(): Plugin {
-  const regex = mangledProperties();
+  const properties = propertyMangling();
   return {
     name: 'pagepulse:react-property-mangling',
     apply: 'build',
@@ -116,7 +149,7 @@ export function reactPropertyMangling(): Plugin {
         const out = await minify(file.code, {
           ecma: 2020,
           compress: false,
-          mangle: { properties: { regex } },
+          mangle: { properties },
           // the compile hint (vite.config.ts postBanner) stays the first line
           format: { comments: /allFunctionsCalledOnLoad/ },
           sourceMap: map?.type === 'asset' ? { content: String(map.source) } : false,
