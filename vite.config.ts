@@ -5,6 +5,7 @@ import { propertyMangling, reactPropertyMangling } from './build/mangle.ts';
 import { liteStaticViews } from './build/lite-views.ts';
 import { reactDomInternals } from './build/react-dom-internals.ts';
 import { pinnedDependencies } from './build/pinned.ts';
+import { preactEdits } from './build/preact-edits.ts';
 import { reactEsm } from './build/react-esm.ts';
 
 // The build's edits of React and react-dom and the lite build's mangling lists live in build/,
@@ -23,7 +24,7 @@ export default defineConfig(({ mode }) => {
   const debugFile = mode === 'lite-debug';
   return {
     plugins: lite
-      ? [pinnedDependencies(), liteStaticViews()]
+      ? [pinnedDependencies(), liteStaticViews(), preactEdits()]
       : [pinnedDependencies(), reactDomInternals(), reactEsm(), reactPropertyMangling()],
     define: {
       'process.env.NODE_ENV': JSON.stringify('production'),

@@ -14,7 +14,7 @@ import type { Plugin } from 'vite';
 export const EDITED_PACKAGES: Record<string, string> = {
   react: 'build/react-esm.ts',
   'react-dom': 'build/react-dom-internals.ts',
-  preact: "build/mangle.ts (the lite build's property mangling of preact's internals)",
+  preact: "build/preact-edits.ts and build/mangle.ts (the lite build's edits and property mangling of preact's internals)",
 };
 
 const ROOT = new URL('..', import.meta.url);

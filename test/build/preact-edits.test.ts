@@ -1,0 +1,64 @@
+// build/preact-edits.ts: the lite build's edits of preact's core. The edited preact renders the
+// views' kind of component (a function with state and an effect) through src/ui/react-root.tsx with
+// the lite build's stand-ins for React, updates and unmounts it; a changed preact fails the build
+// naming the anchor, and a module of ours importing what the edits take out fails it naming the module.
+import { JSDOM } from 'jsdom';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Script } from 'node:vm';
+import type { Plugin } from 'vite';
+import { describe, expect, it } from 'vitest';
+import { editPreact, PREACT_EDITS, preactEdits } from '../../build/preact-edits';
+import { bundle, fixture, GLOBAL } from './bundle';
+
+/** The lite build's aliases of React's modules (vite.config.ts), as a plugin for the test build. */
+const liteAliases: Plugin = {
+  name: 'lite-aliases',
+  enforce: 'pre',
+  resolveId(source) {
+    if (source === 'react/jsx-runtime') return this.resolve('preact/jsx-runtime');
+    const file = { react: 'react.ts', 'react-dom': 'react-dom.ts', 'react-dom/client': 'react-dom-client.ts' }[source];
+    return file ? fileURLToPath(new URL(`../../src/ui/lite/${file}`, import.meta.url)) : null;
+  },
+};
+
+const PREACT = 'node_modules/preact/dist/preact.module.js';
+
+describe("the lite build's edits of preact (build/preact-edits.ts)", () => {
+  it('renders a function component with state and an effect, updates and unmounts it', async () => {
+    const code = await bundle(fixture('react-entry.ts'), [liteAliases, preactEdits()]);
+    // the edited text, not preact's: the error boundary walk and forceUpdate are gone
+    expect(code).not.toContain('getDerivedStateFromError');
+    expect(code).not.toContain('forceUpdate');
+    const dom = new JSDOM('<!doctype html><html><body></body></html>', { runScripts: 'outside-only', pretendToBeVisual: true });
+    new Script(code).runInContext(dom.getInternalVMContext());
+    const doc = dom.window.document;
+    const entry = (
+      dom.window as unknown as Record<string, { mount: (d: Document) => { teardown: () => void; bump: Promise<() => void> } }>
+    )[GLOBAL]!;
+    const { teardown, bump } = entry.mount(doc);
+    const host = doc.querySelector('pagepulse-build-test');
+    expect(host?.shadowRoot?.querySelector('#count')?.textContent).toBe('count 0');
+    (await bump)();
+    await expect.poll(() => host?.shadowRoot?.querySelector('#count')?.textContent).toBe('count 1');
+    teardown();
+    expect(doc.querySelector('pagepulse-build-test')).toBeNull();
+    dom.window.close();
+  });
+
+  it('makes each edit once in the installed preact; a changed text fails naming the file and the anchor', () => {
+    const text = readFileSync(PREACT, 'utf8');
+    const edited = editPreact(PREACT, text);
+    for (const { text: anchor } of PREACT_EDITS) expect(edited).not.toContain(anchor);
+    const changed = text.replace('M=F.prototype&&F.prototype.render', 'M=F.prototype&&!!F.prototype.render');
+    expect(() => editPreact(PREACT, changed)).toThrow(
+      'node_modules/preact/dist/preact.module.js: the build edits this file and no longer finds the anchor "the class component test"',
+    );
+  });
+
+  it('a module importing Component from preact: the build fails naming it', async () => {
+    await expect(bundle(fixture('imports-preact-component.ts'), [liteAliases, preactEdits()])).rejects.toThrow(
+      /imports-preact-component\.ts imports Component from preact: the lite build edits class components, contexts and error boundaries out of preact/,
+    );
+  });
+});
