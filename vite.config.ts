@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
-import { propertyMangling, reactPropertyMangling } from './build/mangle.ts';
+import { PREACT_NAMES, propertyMangling, reactPropertyMangling } from './build/mangle.ts';
 import { liteStaticViews } from './build/lite-views.ts';
 import { reactDomInternals } from './build/react-dom-internals.ts';
 import { pinnedDependencies } from './build/pinned.ts';
@@ -59,7 +59,7 @@ export default defineConfig(({ mode }) => {
       // shared by preact core, hooks and jsx-runtime, all inside this one bundle; nothing in src/
       // or the page reads them (`__html`, `__proto__` do not match). Terser never picks a name used
       // as a property anywhere else in the code or a DOM property, so no collision: -76 B gzip lite.
-      // Likewise preact's `_sb`
+      // Likewise preact's other names that only it and our views read (build/mangle.ts PREACT_NAMES)
       // `unsafe_arrows` turns anonymous `function` expressions that use neither `this` nor `arguments`
       // into arrows; it breaks only one that is called with `new` or whose `.prototype` is read, and
       // the bundle has none (our constructors are classes, preact's `Component` is named and uses
@@ -73,7 +73,7 @@ export default defineConfig(({ mode }) => {
             terserOptions: {
               ecma: 2020 as const,
               compress: { passes: 3, sequences: false, inline: 1, unsafe_arrows: true, pure_getters: true },
-              mangle: { properties: propertyMangling(['__[A-Za-z]?', '_sb']) },
+              mangle: { properties: propertyMangling(PREACT_NAMES) },
               format: { comments: false },
             },
           }
