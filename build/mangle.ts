@@ -87,6 +87,18 @@ export const INTERNAL = [
   'binds',
   'errors',
   'answer',
+  'dispose',
+  'allows',
+  'choose',
+  'decline',
+  'hold',
+  'held',
+  'perform',
+  'isOwnUi',
+  'nodes',
+  'texts',
+  'mountConsent',
+  'mountNotify',
 ];
 
 /**
