@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
 import type { Plugin } from 'vite';
 import { describe, expect, it } from 'vitest';
-import { editPreact, PREACT_EDITS, preactEdits } from '../../build/preact-edits';
+import { editPreact, needsEditedOut, PREACT_EDITS, preactEdits } from '../../build/preact-edits';
 import { bundle, fixture, GLOBAL } from './bundle';
 
 /** The lite build's aliases of React's modules (vite.config.ts), as a plugin for the test build. */
@@ -58,7 +58,17 @@ describe("the lite build's edits of preact (build/preact-edits.ts)", () => {
 
   it('a module importing Component from preact: the build fails naming it', async () => {
     await expect(bundle(fixture('imports-preact-component.ts'), [liteAliases, preactEdits()])).rejects.toThrow(
-      /imports-preact-component\.ts imports Component from preact: the lite build edits class components, contexts and error boundaries out of preact/,
+      /imports-preact-component\.ts imports Component from preact: the lite build edits class components, contexts, error boundaries, Suspense and dangerouslySetInnerHTML out of preact/,
     );
+  });
+
+  it("refuses our modules' use of what the edits take out, and nothing else", () => {
+    expect(
+      needsEditedOut("import { createElement, options } from 'preact';\nimport { useState } from 'preact/hooks';"),
+    ).toBeNull();
+    expect(needsEditedOut("import { useContext } from 'preact/hooks';")).toBe('imports useContext from preact/hooks');
+    expect(needsEditedOut("import { Suspense } from 'preact/compat';")).toBe('imports { Suspense } from preact/compat');
+    expect(needsEditedOut("import * as preact from 'preact';")).toBe('imports * as preact from preact');
+    expect(needsEditedOut('<div dangerouslySetInnerHTML={{ __html: text }} />')).toBe('uses dangerouslySetInnerHTML');
   });
 });
