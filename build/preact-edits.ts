@@ -1,11 +1,12 @@
 // What it edits: preact's core module (preact/dist/preact.module.js) in the lite builds. Why: the
 // views are function components with hooks; the code preact keeps for class components (their
-// lifecycle methods), error boundaries, context, forceUpdate, Suspense and dangerouslySetInnerHTML
-// runs for none of them, and the minifier cannot tell. Each edit below replaces one text by what
-// that code does when no component is a class, catches errors, reads a context, suspends or sets
-// markup: -426 B of gzip for the first five, -113 B for the last three (2026-11-29). The build fails
-// naming the file and the anchor when preact's text changed (build/pinned.ts), and naming the module
-// when one of ours needs what the edits take out (needsEditedOut).
+// lifecycle methods), error boundaries, context, forceUpdate, Suspense, dangerouslySetInnerHTML and
+// svg/math elements runs for none of them, and the minifier cannot tell. Each edit below replaces one
+// text by what that code does when no component is a class, catches errors, reads a context,
+// suspends, sets markup or is an svg/math element: -426 B of gzip for the first five, -113 B for the
+// next three, -108 B for the namespaces (2026-11-29). The build fails naming the file and the anchor
+// when preact's text changed (build/pinned.ts), and naming the module when one of ours needs what the
+// edits take out (needsEditedOut).
 import type { Plugin } from 'vite';
 import { missingAnchors } from './pinned.ts';
 
@@ -76,6 +77,23 @@ export const PREACT_EDITS: Edit[] = [
     text: 'n.then||B(u),',
     by: 'B(u),',
   },
+  {
+    // diffElementNodes(): the namespace of an `<svg>` or `<math>` element and their children (our
+    // views render neither: the check below fails the build on one): the container's, HTML
+    name: 'the svg and math namespaces',
+    text: '"svg"==x?o="http://www.w3.org/2000/svg":"math"==x?o="http://www.w3.org/1998/Math/MathML":o||(o="http://www.w3.org/1999/xhtml")',
+    by: 'o||(o="http://www.w3.org/1999/xhtml")',
+  },
+  {
+    name: "an svg element's attribute names",
+    text: 'if("http://www.w3.org/2000/svg"==i)l=l.replace(/xlink(H|:h)/,"h").replace(/sName$/,"s");else if(',
+    by: 'if(',
+  },
+  {
+    name: "foreignObject's children",
+    text: '"foreignObject"==x?"http://www.w3.org/1999/xhtml":o',
+    by: 'o',
+  },
 ];
 
 /** What our modules may not import from preact with these edits: each needs code they take out. */
@@ -84,6 +102,8 @@ const EDITED_OUT = ['Component', 'createContext', 'useContext', 'useErrorBoundar
 /** Why a module of ours (its source) needs what the edits take out, or null. */
 export function needsEditedOut(code: string): string | null {
   if (code.includes('dangerouslySetInnerHTML')) return 'uses dangerouslySetInnerHTML';
+  const foreign = /<(svg|math)[\s/>]|createElement\(\s*['"](svg|math)['"]/.exec(code);
+  if (foreign) return `renders <${foreign[1] ?? foreign[2]}>`;
   for (const [, names, from] of code.matchAll(/import\s*(\{[^}]*\}|\*\s*as\s+\w+)\s*from\s*['"](preact[^'"]*)['"]/g)) {
     const taken =
       names!.startsWith('*') || from === 'preact/compat'
@@ -123,8 +143,8 @@ export function preactEdits(): Plugin {
       const need = needsEditedOut(code);
       if (need)
         this.error(
-          `${id} ${need}: the lite build edits class components, contexts, error boundaries, Suspense and ` +
-            'dangerouslySetInnerHTML out of preact (build/preact-edits.ts)',
+          `${id} ${need}: the lite build edits class components, contexts, error boundaries, Suspense, ` +
+            'dangerouslySetInnerHTML and svg/math out of preact (build/preact-edits.ts)',
         );
       return null;
     },

@@ -58,7 +58,7 @@ describe("the lite build's edits of preact (build/preact-edits.ts)", () => {
 
   it('a module importing Component from preact: the build fails naming it', async () => {
     await expect(bundle(fixture('imports-preact-component.ts'), [liteAliases, preactEdits()])).rejects.toThrow(
-      /imports-preact-component\.ts imports Component from preact: the lite build edits class components, contexts, error boundaries, Suspense and dangerouslySetInnerHTML out of preact/,
+      /imports-preact-component\.ts imports Component from preact: the lite build edits class components, contexts, error boundaries, Suspense, dangerouslySetInnerHTML and svg\/math out of preact/,
     );
   });
 
@@ -70,5 +70,9 @@ describe("the lite build's edits of preact (build/preact-edits.ts)", () => {
     expect(needsEditedOut("import { Suspense } from 'preact/compat';")).toBe('imports { Suspense } from preact/compat');
     expect(needsEditedOut("import * as preact from 'preact';")).toBe('imports * as preact from preact');
     expect(needsEditedOut('<div dangerouslySetInnerHTML={{ __html: text }} />')).toBe('uses dangerouslySetInnerHTML');
+    expect(needsEditedOut('<svg viewBox="0 0 8 8"><path d="M0 0" /></svg>')).toBe('renders <svg>');
+    expect(needsEditedOut("createElement('math', null)")).toBe('renders <math>');
+    // the description sanitizer's list of dropped tags names them as strings: no element rendered
+    expect(needsEditedOut("const DROPPED = new Set(['svg', 'math']);")).toBeNull();
   });
 });
