@@ -66,13 +66,15 @@ export default defineConfig(({ mode }) => {
       // `this`; the rest are callbacks and inlined helpers): -25 B gzip lite. `pure_getters`: reading a
       // property has no side effect (no code of ours reads one for its effect, as `el.offsetWidth` to
       // force a layout); on the lite build it merges `x === undefined || x === null` into `x == null`
-      // where x is a property and inlines one call: -11 B gzip
+      // where x is a property and inlines one call: -11 B gzip. `unsafe_proto` writes
+      // `Object.prototype.hasOwnProperty.call` as `{}.hasOwnProperty.call`: the same function, looked
+      // up on the same prototype (a literal's), so the same even where the page replaced it: -12 B gzip
       ...(lite
         ? {
             minify: 'terser' as const,
             terserOptions: {
               ecma: 2020 as const,
-              compress: { passes: 3, sequences: false, inline: 1, unsafe_arrows: true, pure_getters: true },
+              compress: { passes: 3, sequences: false, inline: 1, unsafe_arrows: true, pure_getters: true, unsafe_proto: true },
               mangle: { properties: propertyMangling(PREACT_NAMES) },
               format: { comments: false },
             },
