@@ -103,13 +103,14 @@ export const INTERNAL = [
 
 /**
  * preact's property names the lite build renames besides the lists (vite.config.ts): its `__x`
- * internals (two underscores, at most one letter) and `_sb`; the option hooks (`vnode`, `diffed`,
- * `debounceRendering`); its vnodes' and components' `props`, `setState`, `defaultProps` and the
- * development fields `__source`/`__self`; refs' `current`; and the lifecycle methods preact's hooks
- * still set on a function component (`shouldComponentUpdate`, `componentWillUpdate`,
+ * internals (two underscores, at most one letter) and `_sb`; its options (`vnode`, `diffed`,
+ * `event`, `unmount`, `debounceRendering`, `requestAnimationFrame`; `unmount` is also the method of
+ * the lite createRoot's root); its vnodes' and components' `props`, `setState`, `defaultProps` and
+ * the development fields `__source`/`__self`; refs' `current`; and the lifecycle methods preact's
+ * hooks still set on a function component (`shouldComponentUpdate`, `componentWillUpdate`,
  * `componentWillUnmount`; the rest went with the class components, build/preact-edits.ts). preact's
  * core, hooks and jsx-runtime and our views are in the one file and the page reaches none of them;
- * the lite debug box has its own preact, renamed in its own file. -67 B gzip lite (2026-11-29).
+ * the lite debug box has its own preact, renamed in its own file. -75 B gzip lite (2026-11-29).
  */
 export const PREACT_NAMES = [
   '__[A-Za-z]?',
@@ -126,6 +127,9 @@ export const PREACT_NAMES = [
   'shouldComponentUpdate',
   'componentWillUpdate',
   'componentWillUnmount',
+  'event',
+  'unmount',
+  'requestAnimationFrame',
 ];
 
 /**
