@@ -1,19 +1,22 @@
-// What it edits: preact's core module (preact/dist/preact.module.js) in the lite builds. Why: the
-// views are function components with hooks; the code preact keeps for class components (their
-// lifecycle methods), error boundaries, context, forceUpdate, Suspense, dangerouslySetInnerHTML and
-// svg/math elements runs for none of them, and the minifier cannot tell. Each edit below replaces one
-// text by what that code does when no component is a class, catches errors, reads a context,
-// suspends, sets markup or is an svg/math element: -426 B of gzip for the first five, -113 B for the
-// next three, -108 B for the namespaces (2026-11-29). The build fails naming the file and the anchor
-// when preact's text changed (build/pinned.ts), and naming the module when one of ours needs what the
-// edits take out (needsEditedOut).
+// What it edits: preact's core module (preact/dist/preact.module.js) and its hooks module in the
+// lite builds. Why: the views are function components with hooks; the code preact keeps for class
+// components (their lifecycle methods), error boundaries, context, forceUpdate, Suspense,
+// dangerouslySetInnerHTML, svg/math elements and preact's devtools runs for none of them, and the
+// minifier cannot tell. Each edit below replaces one text by what that code does when no component
+// is a class, catches errors, reads a context, suspends, sets markup or is an svg/math element and
+// no devtools are attached: -426 B of gzip for the first five, -113 B for the next three, -108 B for
+// the namespaces, -39 B for the hooks' devtools report (2026-11-29). The build fails naming the file
+// and the anchor when preact's text changed (build/pinned.ts), and naming the module when one of ours
+// needs what the edits take out (needsEditedOut).
 import type { Plugin } from 'vite';
 import { missingAnchors } from './pinned.ts';
 
-/** preact's core module as the bundler loads it (a symlinked node_modules gives its real path). */
+/** preact's core and hooks modules as the bundler loads them (a symlinked node_modules gives their real path). */
 const PREACT = /[\\/]preact[\\/]dist[\\/]preact\.module\.js$/;
-/** Any build of preact's core: one that is not the module above would come in unedited. */
+const HOOKS = /[\\/]preact[\\/]hooks[\\/]dist[\\/]hooks\.module\.js$/;
+/** Any build of preact's core or hooks: one that is not the module above would come in unedited. */
 const ANY_PREACT = /[\\/]preact[\\/]dist[\\/]preact\.[\w.]*js$/;
+const ANY_HOOKS = /[\\/]preact[\\/]hooks[\\/]dist[\\/]hooks\.[\w.]*js$/;
 
 /** One text of preact.module.js and what the lite build puts in its place, with why that is the same for our views. */
 interface Edit {
@@ -96,6 +99,17 @@ export const PREACT_EDITS: Edit[] = [
   },
 ];
 
+/** The edit of preact/hooks' module (hooks.module.js). */
+export const HOOKS_EDITS: Edit[] = [
+  {
+    // every hook call reports itself and its kind to preact/devtools' option hook (`options._hook`),
+    // which only preact/debug and preact/devtools set; neither is in the bundle (refused below)
+    name: 'the devtools report of each hook call',
+    text: 'c.__h&&c.__h(r,n,o||t),o=0;',
+    by: '',
+  },
+];
+
 /** What our modules may not import from preact with these edits: each needs code they take out. */
 const EDITED_OUT = ['Component', 'createContext', 'useContext', 'useErrorBoundary'];
 
@@ -104,9 +118,11 @@ export function needsEditedOut(code: string): string | null {
   if (code.includes('dangerouslySetInnerHTML')) return 'uses dangerouslySetInnerHTML';
   const foreign = /<(svg|math)[\s/>]|createElement\(\s*['"](svg|math)['"]/.exec(code);
   if (foreign) return `renders <${foreign[1] ?? foreign[2]}>`;
+  const whole = /import\s*['"](preact\/(?:compat|debug|devtools))['"]/.exec(code);
+  if (whole) return `imports ${whole[1]}`;
   for (const [, names, from] of code.matchAll(/import\s*(\{[^}]*\}|\*\s*as\s+\w+)\s*from\s*['"](preact[^'"]*)['"]/g)) {
     const taken =
-      names!.startsWith('*') || from === 'preact/compat'
+      names!.startsWith('*') || /^preact\/(compat|debug|devtools)$/.test(from!)
         ? [names!]
         : EDITED_OUT.filter((name) => new RegExp(`\\b${name}\\b`).test(names!));
     if (taken.length) return `imports ${taken.join(', ')} from ${from}`;
@@ -114,47 +130,56 @@ export function needsEditedOut(code: string): string | null {
   return null;
 }
 
-/** `code` (preact.module.js) with the edits made; throws naming `file` and every anchor missing. */
-export function editPreact(file: string, code: string): string {
+/** `code` (preact.module.js, or hooks.module.js with HOOKS_EDITS) with the edits made; throws naming `file` and every anchor missing. */
+export function editPreact(file: string, code: string, edits: Edit[] = PREACT_EDITS): string {
   const problem = missingAnchors(
     file,
     code,
-    PREACT_EDITS.map(({ name, text }) => ({ name, text: (c: string) => c.split(text).length === 2 })),
+    edits.map(({ name, text }) => ({ name, text: (c: string) => c.split(text).length === 2 })),
   );
   if (problem) throw new Error(problem);
-  return PREACT_EDITS.reduce((out, { text, by }) => out.replace(text, by), code);
+  return edits.reduce((out, { text, by }) => out.replace(text, by), code);
 }
 
-/** The lite builds' edits of preact's core module (PREACT_EDITS), and the check that nothing of ours needs what they take out. */
+/** The modules edited, each with its edits and the pattern of any other build of it. */
+const MODULES = [
+  { file: PREACT, edits: PREACT_EDITS, any: ANY_PREACT, name: 'preact.module.js' },
+  { file: HOOKS, edits: HOOKS_EDITS, any: ANY_HOOKS, name: 'hooks.module.js' },
+];
+
+/** The lite builds' edits of preact's core and hooks modules (PREACT_EDITS, HOOKS_EDITS), and the check that nothing of ours needs what they take out. */
 export function preactEdits(): Plugin {
-  let edited = false;
+  const edited = new Set<string>();
   return {
     name: 'pagepulse:preact-edits',
     enforce: 'pre',
     buildStart() {
-      edited = false;
+      edited.clear();
     },
     transform(code, id) {
-      if (PREACT.test(id)) {
-        edited = true;
-        return { code: editPreact(id, code), map: null };
+      const module = MODULES.find(({ file }) => file.test(id));
+      if (module) {
+        edited.add(module.name);
+        return { code: editPreact(id, code, module.edits), map: null };
       }
       if (id.includes('node_modules')) return null;
       const need = needsEditedOut(code);
       if (need)
         this.error(
           `${id} ${need}: the lite build edits class components, contexts, error boundaries, Suspense, ` +
-            'dangerouslySetInnerHTML and svg/math out of preact (build/preact-edits.ts)',
+            'dangerouslySetInnerHTML, svg/math and devtools out of preact (build/preact-edits.ts)',
         );
       return null;
     },
     buildEnd(error) {
-      if (error || edited) return;
-      const other = [...this.getModuleIds()].find((id) => ANY_PREACT.test(id));
-      if (other)
-        this.error(
-          `${other}: preact came into the lite build from another file than preact.module.js, unedited (build/preact-edits.ts)`,
-        );
+      if (error) return;
+      for (const { any, name } of MODULES) {
+        const other = edited.has(name) ? undefined : [...this.getModuleIds()].find((id) => any.test(id));
+        if (other)
+          this.error(
+            `${other}: preact came into the lite build from another file than ${name}, unedited (build/preact-edits.ts)`,
+          );
+      }
     },
   };
 }

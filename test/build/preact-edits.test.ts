@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
 import type { Plugin } from 'vite';
 import { describe, expect, it } from 'vitest';
-import { editPreact, needsEditedOut, PREACT_EDITS, preactEdits } from '../../build/preact-edits';
+import { editPreact, HOOKS_EDITS, needsEditedOut, PREACT_EDITS, preactEdits } from '../../build/preact-edits';
 import { bundle, fixture, GLOBAL } from './bundle';
 
 /** The lite build's aliases of React's modules (vite.config.ts), as a plugin for the test build. */
@@ -23,13 +23,15 @@ const liteAliases: Plugin = {
 };
 
 const PREACT = 'node_modules/preact/dist/preact.module.js';
+const HOOKS = 'node_modules/preact/hooks/dist/hooks.module.js';
 
 describe("the lite build's edits of preact (build/preact-edits.ts)", () => {
   it('renders a function component with state and an effect, updates and unmounts it', async () => {
     const code = await bundle(fixture('react-entry.ts'), [liteAliases, preactEdits()]);
-    // the edited text, not preact's: the error boundary walk and forceUpdate are gone
+    // the edited text, not preact's: the error boundary walk, forceUpdate and the hooks' devtools report are gone
     expect(code).not.toContain('getDerivedStateFromError');
     expect(code).not.toContain('forceUpdate');
+    expect(code).not.toMatch(/\.__h\([\w$]+, [\w$]+, [\w$]+ \|\| [\w$]+\)/);
     const dom = new JSDOM('<!doctype html><html><body></body></html>', { runScripts: 'outside-only', pretendToBeVisual: true });
     new Script(code).runInContext(dom.getInternalVMContext());
     const doc = dom.window.document;
@@ -50,6 +52,8 @@ describe("the lite build's edits of preact (build/preact-edits.ts)", () => {
     const text = readFileSync(PREACT, 'utf8');
     const edited = editPreact(PREACT, text);
     for (const { text: anchor } of PREACT_EDITS) expect(edited).not.toContain(anchor);
+    const hooks = editPreact(HOOKS, readFileSync(HOOKS, 'utf8'), HOOKS_EDITS);
+    for (const { text: anchor } of HOOKS_EDITS) expect(hooks).not.toContain(anchor);
     const changed = text.replace('M=F.prototype&&F.prototype.render', 'M=F.prototype&&!!F.prototype.render');
     expect(() => editPreact(PREACT, changed)).toThrow(
       'node_modules/preact/dist/preact.module.js: the build edits this file and no longer finds the anchor "the class component test"',
@@ -58,7 +62,7 @@ describe("the lite build's edits of preact (build/preact-edits.ts)", () => {
 
   it('a module importing Component from preact: the build fails naming it', async () => {
     await expect(bundle(fixture('imports-preact-component.ts'), [liteAliases, preactEdits()])).rejects.toThrow(
-      /imports-preact-component\.ts imports Component from preact: the lite build edits class components, contexts, error boundaries, Suspense, dangerouslySetInnerHTML and svg\/math out of preact/,
+      /imports-preact-component\.ts imports Component from preact: the lite build edits class components, contexts, error boundaries, Suspense, dangerouslySetInnerHTML, svg\/math and devtools out of preact/,
     );
   });
 
@@ -69,6 +73,7 @@ describe("the lite build's edits of preact (build/preact-edits.ts)", () => {
     expect(needsEditedOut("import { useContext } from 'preact/hooks';")).toBe('imports useContext from preact/hooks');
     expect(needsEditedOut("import { Suspense } from 'preact/compat';")).toBe('imports { Suspense } from preact/compat');
     expect(needsEditedOut("import * as preact from 'preact';")).toBe('imports * as preact from preact');
+    expect(needsEditedOut("import 'preact/debug';")).toBe('imports preact/debug');
     expect(needsEditedOut('<div dangerouslySetInnerHTML={{ __html: text }} />')).toBe('uses dangerouslySetInnerHTML');
     expect(needsEditedOut('<svg viewBox="0 0 8 8"><path d="M0 0" /></svg>')).toBe('renders <svg>');
     expect(needsEditedOut("createElement('math', null)")).toBe('renders <math>');
