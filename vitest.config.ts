@@ -32,16 +32,16 @@ const postgres = process.env.PAGEPULSE_TEST_ENGINE === 'postgres';
 const BUNDLE_INDEPENDENT = [
   'test/browser/admin.test.ts',
   'test/browser/admin-dashboard.test.ts',
+  'test/browser/admin-downloads.test.ts',
+  'test/browser/admin-field-errors.test.ts',
   'test/browser/vendor-proxy.test.ts',
 ];
 /**
  * Browser files of what the default (React) build does and the lite build leaves out for its gzip
- * budget: iframes in markup set by another script held before the call connects them
- * (src/platform/watch.ts holdMarkup; docs/decisions.md "Blocking"), and React evaluated only when a
- * surface is needed (the lite build evaluates preact and its two views with the bundle:
- * build/lite-views.ts).
+ * budget: React evaluated only when a surface is needed (the lite build evaluates preact and its two
+ * views with the bundle: build/lite-views.ts).
  */
-const DEFAULT_BUILD_ONLY = ['test/browser/consent-markup.test.ts', 'test/browser/deferred.test.ts'];
+const DEFAULT_BUILD_ONLY = ['test/browser/deferred.test.ts'];
 const litePass = process.env.PAGEPULSE_BUNDLE === 'pagepulse.lite.iife.js';
 
 /**

@@ -18,6 +18,7 @@ import { createDebugStore } from './platform/debug';
 import { createConsentViewPort } from './ui/consent';
 import { createPlaceholders } from './ui/consent/placeholder';
 import { supersedeOriginals, type Originals } from './joomla/originals';
+import { holdMarkupLite } from './platform/markup-lite';
 import { holdMarkup, watchInsertions } from './platform/watch';
 import { createNotifier } from './ui/notify';
 import { watchDebugBox } from './ui/surfaces';
@@ -150,9 +151,12 @@ function boot(marker: Record<symbol, unknown>): void {
   // PagePulse replaces them) and vendor code (until a choice) from running, must precede other tags
   const watch =
     config.tracker || config.consent ? watchInsertions({ win, doc, lifetime, onError: log.error, frames: config.consent }) : null;
-  // the React build, with the consent blocker: iframes in markup other scripts set held before the call
-  // connects them (the lite build has no room for it: docs/decisions.md "Blocking")
-  if (__PAGEPULSE_BUILD__ === 'react' && config.consent) holdMarkup(win, doc, lifetime);
+  // with the consent blocker: iframes in markup other scripts set held before the call connects them
+  // (the lite build: innerHTML and insertAdjacentHTML only, for its budget; docs/decisions.md "Blocking")
+  if (config.consent) {
+    if (__PAGEPULSE_BUILD__ === 'react') holdMarkup(win, doc, lifetime);
+    else holdMarkupLite(win, lifetime);
+  }
   const originals = watch ? supersedeOriginals(watch, { tracker: config.tracker, consent: config.consent }) : null;
   // com_gdpr's own client runs already (its tag came first): one banner, never two
   const early =

@@ -18,7 +18,7 @@ export interface WatchDeps {
   doc: Document;
   lifetime: Lifetime;
   onError(error: unknown): void;
-  /** The React build with the consent blocker: an address given to an iframe in the page is inspected before it loads. */
+  /** With the consent blocker: an address given to an iframe in the page is inspected before it loads. */
   frames?: boolean;
 }
 
@@ -74,12 +74,12 @@ export function watchInsertions({ win, doc, lifetime, onError, frames }: WatchDe
   // into the page): both builds (26 B gzip in the lite build)
   for (const name of ELEMENT_METHODS) wrap(page.DocumentFragment.prototype as unknown as Record<string, unknown>, name);
   wrap(page.Range.prototype as unknown as Record<string, unknown>, 'insertNode');
-  // the React build with the consent blocker: an address given to an iframe already in the page (made
-  // without one, or held, and then given one by a script or a lazy loader; in a shadow root too) is
-  // shown to the inspectors as its `data-src` before the frame navigates, and a frame they hold never
-  // gets it. The observer saw it a microtask after the setter, when the request had often left
-  // (engine scenario page: Chromium 5 of 5 loads, Firefox 2 of 5)
-  if (__PAGEPULSE_BUILD__ === 'react' && frames) {
+  // with the consent blocker (both builds; the lite build since stop 55): an address given to an
+  // iframe already in the page (made without one, or held, and then given one by a script or a lazy
+  // loader; in a shadow root too) is shown to the inspectors as its `data-src` before the frame
+  // navigates, and a frame they hold never gets it. The observer saw it a microtask after the setter,
+  // when the request had often left (engine scenario page: Chromium 5 of 5 loads, Firefox 2 of 5)
+  if (frames) {
     const proto = page.HTMLIFrameElement.prototype;
     const src = Object.getOwnPropertyDescriptor(proto, 'src')!;
     const element = page.Element.prototype;
@@ -136,7 +136,7 @@ export function watchInsertions({ win, doc, lifetime, onError, frames }: WatchDe
 }
 
 /** Where insertAdjacentHTML puts markup, as the Element method that puts nodes there (both wrapped above). */
-const PLACES: Record<string, 'before' | 'prepend' | 'append' | 'after'> = {
+export const PLACES: Record<string, 'before' | 'prepend' | 'append' | 'after'> = {
   beforebegin: 'before',
   afterbegin: 'prepend',
   beforeend: 'append',
@@ -163,8 +163,8 @@ const NATIVE_CONTEXT = /^(template|html|title|textarea|style|xmp|iframe|noembed|
  * Any other markup (no iframe), elements outside HTML and NATIVE_CONTEXT's go to the native call
  * untouched (and are held by the observer, a microtask later). A shadow root's innerHTML is held
  * the same way, in its host's context. Set up after watchInsertions, with the consent blocker only:
- * without it the page's calls stay the browser's own. The React build only: the lite build has no
- * room left in its gzip budget (docs/decisions.md "Blocking").
+ * without it the page's calls stay the browser's own. The React build's: the lite build has a smaller
+ * one for its gzip budget (markup-lite.ts; docs/decisions.md "Blocking").
  */
 export function holdMarkup(win: Window, doc: Document, lifetime: Lifetime): void {
   const page = win as Window & typeof globalThis;
