@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations } from '../support/axe';
 import { collectPageErrors, launch } from '../support/browser';
-import { ADMIN_PASSWORD, removeDir, signIn, startCollector, type Harness } from '../support/collector';
+import { removeDir, signInPage, signIn, startCollector, type Harness } from '../support/collector';
 import { SITE, driveDashboardScenario } from '../support/dashboard-scenario';
 import { serveBundleUnderTest } from '../support/demo';
 
@@ -43,9 +43,7 @@ beforeAll(async () => {
   pageErrors = collectPageErrors(page);
   page.on('console', (m) => m.text().includes('Content Security Policy') && cspViolations.push(m.text()));
   page.on('response', (r) => r.status() === 404 && failed.push(`${r.status()} ${r.url()}`));
-  await page.goto(`${h.url}/admin/login`);
-  await page.fill('#password', ADMIN_PASSWORD);
-  await Promise.all([page.waitForURL(`${h.url}/admin/`), page.getByRole('button', { name: /Anmelden/ }).click()]);
+  await signInPage(page, h.url);
 }, 60_000);
 afterAll(async () => {
   await browser.close();

@@ -3,7 +3,7 @@ import type { Browser, BrowserContext, Download, Page, Route } from 'playwright-
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations } from '../support/axe';
 import { launch } from '../support/browser';
-import { ADMIN_PASSWORD, removeDir, startCollector, type Harness } from '../support/collector';
+import { removeDir, signInPage, startCollector, type Harness } from '../support/collector';
 
 /**
  * The CSV exports (the consent log's, the overview's tables): a file is saved with the collector's
@@ -30,9 +30,7 @@ beforeAll(async () => {
   context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'de-DE' });
   page = await context.newPage();
   page.on('download', (download) => downloads.push(download));
-  await page.goto(`${collector.url}/admin/login`);
-  await page.fill('#password', ADMIN_PASSWORD);
-  await Promise.all([page.waitForURL(`${collector.url}/admin/`), page.getByRole('button', { name: 'Anmelden' }).click()]);
+  await signInPage(page, collector.url);
 });
 afterAll(async () => {
   await browser.close();

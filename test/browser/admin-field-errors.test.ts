@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations } from '../support/axe';
 import { launch } from '../support/browser';
-import { ADMIN_PASSWORD, removeDir, startCollector, type Harness } from '../support/collector';
+import { removeDir, signInPage, startCollector, type Harness } from '../support/collector';
 
 /**
  * A setting the collector refuses is named at its field: the input marked invalid, described by a
@@ -20,9 +20,7 @@ beforeAll(async () => {
   collector = await startCollector({ now: Date.now });
   context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'de-DE' });
   page = await context.newPage();
-  await page.goto(`${collector.url}/admin/login`);
-  await page.fill('#password', ADMIN_PASSWORD);
-  await Promise.all([page.waitForURL(`${collector.url}/admin/`), page.getByRole('button', { name: 'Anmelden' }).click()]);
+  await signInPage(page, collector.url);
 });
 afterAll(async () => {
   await browser.close();

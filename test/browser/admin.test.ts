@@ -3,7 +3,7 @@ import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations } from '../support/axe';
 import { collectPageErrors, launch } from '../support/browser';
-import { ADMIN_PASSWORD, removeDir, signIn, startCollector, type Harness } from '../support/collector';
+import { ADMIN_PASSWORD, removeDir, signInPage, signIn, startCollector, type Harness } from '../support/collector';
 import { serveBundleUnderTest } from '../support/demo';
 
 /** Set to a folder to save a screenshot of each admin view at both widths (docs/collector.md "Admin area"). */
@@ -438,9 +438,7 @@ describe('admin area in Chromium, with data made by driving the demo site', () =
     expect((await api.post('/admin/api/settings', { timeZone: site })).status).toBe(200);
     const context = await browser.newContext({ viewport: WIDTHS.desktop, locale: 'de-DE', timezoneId: 'Pacific/Kiritimati' });
     const far = await context.newPage();
-    await far.goto(`${collector.url}/admin/login`);
-    await far.fill('#password', ADMIN_PASSWORD);
-    await Promise.all([far.waitForURL(`${collector.url}/admin/`), far.getByRole('button', { name: 'Anmelden' }).click()]);
+    await signInPage(far, collector.url);
     const siteDay = (format: Intl.DateTimeFormatOptions, lang = 'en-CA') =>
       new Intl.DateTimeFormat(lang, { ...format, timeZone: site }).format(new Date());
     const today = siteDay({ year: 'numeric', month: '2-digit', day: '2-digit' });

@@ -2,14 +2,12 @@
 // views' kind of component (a function with state and an effect) through src/ui/react-root.tsx with
 // the lite build's stand-ins for React, updates and unmounts it; a changed preact fails the build
 // naming the anchor, and a module of ours importing what the edits take out fails it naming the module.
-import { JSDOM } from 'jsdom';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Script } from 'node:vm';
 import type { Plugin } from 'vite';
 import { describe, expect, it } from 'vitest';
 import { editPreact, HOOKS_EDITS, needsEditedOut, PREACT_EDITS, preactEdits } from '../../build/preact-edits';
-import { bundle, fixture, GLOBAL } from './bundle';
+import { bundle, expectEntryRenders, fixture } from './bundle';
 
 /** The lite build's aliases of React's modules (vite.config.ts), as a plugin for the test build. */
 const liteAliases: Plugin = {
@@ -32,20 +30,7 @@ describe("the lite build's edits of preact (build/preact-edits.ts)", () => {
     expect(code).not.toContain('getDerivedStateFromError');
     expect(code).not.toContain('forceUpdate');
     expect(code).not.toMatch(/\.__h\([\w$]+, [\w$]+, [\w$]+ \|\| [\w$]+\)/);
-    const dom = new JSDOM('<!doctype html><html><body></body></html>', { runScripts: 'outside-only', pretendToBeVisual: true });
-    new Script(code).runInContext(dom.getInternalVMContext());
-    const doc = dom.window.document;
-    const entry = (
-      dom.window as unknown as Record<string, { mount: (d: Document) => { teardown: () => void; bump: Promise<() => void> } }>
-    )[GLOBAL]!;
-    const { teardown, bump } = entry.mount(doc);
-    const host = doc.querySelector('pagepulse-build-test');
-    expect(host?.shadowRoot?.querySelector('#count')?.textContent).toBe('count 0');
-    (await bump)();
-    await expect.poll(() => host?.shadowRoot?.querySelector('#count')?.textContent).toBe('count 1');
-    teardown();
-    expect(doc.querySelector('pagepulse-build-test')).toBeNull();
-    dom.window.close();
+    await expectEntryRenders(code);
   });
 
   it('makes each edit once in the installed preact; a changed text fails naming the file and the anchor', () => {

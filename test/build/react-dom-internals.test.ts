@@ -1,35 +1,19 @@
 // build/react-dom-internals.ts and build/react-esm.ts: the React build's react-dom stand-in keeps
 // flushSync working with the patched React in jsdom, and a third importer of react-dom fails the build.
-import { JSDOM } from 'jsdom';
 import { copyFileSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Script } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { reactDomInternals } from '../../build/react-dom-internals';
 import { reactEsm } from '../../build/react-esm';
-import { bundle, fixture, GLOBAL } from './bundle';
+import { bundle, expectEntryRenders, fixture } from './bundle';
 
 describe('the React build with build/react-dom-internals.ts and build/react-esm.ts', () => {
   it('src/ui/react-root.tsx renders synchronously through the stand-in flushSync, updates and unmounts', async () => {
     const code = await bundle(fixture('react-entry.ts'), [reactDomInternals(), reactEsm()]);
     // the patched code, not React's CommonJS: no `exports.` assignments of react.production.js left
     expect(code).not.toMatch(/\bexports\.createElement\b/);
-    const dom = new JSDOM('<!doctype html><html><body></body></html>', { runScripts: 'outside-only', pretendToBeVisual: true });
-    new Script(code).runInContext(dom.getInternalVMContext());
-    const doc = dom.window.document;
-    const entry = (
-      dom.window as unknown as Record<string, { mount: (d: Document) => { teardown: () => void; bump: Promise<() => void> } }>
-    )[GLOBAL]!;
-    const { teardown, bump } = entry.mount(doc);
-    // flushSync: the first render is in the page when mount returns, before any task runs
-    const host = doc.querySelector('pagepulse-build-test');
-    expect(host?.shadowRoot?.querySelector('#count')?.textContent).toBe('count 0');
-    (await bump)();
-    await expect.poll(() => host?.shadowRoot?.querySelector('#count')?.textContent).toBe('count 1');
-    teardown();
-    expect(doc.querySelector('pagepulse-build-test')).toBeNull();
-    dom.window.close();
+    await expectEntryRenders(code);
   });
 
   it('a module other than react-dom/client and src/ui/react-root.tsx importing react-dom: the build fails naming it', async () => {

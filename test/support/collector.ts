@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
 import { createCollector, type CollectorOptions } from '../../collector/server/app';
 import { encodeForm, type FormValue } from './jquery-param';
@@ -28,6 +29,13 @@ export interface Admin {
   cookie: string;
   get(path: string): Promise<Response>;
   post(path: string, fields: Record<string, string>): Promise<Response>;
+}
+
+/** Sign `page` in through the admin's German login form at `base` (a collector's url); resolves at the overview. */
+export async function signInPage(page: Page, base: string): Promise<void> {
+  await page.goto(`${base}/admin/login`);
+  await page.fill('#password', ADMIN_PASSWORD);
+  await Promise.all([page.waitForURL(`${base}/admin/`), page.getByRole('button', { name: 'Anmelden' }).click()]);
 }
 
 /** Sign in at POST /admin/login; throws unless the collector answers 303 with a session cookie. */
