@@ -18,8 +18,8 @@ import { createDebugStore } from './platform/debug';
 import { createConsentViewPort } from './ui/consent';
 import { createPlaceholders } from './ui/consent/placeholder';
 import { supersedeOriginals, type Originals } from './joomla/originals';
-import { holdMarkupLite } from './platform/markup-lite';
-import { holdMarkup, watchInsertions } from './platform/watch';
+import { holdMarkup } from './platform/markup';
+import { watchInsertions } from './platform/watch';
 import { createNotifier } from './ui/notify';
 import { watchDebugBox } from './ui/surfaces';
 import { besideBundle, heatmapHandle } from './ui/qa-files';
@@ -152,11 +152,8 @@ function boot(marker: Record<symbol, unknown>): void {
   const watch =
     config.tracker || config.consent ? watchInsertions({ win, doc, lifetime, onError: log.error, frames: config.consent }) : null;
   // with the consent blocker: iframes in markup other scripts set held before the call connects them
-  // (the lite build: innerHTML and insertAdjacentHTML only, for its budget; docs/decisions.md "Blocking")
-  if (config.consent) {
-    if (__PAGEPULSE_BUILD__ === 'react') holdMarkup(win, doc, lifetime);
-    else holdMarkupLite(win, lifetime);
-  }
+  // (src/platform/markup.ts; docs/decisions.md "Blocking")
+  if (config.consent) holdMarkup(win, lifetime);
   const originals = watch ? supersedeOriginals(watch, { tracker: config.tracker, consent: config.consent }) : null;
   // com_gdpr's own client runs already (its tag came first): one banner, never two
   const early =

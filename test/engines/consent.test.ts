@@ -244,8 +244,7 @@ for (const bundle of BUNDLES) {
 // The React build holds iframes in markup that another script sets, iframes put into shadow roots
 // and one put in with a range's insertNode before they connect, and an iframe in the page given its
 // address later (its src setter, setAttribute; in a shadow root too) before it navigates
-// (src/platform/watch.ts); the lite build leaves outerHTML out for its gzip budget
-// (docs/decisions.md "Blocking"): its scenario is the next one.
+// (src/platform/watch.ts, src/platform/markup.ts); the lite build's scenario is the next one.
 describe('consent (react bundle): iframes another script sets as markup, puts into shadow roots or a range, or gives an address later', () => {
   /** Absence window: the page has loaded, then this, for an iframe's request to arrive. */
   const LOAD_WINDOW_MS = 600;
@@ -295,23 +294,23 @@ later.firstChild.src = '/embed.html?shadow-later';
   });
 });
 
-// What the lite build holds before it connects or navigates: what DocumentFragment's append, prepend
-// and replaceChildren and Range's insertNode put in, an address given later to an iframe in the page
-// (its src setter, setAttribute; in a shadow root too) (src/platform/watch.ts; the React build
-// holds them too, in the scenario above), and iframes in markup an element's or a shadow root's
-// innerHTML or insertAdjacentHTML sets (src/platform/markup-lite.ts). Before stop 54 the lite build
-// let the three shadow-root iframes through; before stop 55 the eight others.
+// What the lite build holds before it connects or navigates, as the React build does (the scenario
+// above): what DocumentFragment's append, prepend and replaceChildren and Range's insertNode put in,
+// an address given later to an iframe in the page (its src setter, setAttribute; in a shadow root
+// too) (src/platform/watch.ts), and iframes in markup an element's or a shadow root's innerHTML,
+// outerHTML or insertAdjacentHTML sets (src/platform/markup.ts). Before stop 54 the lite build let
+// the three shadow-root iframes through; before stop 55 the others.
 describe('consent (lite bundle): iframes another script sets as markup, puts into shadow roots or a range, or gives an address later', () => {
   const LOAD_WINDOW_MS = 600;
   const embeds = () => suite.server.hits.filter((hit) => hit.includes('/embed.html?by-'));
 
-  it('none requested before a choice (3 loads); all twelve after Alle akzeptieren', async () => {
+  it('none requested before a choice (3 loads); all thirteen after Alle akzeptieren', async () => {
     const path = '/lite/fragments.html';
     suite.server.page(
       path,
       `<!doctype html><html lang="de"><head><script src="/dist/pagepulse.lite.iife.js"></script><meta charset="utf-8"><title>Fragmente</title></head>
 <body><h1>Fragmente</h1><div id="h1"></div><div id="h2"></div><div id="h3"></div><div id="range"></div>
-<div id="inner"></div><ul id="list"><li>eins</li></ul><div id="h4"></div><div id="h5"></div><div id="h6"></div>
+<div id="inner"></div><ul id="list"><li>eins</li></ul><div id="h4"></div><div id="h5"></div><div id="h6"></div><p><span id="outer"></span></p>
 <iframe id="later" data-category="4" title="later"></iframe><iframe id="attribute" data-category="4" title="attribute"></iframe><script>
 const make = (by) => {
   const frame = Object.assign(document.createElement('iframe'), { src: '/embed.html?by-' + by, title: by });
@@ -332,6 +331,7 @@ const deep = document.getElementById('h4').attachShadow({ mode: 'open' });
 deep.append(document.createElement('div'));
 deep.firstChild.innerHTML = embed('deep');
 document.getElementById('h5').attachShadow({ mode: 'open' }).innerHTML = embed('root');
+document.getElementById('outer').outerHTML = embed('outerHTML');
 document.getElementById('later').src = '/embed.html?by-later';
 document.getElementById('attribute').setAttribute('src', '/embed.html?by-attribute');
 const later = document.getElementById('h6').attachShadow({ mode: 'open' });
@@ -347,6 +347,6 @@ later.firstChild.src = '/embed.html?by-shadow-later';
     }
     expect(embeds()).toEqual([]);
     expect(await clickAndWatch(page!, ACCEPT, HOST, 1500)).toBe(false);
-    await expect.poll(() => new Set(embeds().map((hit) => hit.split('?')[1])).size).toBe(12);
+    await expect.poll(() => new Set(embeds().map((hit) => hit.split('?')[1])).size).toBe(13);
   });
 });
