@@ -9,7 +9,8 @@ import { startServer, type TestServer } from '../support/server';
 // late in 10 to 30 % of loads (a range's insertNode: 8 to 10 of 10; the lite build, which had no
 // markup hold before stop 55: 77 of 80); both builds parse such markup first into a detached element
 // of the context's document and hold its iframes there (src/platform/markup.ts), and wrap
-// insertNode as they wrap appendChild.
+// insertNode as they wrap appendChild. The default build's pass only: the module is the same in the
+// lite build, whose wiring the engine scenario's lite page proves (vitest.config.ts).
 
 let browser: Browser;
 let server: TestServer;
