@@ -17,7 +17,8 @@ const PLACES: Record<string, 'before' | 'prepend' | 'append' | 'after'> = {
  * detached element of the context's name and of the context's own document, whose fragment parse is
  * the native call's: it reads the context's name, its document's quirks mode and whether scripting is
  * on there (a `<noscript>` stays text, scripts stay inert), which a template (its own context) or a
- * document of `createHTMLDocument` (scripting off) would not give. A custom element's name becomes a
+ * document of `createHTMLDocument` (no browsing context: scripting off and no quirks, by the HTML
+ * standard) would not give. A custom element's name becomes a
  * div's (the parser treats them alike; no constructor of the page's runs). A range takes the nodes
  * out into a fragment, where the blocker puts its placeholder too, and the insertion methods
  * watchInsertions wraps put it in place, showing its elements to the inspectors before they connect.
