@@ -11,7 +11,7 @@ import { createReporter } from './edge/log';
 import { VISITOR_RATE } from './edge/rate-limit';
 import { serveStatic, type Mount } from './edge/static';
 import { REAL_TIMERS, createJobs, type Timers } from './jobs';
-import { createStore } from './store';
+import { createStore, type StoreOptions } from './store';
 import {
   DEFAULT_SETTINGS,
   createVisitorTasks,
@@ -27,6 +27,17 @@ import {
  * `collector/server/`, the compiled server in `dist/collector/`).
  */
 export const REPO_ROOT = findRoot(dirname(fileURLToPath(import.meta.url)));
+
+/** What the collector opens its store with: the visitor feature's parsers and the admin's lifetimes. */
+export const STORE_OPTIONS: StoreOptions = {
+  parsers: { agent: describeAgent, page: pageAddress, source: sourceOf },
+  lifetimes: {
+    sessionAbsoluteMs: SESSION_ABSOLUTE_MS,
+    sessionIdleMs: SESSION_IDLE_MS,
+    deviceMs: DEVICE_MS,
+    attemptWindowMs: FAILURE_WINDOW_MS,
+  },
+};
 
 function findRoot(dir: string): string {
   for (let at = dir; ; at = dirname(at)) {
@@ -106,15 +117,10 @@ export function createCollector(options: CollectorOptions = {}): Collector {
   const report = options.onError ?? createReporter((line) => console.error(line));
   const trustProxy = options.trustProxy ?? false;
   const sites = options.sites ?? [];
-  const store = createStore(options.databaseUrl ? { postgres: options.databaseUrl } : { sqlite: options.dbPath ?? ':memory:' }, {
-    parsers: { agent: describeAgent, page: pageAddress, source: sourceOf },
-    lifetimes: {
-      sessionAbsoluteMs: SESSION_ABSOLUTE_MS,
-      sessionIdleMs: SESSION_IDLE_MS,
-      deviceMs: DEVICE_MS,
-      attemptWindowMs: FAILURE_WINDOW_MS,
-    },
-  });
+  const store = createStore(
+    options.databaseUrl ? { postgres: options.databaseUrl } : { sqlite: options.dbPath ?? ':memory:' },
+    STORE_OPTIONS,
+  );
   let jobs: ReturnType<typeof createJobs> | null = null;
   const admin = createAdmin({
     store,

@@ -1,12 +1,11 @@
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEVICE_MS, FAILURE_WINDOW_MS, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../../collector/server/admin';
+import { STORE_OPTIONS } from '../../collector/server/app';
 import { createReporter } from '../../collector/server/edge/log';
 import { createJobs } from '../../collector/server/jobs';
 import { createStore, type Store } from '../../collector/server/store';
 import { postgresReader } from '../../collector/server/store/postgres';
 import { countFilteredMonth } from '../../collector/server/store/visits-filtered';
-import { describeAgent, pageAddress, sourceOf } from '../../collector/server/visitor';
 import { closeHarness, type Harness, signIn, startCollector } from '../support/collector';
 import { driveDashboardScenario } from '../support/dashboard-scenario';
 import { queryPostgres } from '../support/postgres';
@@ -111,19 +110,7 @@ describe('a day-totals build past its statement timeout, on PostgreSQL', () => {
     expect(await sql('SELECT COUNT(*) AS n FROM stats_dirty')).toEqual([{ n: 1 }]);
 
     // a second process's store on the same database, its build bounded to TIMEOUT_MS, its jobs run by hand
-    store = createStore(
-      { postgres: h.databaseUrl! },
-      {
-        parsers: { agent: describeAgent, page: pageAddress, source: sourceOf },
-        lifetimes: {
-          sessionAbsoluteMs: SESSION_ABSOLUTE_MS,
-          sessionIdleMs: SESSION_IDLE_MS,
-          deviceMs: DEVICE_MS,
-          attemptWindowMs: FAILURE_WINDOW_MS,
-        },
-        totalsTimeoutMs: TIMEOUT_MS,
-      },
-    );
+    store = createStore({ postgres: h.databaseUrl! }, { ...STORE_OPTIONS, totalsTimeoutMs: TIMEOUT_MS });
     const errors: unknown[] = [];
     const lines: string[] = [];
     const report = createReporter((line) => lines.push(line.split('\n')[0]!));
