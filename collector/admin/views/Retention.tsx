@@ -14,7 +14,7 @@ const FIELDS = [
 ] as const satisfies ReadonlyArray<keyof RetentionDays>;
 type Field = (typeof FIELDS)[number];
 
-/** The retention field an error answer names (`field`, collector/server/admin/field-error.ts), if it is one of ours. */
+/** The retention field an error answer names (`field`: collector/server/edge/http.ts HttpError), if it is one of ours. */
 const fieldOf = (error: unknown): Field | undefined =>
   error instanceof ApiError ? FIELDS.find((field) => field === error.field) : undefined;
 

@@ -16,7 +16,6 @@ import { HttpError } from '../edge/http';
 import type { Store } from '../store';
 import { CONSENT_ID, consentLog, PSEUDONYM } from './consent-log';
 import { createDashboard } from './dashboard';
-import { FieldError } from './field-error';
 import { newToken, tokenHash } from './auth';
 import { filtersOf, storeFilter } from './filters';
 import { trafficCsv } from './tables-csv';
@@ -200,7 +199,13 @@ export function createApi({
       const zoneText = params.get('timeZone')?.trim();
       const zone = zoneText === undefined ? null : validTimeZone(zoneText);
       if (zoneText !== undefined && zone === null)
-        throw new FieldError('timeZone must be an IANA time zone such as Europe/Berlin', ADMIN_HEADERS, 'time_zone', 'timeZone');
+        throw new HttpError(
+          400,
+          'timeZone must be an IANA time zone such as Europe/Berlin',
+          ADMIN_HEADERS,
+          'time_zone',
+          'timeZone',
+        );
       if (given.length === 0 && zone === null)
         throw new HttpError(
           400,
@@ -212,7 +217,7 @@ export function createApi({
         const text = params.get(name)!.trim();
         const days = /^\d{1,5}$/.test(text) ? Number(text) : Number.NaN;
         if (!(days >= 1 && days <= MAX_RETENTION_DAYS))
-          throw new FieldError(`${name} must be 1 to ${MAX_RETENTION_DAYS}`, ADMIN_HEADERS, 'retention_range', name);
+          throw new HttpError(400, `${name} must be 1 to ${MAX_RETENTION_DAYS}`, ADMIN_HEADERS, 'retention_range', name);
         return [RETENTION[name].key, String(days)] as const;
       });
       const before = await timeZone();

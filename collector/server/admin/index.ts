@@ -7,7 +7,6 @@ import { HttpError, isFormEncoded, parseForm, readBody, send, sendJson } from '.
 import { serveStatic, type Mount } from '../edge/static';
 import type { Store } from '../store';
 import { createApi } from './api';
-import { FieldError, fieldAnswer } from './field-error';
 import { createLogin } from './login';
 import { FAVICON_SVG, LOGIN_CSS, loginLang, loginPage, type LoginNotice } from './login-page';
 import { retentionDays, retentionPlan } from './retention';
@@ -177,16 +176,7 @@ export function createAdmin({ store, now, root, trustProxy, presenceWindowMs, si
       const read = Object.hasOwn(READS, path) ? READS[path] : undefined;
       const write = Object.hasOwn(WRITES, path) ? WRITES[path] : undefined;
       if (reading && read) return (json(res, await read(url.searchParams, req)), true);
-      if (method === 'POST' && write) {
-        const fields = await form(req);
-        try {
-          return (json(res, await write(fields)), true);
-        } catch (error) {
-          // a wrong field is answered here, with its name (field-error.ts); every other error by edge/errors.ts
-          if (!(error instanceof FieldError)) throw error;
-          return (sendJson(res, error.status, fieldAnswer(error), error.headers), true);
-        }
-      }
+      if (method === 'POST' && write) return (json(res, await write(await form(req))), true);
       if (read || write)
         throw new HttpError(
           405,

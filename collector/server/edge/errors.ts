@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError, sendJson } from './http';
+import type { ErrorAnswer } from '../../shared/error-codes';
 import { RETRY_AFTER_S, databaseUnavailable } from './log';
 
 /**
@@ -17,11 +18,12 @@ export function sendError(
   const unavailable = !(error instanceof HttpError) && databaseUnavailable(error);
   if (!(error instanceof HttpError)) report(error, `${req.method} ${req.url?.split('?')[0]}`);
   if (res.headersSent) return void res.destroy();
-  const { status, message, headers, code } =
+  const { status, message, headers, code, field } =
     error instanceof HttpError
       ? error
       : unavailable
         ? new HttpError(503, 'database unavailable, try again', { 'retry-after': String(RETRY_AFTER_S) }, 'database_unavailable')
         : new HttpError(500, 'internal error', {}, 'internal');
-  sendJson(res, status, code ? { error: message, code } : { error: message }, headers);
+  const answer: ErrorAnswer = code ? { error: message, code } : { error: message };
+  sendJson(res, status, field ? { ...answer, field } : answer, headers);
 }

@@ -12,7 +12,9 @@ const MAX_DRAIN_BYTES = 1024 * 1024;
 
 /**
  * An error with an HTTP status, answered as `{ "error": message }`, with `"code": code` when given
- * (the admin app shows its own text for a code; collector/shared/error-codes.ts).
+ * (the admin app shows its own text for a code; collector/shared/error-codes.ts) and `"field": field`
+ * when one field of a form is at fault (`consentRetentionDays`, `timeZone`: the app marks that input
+ * and puts its focus there).
  */
 export class HttpError extends Error {
   constructor(
@@ -20,6 +22,7 @@ export class HttpError extends Error {
     message: string,
     readonly headers: Record<string, string> = {},
     readonly code?: ErrorCode,
+    readonly field?: string,
   ) {
     super(message);
   }
