@@ -25,7 +25,8 @@ const PLACES: Record<string, 'before' | 'prepend' | 'append' | 'after'> = {
  * To the native call, untouched (held by the observer, a microtask later): markup without an iframe,
  * a context outside HTML, a `<template>`'s markup (its contents), insertAdjacentHTML's in `<html>`
  * (parsed in a body there), outerHTML's of a child of a document or a plain fragment (the native
- * error), and setHTMLUnsafe's that declares a shadow root (only the native call makes it). Both
+ * error). setHTMLUnsafe's that declares shadow roots is parsed by the native method into the box,
+ * which makes them there, and their nodes are shown to the inspectors too. Both
  * builds (docs/decisions.md "Blocking"); with the consent blocker only: without it the page's calls
  * stay the browser's own.
  */
@@ -34,20 +35,40 @@ export function holdMarkup(win: Window, lifetime: Lifetime): void {
   const proto = page.Element.prototype;
   const set = Object.getOwnPropertyDescriptor(proto, 'innerHTML')!.set!;
   const adjacent = proto.insertAdjacentHTML;
+  const unsafe = proto.setHTMLUnsafe;
   // the prototypes' own: a page may have redefined its document's
   const { createElement, createRange } = page.Document.prototype;
   /** `node`'s markup parsed in its context (a shadow root's: its host's) into a fragment, or nothing: the native call. */
-  const parsed = (node: Node | null, markup: unknown): DocumentFragment | void => {
+  const parsed = (node: Node | null, markup: unknown, declares?: boolean): DocumentFragment | void => {
     const context = (node?.nodeType === 11 ? (node as ShadowRoot).host : node) as Element | null | undefined;
     const name = context?.localName;
     if (context?.namespaceURI === 'http://www.w3.org/1999/xhtml' && name !== 'template' && /<iframe/i.test(markup as string)) {
       const owner = context.ownerDocument;
+      /** A parent's nodes taken out into a fragment. */
+      const extract = (parent: Node): DocumentFragment => {
+        const range = createRange.call(owner);
+        range.selectNodeContents(parent);
+        return range.extractContents();
+      };
+      /** The shadow roots declared in `tree`, deepest first: their nodes put back through the wrapped replaceChildren. */
+      const declared = (tree: ParentNode): void => {
+        for (const element of tree.querySelectorAll('*')) {
+          const root = element.shadowRoot;
+          if (root) {
+            declared(root);
+            root.replaceChildren(extract(root));
+          }
+        }
+      };
       const box = createElement.call(owner, name!.includes('-') ? 'div' : name!);
-      // the markup as given: a TrustedHTML passes the setter where the page enforces Trusted Types
-      set.call(box, markup);
-      const range = createRange.call(owner);
-      range.selectNodeContents(box);
-      return range.extractContents();
+      // the markup as given: a TrustedHTML passes the setter where the page enforces Trusted Types;
+      // setHTMLUnsafe's that declares shadow roots by the native method, which makes them in the box,
+      // where their iframes are shown to the inspectors before they connect
+      if (declares) {
+        unsafe.call(box, markup as string);
+        declared(box);
+      } else set.call(box, markup);
+      return extract(box);
     }
   };
   /** One markup setter held: innerHTML and setHTMLUnsafe in the node's context, outerHTML in its parent's, in place of it. */
@@ -58,8 +79,11 @@ export function holdMarkup(win: Window, lifetime: Lifetime): void {
     if (!call) return;
     const held = function (this: Element & ShadowRoot, markup: unknown) {
       const outer = name === 'outerHTML';
-      const fragment =
-        (name !== 'setHTMLUnsafe' || !/shadowrootmode/i.test(markup as string)) && parsed(outer ? this.parentNode : this, markup);
+      const fragment = parsed(
+        outer ? this.parentNode : this,
+        markup,
+        name === 'setHTMLUnsafe' && /shadowrootmode/i.test(markup as string),
+      );
       if (!fragment) call.call(this, markup);
       else if (outer) this.replaceWith(fragment);
       else this.replaceChildren(fragment);

@@ -113,6 +113,22 @@ export function watchInsertions({ win, doc, lifetime, onError, frames }: WatchDe
     });
   }
 
+  const options: MutationObserverInit = { childList: true, subtree: true, attributeFilter: ['src'] };
+  const roots = new WeakSet<Node>();
+  /**
+   * An open shadow root on an element that entered the page, watched like the document: one the
+   * page's markup declares (`<template shadowrootmode>`) is made and parsed into by the parser,
+   * where neither the wrapped methods nor the document's observer see it (a vendor script in it ran
+   * before a choice, its iframes loaded). Its elements are shown now, the roots declared in it too,
+   * and what the parser adds to it later by the observer. A closed root is out of reach.
+   */
+  const watchRoot = (root: ShadowRoot | null | undefined): void => {
+    if (!root || roots.has(root)) return;
+    roots.add(root);
+    observer.observe(root, options);
+    inspectTree(root, false);
+    for (const element of root.querySelectorAll('*')) watchRoot(element.shadowRoot);
+  };
   const observer = new page.MutationObserver((records: MutationRecord[]) => {
     // into the set directly (scripts/bench/watch-batch.ts, 2,161 records at 4x: 6 to 8 ms, a NodeList
     // spread per record 10 to 12; an index loop 2.6, for 13 B of gzip the lite build does not have)
@@ -121,9 +137,12 @@ export function watchInsertions({ win, doc, lifetime, onError, frames }: WatchDe
       for (const node of record.type === 'attributes' ? [record.target] : record.addedNodes) batch.add(node);
     // the parser adds an element and then each of its descendants, a record each: a node whose
     // parent is in this batch too is in that parent's subtree query already
-    for (const node of batch) if (!batch.has(node!.parentNode)) inspectTree(node, false);
+    for (const node of batch) {
+      if (!batch.has(node!.parentNode)) inspectTree(node, false);
+      watchRoot((node as Element).shadowRoot);
+    }
   });
-  observer.observe(doc.documentElement, { childList: true, subtree: true, attributeFilter: ['src'] });
+  observer.observe(doc.documentElement, options);
   lifetime.add(() => observer.disconnect());
 
   return {
