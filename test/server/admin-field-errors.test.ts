@@ -2,8 +2,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { removeDir, signIn, startCollector, type Harness } from '../support/collector';
 
 /**
- * The settings' error answers name the field at fault (`field`, beside `error` and `code`), so the
- * admin app can mark that input and move focus to it (test/browser/admin-field-errors.test.ts).
+ * The settings', a token's name's and an erasure's error answers name the form field at fault
+ * (`field`, beside `error` and `code`), so the admin app can mark that input and move focus to it
+ * (test/browser/admin-field-errors.test.ts).
  */
 
 let h: Harness;
@@ -60,7 +61,45 @@ describe('POST /admin/api/settings: a wrong value names its field', () => {
     });
     const missing = await admin.post('/admin/api/settings', {});
     expect(await missing.json()).toEqual({ error: expect.stringMatching(/^name a setting/), code: 'setting_missing' });
-    const token = await admin.post('/admin/api/tokens', { name: '' });
-    expect(await token.json()).toEqual({ error: 'name must be 1 to 100 characters', code: 'token_name' });
+    // a token's id is no field the admin types (the list's revoke button sends it)
+    const revoke = await admin.post('/admin/api/tokens/revoke', { id: 'x' });
+    expect(await revoke.json()).toEqual({ error: 'id must be a token id', code: 'token_id' });
+  });
+});
+
+describe('POST /admin/api/tokens and /admin/api/erase: a refused value names its form field', () => {
+  it("a token's name empty, blank, too long or with a control character: 400 naming `name`; no token made", async () => {
+    const admin = await signIn(h.url);
+    for (const name of ['', '   ', 'x'.repeat(101), 'a\u0007b']) {
+      const res = await admin.post('/admin/api/tokens', { name });
+      expect(res.status).toBe(400);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      expect(await res.json()).toEqual({ error: 'name must be 1 to 100 characters', code: 'token_name', field: 'name' });
+    }
+    expect(await (await admin.get('/admin/api/tokens')).json()).toEqual({ tokens: [] });
+    // a right one still goes through, with no field in its answer
+    expect(await (await admin.post('/admin/api/tokens', { name: 'Grafana' })).json()).toMatchObject({ name: 'Grafana' });
+  });
+
+  it('an erasure by a wrong pseudonym names `visitor`, by a wrong consent ID `consent` (the field sent)', async () => {
+    const admin = await signIn(h.url);
+    const visitor = await admin.post('/admin/api/erase', { visitor: 'not-a-pseudonym' });
+    expect(visitor.status).toBe(400);
+    expect(visitor.headers.get('x-frame-options')).toBe('DENY');
+    expect(await visitor.json()).toEqual({
+      error: 'visitor must be a 12-character pseudonym',
+      code: 'visitor_pseudonym',
+      field: 'visitor',
+    });
+    // nothing sent at all: the visitor field is the one missing
+    expect(((await (await admin.post('/admin/api/erase', {})).json()) as { field?: string }).field).toBe('visitor');
+    const consent = await admin.post('/admin/api/erase', { consent: 'short' });
+    expect(consent.status).toBe(400);
+    expect(await consent.json()).toEqual({ error: 'consent must be a consent ID', code: 'consent_id', field: 'consent' });
+    // right ones of nobody: erased nothing, no error
+    expect(await (await admin.post('/admin/api/erase', { visitor: '0123456789ab' })).json()).toEqual({
+      sessions: 0,
+      records: 0,
+    });
   });
 });

@@ -516,7 +516,11 @@ describe('admin data', () => {
     const wrong = await admin.post('/admin/api/erase', { visitor: 'not-a-pseudonym' });
     expect(wrong.status).toBe(400);
     // the English text for people, the code for the admin app's own text (collector/shared/error-codes.ts)
-    expect(await wrong.json()).toEqual({ error: 'visitor must be a 12-character pseudonym', code: 'visitor_pseudonym' });
+    expect(await wrong.json()).toEqual({
+      error: 'visitor must be a 12-character pseudonym',
+      code: 'visitor_pseudonym',
+      field: 'visitor',
+    });
   });
 
   it('deletes form consents and page views older than their retention settings on saving; cookie consents and clicks stay', async () => {

@@ -170,7 +170,7 @@ export function createApi({
     /** A new stats API token: answered once, stored as its SHA-256 only. */
     '/admin/api/tokens': async (params): Promise<NewApiToken> => {
       const name = params.get('name')?.trim() ?? '';
-      if (!validName(name)) throw new HttpError(400, 'name must be 1 to 100 characters', ADMIN_HEADERS, 'token_name');
+      if (!validName(name)) throw new HttpError(400, 'name must be 1 to 100 characters', ADMIN_HEADERS, 'token_name', 'name');
       const token = `pp_${newToken()}`;
       const prefix = token.slice(0, 10);
       const id = await store.admin.addToken(name, tokenHash(token), prefix, now());
@@ -181,15 +181,17 @@ export function createApi({
       if (!Number.isSafeInteger(id) || id < 1) throw new HttpError(400, 'id must be a token id', ADMIN_HEADERS, 'token_id');
       return { revoked: await store.admin.revokeToken(id, now()) };
     },
+    // a wrong value names the form field it came in (`visitor` or `consent`), so the app marks its input
     '/admin/api/erase': async (params): Promise<Erased> => {
       const consent = params.get('consent')?.trim();
       if (consent) {
-        if (!CONSENT_ID.test(consent)) throw new HttpError(400, 'consent must be a consent ID', ADMIN_HEADERS, 'consent_id');
+        if (!CONSENT_ID.test(consent))
+          throw new HttpError(400, 'consent must be a consent ID', ADMIN_HEADERS, 'consent_id', 'consent');
         return store.erase({ consentId: consent });
       }
       const visitor = params.get('visitor')?.trim().toLowerCase() ?? '';
       if (!PSEUDONYM.test(visitor))
-        throw new HttpError(400, 'visitor must be a 12-character pseudonym', ADMIN_HEADERS, 'visitor_pseudonym');
+        throw new HttpError(400, 'visitor must be a 12-character pseudonym', ADMIN_HEADERS, 'visitor_pseudonym', 'visitor');
       return store.erase({ pseudonym: visitor });
     },
     '/admin/api/settings': async (params): Promise<SavedSettings> => {
