@@ -1,13 +1,14 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations } from '../support/axe';
 import { launch } from '../support/browser';
 import { removeDir, signInPage, startCollector, type Harness } from '../support/collector';
 
 /**
- * A setting the collector refuses is named at its field: the input marked invalid, described by a
- * message in the admin's language under it, and focused; the form's result names the field too
- * (the collector's answer carries `field`: test/server/admin-field-errors.test.ts).
+ * A setting, a token's name or an erasure's pseudonym or consent ID the collector refuses is named
+ * at its field: the input marked invalid, described by a message in the admin's language under it,
+ * and focused; the form's result names the field too (the collector's answer carries `field`:
+ * test/server/admin-field-errors.test.ts). The mark goes when the value changes.
  */
 
 let browser: Browser;
@@ -29,8 +30,9 @@ afterAll(async () => {
 });
 
 /** What a field says of itself: invalid or not, its description's text, whether it has focus. */
-const state = (label: string) =>
-  page.getByLabel(label, { exact: true }).evaluate((input: HTMLInputElement) => ({
+const state = (label: string) => stateOf(page.getByLabel(label, { exact: true }));
+const stateOf = (field: Locator) =>
+  field.evaluate((input: HTMLInputElement) => ({
     invalid: input.getAttribute('aria-invalid'),
     description: (input.getAttribute('aria-describedby') ?? '')
       .split(' ')
@@ -92,5 +94,134 @@ describe('settings: the field the collector refused', () => {
     await expect
       .poll(() => state('Zeitzone der Website (IANA-Name)'))
       .toEqual({ invalid: 'true', description: said, focused: true });
+  });
+});
+
+describe("a token's name the collector refused", () => {
+  it("only spaces (the browser's required check lets them through, the collector trims them): the name marked, described and focused; then in English; a right name clears it", async () => {
+    await page.goto(`${collector.url}/admin/#settings`);
+    const name = page.getByLabel('Name (wofür)', { exact: true });
+    const make = page.getByRole('button', { name: 'Token erstellen' });
+    await name.fill('   ');
+    await make.click();
+    const said = 'Fehlgeschlagen: „Name (wofür)“ muss 1 bis 100 Zeichen lang sein, ohne Steuerzeichen.';
+    await expect.poll(() => page.getByTestId('tokens-result').textContent()).toBe(said);
+    expect(await page.getByTestId('live-region').textContent()).toBe(said);
+    const marked = {
+      invalid: 'true',
+      description: 'Einen Namen mit 1 bis 100 Zeichen angeben (nicht nur Leerzeichen), ohne Steuerzeichen.',
+      focused: true,
+    };
+    await expect.poll(() => state('Name (wofür)')).toEqual(marked);
+    expect(await axeViolations(page)).toEqual([]);
+    // refused again: marked and focused again (focus elsewhere meanwhile)
+    await make.focus();
+    await make.click();
+    await expect.poll(() => state('Name (wofür)')).toEqual(marked);
+
+    await page.getByRole('button', { name: 'Switch to English' }).click();
+    await expect
+      .poll(() => page.getByTestId('tokens-result').textContent())
+      .toBe('Failed: “Name (what for)” must be 1 to 100 characters, without control characters.');
+    expect(await state('Name (what for)')).toMatchObject({
+      invalid: 'true',
+      description: 'Enter a name of 1 to 100 characters (not only spaces), without control characters.',
+    });
+    await page.getByRole('button', { name: 'Deutsch' }).click();
+
+    // typed into: the mark goes; the right name is made, and the field stays unmarked
+    await name.fill('Grafana');
+    expect(await state('Name (wofür)')).toEqual({ invalid: null, description: '', focused: true });
+    await make.click();
+    await expect
+      .poll(() => page.getByTestId('tokens-result').textContent())
+      .toBe('Token „Grafana“ erstellt. Es steht unter dem Formular und wird nur dieses eine Mal angezeigt.');
+    expect((await state('Name (wofür)')).invalid).toBeNull();
+  });
+
+  it('a refusal, then a right name without typing in between (the field refilled by script): the successful save clears the mark', async () => {
+    const name = page.getByLabel('Name (wofür)', { exact: true });
+    const make = page.getByRole('button', { name: 'Token erstellen' });
+    await name.fill(' ');
+    await make.click();
+    await expect.poll(async () => (await state('Name (wofür)')).invalid).toBe('true');
+    // the same value refused again, then a submit the collector accepts (a name sent in its place)
+    await page.route('**/admin/api/tokens', (route) =>
+      route.request().method() === 'POST' ? route.continue({ postData: 'name=Matomo' }) : route.continue(),
+    );
+    await make.click();
+    await expect.poll(() => page.getByTestId('tokens-result').textContent()).toMatch(/^Token „Matomo“ erstellt\./);
+    expect(await state('Name (wofür)')).toMatchObject({ invalid: null, description: '' });
+    await page.unroute('**/admin/api/tokens');
+  });
+});
+
+describe('an erasure the collector refused', () => {
+  const eraseForm = () => page.locator('#erase-title + p + form');
+  const input = () => eraseForm().locator('input');
+  /** Submits the erase form, accepting its confirm dialog. */
+  const erase = async () => {
+    const confirmed = page.waitForEvent('dialog').then((dialog) => dialog.accept());
+    await page.getByRole('button', { name: 'Endgültig löschen' }).click();
+    await confirmed;
+  };
+
+  it("a wrong pseudonym, then a wrong consent ID (past the fields' patterns, as an older browser sends them): each marked, described and focused; changing the value or the kind clears it", async () => {
+    await page.goto(`${collector.url}/admin/#log`);
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Einwilligungsprotokoll');
+    // the browser's pattern is the collector's: without its check, the collector's answer is what is said
+    await eraseForm().evaluate((form: HTMLFormElement) => (form.noValidate = true));
+    await input().fill('anna');
+    await erase();
+    const said = 'Fehlgeschlagen: „Besucher-Pseudonym“ muss genau 12 Zeichen aus 0–9 und a–f haben.';
+    await expect.poll(() => page.getByTestId('erase-result').textContent()).toBe(said);
+    expect(await page.getByTestId('live-region').textContent()).toBe(said);
+    await expect
+      .poll(() => stateOf(input()))
+      .toEqual({
+        invalid: 'true',
+        description: 'Genau 12 Zeichen aus 0–9 und a–f angeben, z. B. 3f9a0c1b2d4e.',
+        focused: true,
+      });
+    expect(await axeViolations(page)).toEqual([]);
+    // typed into: the mark goes
+    await input().fill('ann');
+    expect(await stateOf(input())).toEqual({ invalid: null, description: '', focused: true });
+
+    await erase();
+    await expect.poll(async () => (await stateOf(input())).invalid).toBe('true');
+    // another kind of value chosen: the mark goes with it
+    await eraseForm().getByLabel('Löschen nach').selectOption('consent');
+    expect(await stateOf(input())).toMatchObject({ invalid: null, description: '' });
+
+    await input().fill('kurz');
+    await erase();
+    await expect
+      .poll(() => page.getByTestId('erase-result').textContent())
+      .toBe('Fehlgeschlagen: „Einwilligungs-ID“ muss 16 bis 64 Zeichen aus Buchstaben, Ziffern, - und _ haben.');
+    await expect
+      .poll(() => stateOf(input()))
+      .toEqual({
+        invalid: 'true',
+        description: '16 bis 64 Zeichen aus Buchstaben, Ziffern, - und _ angeben.',
+        focused: true,
+      });
+    await page.getByRole('button', { name: 'Switch to English' }).click();
+    await expect
+      .poll(() => page.getByTestId('erase-result').textContent())
+      .toBe('Failed: “Consent ID” must be 16 to 64 characters of letters, digits, - and _.');
+    expect(await stateOf(input())).toMatchObject({
+      invalid: 'true',
+      description: 'Enter 16 to 64 characters of letters, digits, - and _.',
+    });
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Deutsch' }).click();
+
+    // corrected: an ID of nobody goes through (nothing found, said as such) and the field is unmarked
+    await input().fill('A'.repeat(16));
+    expect((await stateOf(input())).invalid).toBeNull();
+    await erase();
+    await expect.poll(() => page.getByTestId('erase-result').textContent()).toMatch(/^Nichts gefunden/);
+    expect(await stateOf(input())).toMatchObject({ invalid: null, description: '' });
   });
 });

@@ -257,14 +257,15 @@ describe('admin area in Chromium, with data made by driving the demo site', () =
       .toBe(true);
 
     // a wrong pseudonym past the field's pattern (as an older browser sends it): the collector's
-    // refusal in German, beside the form and in the live region
+    // refusal in German, naming the field, beside the form and in the live region (the field's own
+    // marks: admin-field-errors.test.ts)
     const eraseForm = page.locator('#erase-title + p + form');
     await eraseForm.evaluate((form: HTMLFormElement) => (form.noValidate = true));
     await eraseForm.locator('input').fill('anna');
     const refused = page.waitForEvent('dialog').then((dialog) => dialog.accept());
     await page.getByRole('button', { name: 'Endgültig löschen' }).click();
     await refused;
-    const wrongInput = 'Fehlgeschlagen: Ein Besucher-Pseudonym hat genau 12 Zeichen aus 0–9 und a–f, z. B. 3f9a0c1b2d4e.';
+    const wrongInput = 'Fehlgeschlagen: „Besucher-Pseudonym“ muss genau 12 Zeichen aus 0–9 und a–f haben.';
     await expect.poll(() => page.getByTestId('erase-result').textContent()).toBe(wrongInput);
     expect(await page.getByTestId('live-region').textContent()).toBe(wrongInput);
 

@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import type { Announce } from '../announcer';
-import { ApiError, getJson, postForm, type RetentionDays, type SavedSettings } from '../api';
+import { getJson, postForm, type RetentionDays, type SavedSettings } from '../api';
+import { FieldMessage, useFieldError } from '../components/FieldError';
 import { Result, useResult } from '../components/Result';
 import type { Lang, Messages } from '../i18n';
 import { Tokens } from './Tokens';
@@ -13,10 +14,8 @@ const FIELDS = [
   'consentRetentionDays',
 ] as const satisfies ReadonlyArray<keyof RetentionDays>;
 type Field = (typeof FIELDS)[number];
-
-/** The retention field an error answer names (`field`: collector/server/edge/http.ts HttpError), if it is one of ours. */
-const fieldOf = (error: unknown): Field | undefined =>
-  error instanceof ApiError ? FIELDS.find((field) => field === error.field) : undefined;
+/** The time zone's field (`field` timeZone), described by the form's result. */
+const ZONE = ['timeZone'] as const;
 
 /** The settings: the site's time zone, and retention: page views and visits, clicks, form consents, cookie consents, each after N days. */
 export function Retention({
@@ -43,13 +42,8 @@ export function Retention({
   // the values in force: a lower one deletes at once, so saving it is confirmed first
   const [kept, setKept] = useState<Partial<RetentionDays>>({});
   const result = useResult(t, announce);
-  // the field the collector refused; `n` counts refusals, so a second one moves focus there again
-  const [invalid, setInvalid] = useState<{ field: Field; n: number } | null>(null);
-  const inputs = useRef<Partial<Record<Field, HTMLInputElement | null>>>({});
-  // after the render that marked it: focus then reads the field as invalid, with its message
-  useEffect(() => {
-    if (invalid) inputs.current[invalid.field]?.focus();
-  }, [invalid]);
+  // the field the collector refused: marked, described by the message under it, focused
+  const invalid = useFieldError(FIELDS);
   useEffect(() => {
     getJson<RetentionDays>('settings').then(
       (s) => {
@@ -68,7 +62,7 @@ export function Retention({
       return before !== undefined && Number(days[field]) < before ? [[t[field], before, Number(days[field])]] : [];
     });
     if (lowered.length > 0 && !window.confirm(t.retentionConfirm(lowered))) return;
-    setInvalid(null);
+    invalid.clear();
     postForm<SavedSettings>('settings', days).then(
       (saved) => {
         setKept(saved);
@@ -76,9 +70,8 @@ export function Retention({
         result.done((t) => t.saved(deleted));
       },
       (error: unknown) => {
-        const field = fieldOf(error);
+        const field = invalid.refused(error);
         if (field === undefined) return result.failed(error);
-        setInvalid((was) => ({ field, n: (was?.n ?? 0) + 1 }));
         result.refused((t) => `${t.actionFailed} ${t.retentionFieldFailed(t[field])}`);
       },
     );
@@ -92,35 +85,26 @@ export function Retention({
         <p className="hint">{t.retentionHint}</p>
         <form className="filters" onSubmit={save}>
           {FIELDS.map((field) => {
-            const wrong = invalid?.field === field;
             // the message outside the label: the field's name stays its label, the message its description
             return (
               <div className="field" key={field}>
                 <label>
                   {t[field]}
                   <input
-                    ref={(input) => {
-                      inputs.current[field] = input;
-                    }}
+                    {...invalid.input(field, `${field}-error`)}
                     type="number"
                     min={1}
                     max={3650}
                     step={1}
                     required
                     value={days[field]}
-                    aria-invalid={wrong || undefined}
-                    aria-describedby={wrong ? `${field}-error` : undefined}
                     onChange={(e) => {
                       setDays((d) => ({ ...d, [field]: e.target.value }));
-                      if (wrong) setInvalid(null);
+                      invalid.clear(field);
                     }}
                   />
                 </label>
-                {wrong && (
-                  <span className="error field-error" id={`${field}-error`} data-testid={`${field}-error`}>
-                    {t.retentionInvalid}
-                  </span>
-                )}
+                {invalid.field === field && <FieldMessage id={`${field}-error`}>{t.retentionInvalid}</FieldMessage>}
               </div>
             );
           })}
@@ -139,11 +123,7 @@ function TimeZone({ t, onSaved, announce }: { t: Messages; onSaved: (zone: strin
   const [zone, setZone] = useState('');
   const result = useResult(t, announce);
   // refused by the collector (`field` timeZone): the field is marked, described by the result, and focused
-  const [invalid, setInvalid] = useState(0);
-  const input = useRef<HTMLInputElement>(null);
-  useEffect(() => {
-    if (invalid > 0) input.current?.focus();
-  }, [invalid]);
+  const invalid = useFieldError(ZONE);
   useEffect(() => {
     getJson<{ timeZone: string }>('settings').then(
       (s) => setZone(s.timeZone),
@@ -154,7 +134,7 @@ function TimeZone({ t, onSaved, announce }: { t: Messages; onSaved: (zone: strin
   // not async: a form handler's returned promise would be dropped by React
   const save = (event: FormEvent): void => {
     event.preventDefault();
-    setInvalid(0);
+    invalid.clear();
     postForm<{ timeZone: string }>('settings', { timeZone: zone.trim() }).then(
       (saved) => {
         setZone(saved.timeZone);
@@ -163,7 +143,7 @@ function TimeZone({ t, onSaved, announce }: { t: Messages; onSaved: (zone: strin
       },
       (error: unknown) => {
         result.failed(error);
-        if (error instanceof ApiError && error.field === 'timeZone') setInvalid((n) => n + 1);
+        invalid.refused(error);
       },
     );
   };
@@ -180,12 +160,10 @@ function TimeZone({ t, onSaved, announce }: { t: Messages; onSaved: (zone: strin
             spellCheck={false}
             autoComplete="off"
             value={zone}
-            ref={input}
-            aria-invalid={invalid > 0 || undefined}
-            aria-describedby={invalid > 0 ? 'zone-result' : undefined}
+            {...invalid.input('timeZone', 'zone-result')}
             onChange={(e) => {
               setZone(e.target.value);
-              setInvalid(0);
+              invalid.clear();
             }}
           />
         </label>

@@ -1,11 +1,15 @@
 import { useState, type FormEvent } from 'react';
 import type { Announce } from '../announcer';
 import { getJson, postForm, type ApiTokens, type NewApiToken } from '../api';
+import { FieldMessage, useFieldError } from '../components/FieldError';
 import { Result, useResult } from '../components/Result';
 import { Status } from '../components/Status';
 import { Table } from '../components/Table';
 import type { Lang, Messages } from '../i18n';
 import { useData } from '../useData';
+
+/** The form's one field (`field` name of the collector's refusal). */
+const NAME = ['name'] as const;
 
 /**
  * The read-only stats API's tokens: make one with a name (the token is shown this once: only its
@@ -16,12 +20,15 @@ export function Tokens({ t, lang, zone, announce }: { t: Messages; lang: Lang; z
   const [name, setName] = useState('');
   const [made, setMade] = useState<NewApiToken | null>(null);
   const result = useResult(t, announce);
+  // a name the collector refused (blank once trimmed, a control character): marked, described, focused
+  const invalid = useFieldError(NAME);
   // on the site's clock, as the consent log's times (the browser's until the zone is known)
   const time = new Intl.DateTimeFormat(lang, { dateStyle: 'short', timeStyle: 'short', timeZone: zone ?? undefined });
   const when = (iso: string | null) => (iso === null ? '–' : time.format(new Date(iso)));
   // not async: a form handler's returned promise would be dropped by React; the chain handles both ends
   const make = (event: FormEvent): void => {
     event.preventDefault();
+    invalid.clear();
     postForm<NewApiToken>('tokens', { name: name.trim() }).then(
       (token) => {
         setMade(token);
@@ -30,7 +37,10 @@ export function Tokens({ t, lang, zone, announce }: { t: Messages; lang: Lang; z
         result.done((t) => t.tokens.madeDone(token.name));
         reload();
       },
-      (error: unknown) => result.failed(error),
+      (error: unknown) => {
+        if (invalid.refused(error) === undefined) return result.failed(error);
+        result.refused((t) => `${t.actionFailed} ${t.tokens.nameFailed(t.tokens.name)}`);
+      },
     );
   };
   const revoke = (id: number, tokenName: string): void => {
@@ -48,10 +58,25 @@ export function Tokens({ t, lang, zone, announce }: { t: Messages; lang: Lang; z
       <h2 id="tokens-title">{t.tokens.title}</h2>
       <p className="hint">{t.tokens.hint}</p>
       <form className="filters" onSubmit={make}>
-        <label>
-          {t.tokens.name}
-          <input type="text" required maxLength={100} value={name} autoComplete="off" onChange={(e) => setName(e.target.value)} />
-        </label>
+        {/* the message outside the label, as at the retention fields */}
+        <div className="field">
+          <label>
+            {t.tokens.name}
+            <input
+              {...invalid.input('name', 'token-name-error')}
+              type="text"
+              required
+              maxLength={100}
+              value={name}
+              autoComplete="off"
+              onChange={(e) => {
+                setName(e.target.value);
+                invalid.clear();
+              }}
+            />
+          </label>
+          {invalid.field === 'name' && <FieldMessage id="token-name-error">{t.tokens.nameInvalid}</FieldMessage>}
+        </div>
         <div className="buttons">
           <button type="submit">{t.tokens.make}</button>
         </div>

@@ -29,6 +29,10 @@ export const settings = {
     hint: 'Ein Token liest die Zahlen der Übersicht über GET /api/v1/stats (nur lesen, 60 Anfragen pro Minute). Es wird nur einmal angezeigt und nur als Prüfsumme gespeichert.',
     name: 'Name (wofür)',
     make: 'Token erstellen',
+    /** At the name when the collector refused it (under it, and what the field's description reads). */
+    nameInvalid: 'Einen Namen mit 1 bis 100 Zeichen angeben (nicht nur Leerzeichen), ohne Steuerzeichen.',
+    /** The form's result for it, naming the field. */
+    nameFailed: (label: string) => `„${label}“ muss 1 bis 100 Zeichen lang sein, ohne Steuerzeichen.`,
     shownOnce: (name: string) => `Token „${name}“ – jetzt kopieren, es wird nicht noch einmal angezeigt:`,
     none: 'Noch keine Tokens.',
     prefix: 'Beginnt mit',

@@ -30,6 +30,10 @@ export const settings: typeof de = {
     hint: "A token reads the overview's figures with GET /api/v1/stats (read only, 60 requests a minute). It is shown once and stored only as a checksum.",
     name: 'Name (what for)',
     make: 'Create token',
+    /** At the name when the collector refused it (under it, and what the field's description reads). */
+    nameInvalid: 'Enter a name of 1 to 100 characters (not only spaces), without control characters.',
+    /** The form's result for it, naming the field. */
+    nameFailed: (label: string) => `“${label}” must be 1 to 100 characters, without control characters.`,
     shownOnce: (name: string) => `Token "${name}" – copy it now, it is not shown again:`,
     none: 'No tokens yet.',
     prefix: 'Starts with',

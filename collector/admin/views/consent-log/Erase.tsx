@@ -1,23 +1,31 @@
 import { useState, type FormEvent } from 'react';
 import type { Announce } from '../../announcer';
 import { postForm, type Erased } from '../../api';
+import { FieldMessage, useFieldError } from '../../components/FieldError';
 import { Result, useResult } from '../../components/Result';
 import type { Messages } from '../../i18n';
 import { CONSENT_ID, PSEUDONYM } from './ids';
+
+/** What the one input holds, by the choice: the form field it is sent as (and the collector's refusal names). */
+const BY = ['visitor', 'consent'] as const;
+type By = (typeof BY)[number];
 
 /**
  * Erasure of a visitor's data by pseudonym or consent ID, after a confirm; its outcome beside the
  * form and in the app's live region (`announce`). `onErased` reloads the log.
  */
 export function Erase({ t, onErased, announce }: { t: Messages; onErased: () => void; announce: Announce }) {
-  const [by, setBy] = useState<'visitor' | 'consent'>('visitor');
+  const [by, setBy] = useState<By>('visitor');
   const [value, setValue] = useState('');
   const result = useResult(t, announce);
+  // the value the collector refused (past the pattern: an older browser, a script): marked, described, focused
+  const invalid = useFieldError(BY);
   // not async: a form handler's returned promise would be dropped by React; the chain handles both ends
   const erase = (event: FormEvent): void => {
     event.preventDefault();
     const key = by === 'visitor' ? value.trim().toLowerCase() : value.trim();
     if (!window.confirm(t.eraseConfirm(key))) return;
+    invalid.clear();
     postForm<Erased>('erase', { [by]: key }).then(
       (erased) => {
         // an unknown pseudonym or ID: said plainly (a typo is likelier than an erased visitor), the field kept to correct it
@@ -26,7 +34,15 @@ export function Erase({ t, onErased, announce }: { t: Messages; onErased: () => 
         setValue('');
         onErased();
       },
-      (error: unknown) => result.failed(error),
+      (error: unknown) => {
+        const field = invalid.refused(error);
+        if (field === undefined) return result.failed(error);
+        result.refused((t) =>
+          field === 'visitor'
+            ? `${t.actionFailed} ${t.pseudonymFailed(t.pseudonym)}`
+            : `${t.actionFailed} ${t.consentIdFailed(t.consentId)}`,
+        );
+      },
     );
   };
   return (
@@ -37,24 +53,41 @@ export function Erase({ t, onErased, announce }: { t: Messages; onErased: () => 
         {/* first what the field is (its label and pattern follow the choice), then the field */}
         <label>
           {t.eraseBy}
-          <select value={by} onChange={(e) => setBy(e.target.value === 'consent' ? 'consent' : 'visitor')}>
+          <select
+            value={by}
+            onChange={(e) => {
+              setBy(e.target.value === 'consent' ? 'consent' : 'visitor');
+              // another kind of value: the refusal was of the other one
+              invalid.clear();
+            }}
+          >
             <option value="visitor">{t.pseudonym}</option>
             <option value="consent">{t.consentId}</option>
           </select>
         </label>
-        <label>
-          {by === 'visitor' ? t.pseudonym : t.consentId}
-          <input
-            type="text"
-            required
-            pattern={by === 'visitor' ? PSEUDONYM : CONSENT_ID}
-            value={value}
-            placeholder={by === 'visitor' ? t.pseudonymHint : t.consentIdHint}
-            spellCheck={false}
-            autoComplete="off"
-            onChange={(e) => setValue(e.target.value)}
-          />
-        </label>
+        {/* the message outside the label, as at the retention fields */}
+        <div className="field">
+          <label>
+            {by === 'visitor' ? t.pseudonym : t.consentId}
+            <input
+              {...invalid.input(by, 'erase-value-error')}
+              type="text"
+              required
+              pattern={by === 'visitor' ? PSEUDONYM : CONSENT_ID}
+              value={value}
+              placeholder={by === 'visitor' ? t.pseudonymHint : t.consentIdHint}
+              spellCheck={false}
+              autoComplete="off"
+              onChange={(e) => {
+                setValue(e.target.value);
+                invalid.clear();
+              }}
+            />
+          </label>
+          {invalid.field === by && (
+            <FieldMessage id="erase-value-error">{by === 'visitor' ? t.pseudonymInvalid : t.consentIdInvalid}</FieldMessage>
+          )}
+        </div>
         <div className="buttons">
           <button type="submit" className="danger">
             {t.erase}

@@ -1,0 +1,52 @@
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { ApiError } from '../api';
+
+/**
+ * The form field the collector refused (its answer's `field`: collector/server/edge/http.ts
+ * HttpError), one of `fields`: its input marked `aria-invalid`, described by `describedBy` (the
+ * message under it, `<FieldMessage>`, or the form's result), and focused after the render that
+ * marked it, so focus reads it as invalid with its description; a second refusal focuses it again.
+ * The mark goes with `clear`: as its value changes, and as the next submit is sent.
+ */
+export function useFieldError<F extends string>(fields: readonly F[]) {
+  // `n` counts refusals, so a second one moves focus there again
+  const [invalid, setInvalid] = useState<{ field: F; n: number } | null>(null);
+  const inputs = useRef<Partial<Record<F, HTMLInputElement | null>>>({});
+  useEffect(() => {
+    if (invalid) inputs.current[invalid.field]?.focus();
+  }, [invalid]);
+  return {
+    /** The field marked, or null. */
+    field: invalid?.field ?? null,
+    /** Marks the field `error` names if it is one of `fields`, and returns it; else undefined (nothing marked). */
+    refused(error: unknown): F | undefined {
+      const field = error instanceof ApiError ? fields.find((one) => one === error.field) : undefined;
+      if (field !== undefined) setInvalid((was) => ({ field, n: (was?.n ?? 0) + 1 }));
+      return field;
+    },
+    /** No field marked; with `field`, only if that one is (another field's value changed). */
+    clear(field?: F): void {
+      setInvalid((was) => (was === null || (field !== undefined && was.field !== field) ? was : null));
+    },
+    /** The input's ref and marks, to spread on it; `describedBy` is what describes it while marked. */
+    input: (field: F, describedBy: string) => ({
+      ref: (input: HTMLInputElement | null) => {
+        inputs.current[field] = input;
+      },
+      'aria-invalid': invalid?.field === field || undefined,
+      'aria-describedby': invalid?.field === field ? describedBy : undefined,
+    }),
+  };
+}
+
+/**
+ * The message under a marked field, its description (`aria-describedby`: `id`); outside its label,
+ * so the field's name stays its label. `data-testid` is the id.
+ */
+export function FieldMessage({ id, children }: { id: string; children: ReactNode }) {
+  return (
+    <span className="error field-error" id={id} data-testid={id}>
+      {children}
+    </span>
+  );
+}
