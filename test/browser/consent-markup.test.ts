@@ -247,6 +247,7 @@ root('h5').setHTMLUnsafe('<iframe src="${VIDEO}s5" title="s5"></iframe>');
 <body><main><div id="d1"><template shadowrootmode="open"><p>Film</p><iframe src="${VIDEO}d1" title="d1"></iframe></template></div>
 <div id="d2"><template shadowrootmode="open"><section><div id="d2i"><template shadowrootmode="open"><p>tief</p><iframe src="${VIDEO}d2" title="d2"></iframe></template></div></section></template></div>
 <div id="d3"><template shadowrootmode="open"><script src="https://www.googletagmanager.com/gtag/js?id=G-D3"></script><p>Statistik</p></template></div>
+<div id="d5"><template shadowrootmode="open"><script type="text/plain" data-category="3" data-src="https://www.googletagmanager.com/gtag/js?id=G-D5"></script><iframe data-category="4" data-src="${VIDEO}d5" title="d5"></iframe></template></div>
 <div id="u"></div></main><script>
 document.getElementById('u').setHTMLUnsafe('<div id="d4"><template shadowrootmode="open"><iframe src="${VIDEO}d4" title="d4"></iframe></template></div>');
 </script></body></html>`,
@@ -278,9 +279,10 @@ document.getElementById('u').setHTMLUnsafe('<div id="d4"><template shadowrootmod
             script: 'text/plain',
           });
           await tab.locator('pagepulse-consent').getByRole('button', { name: 'Alle akzeptieren' }).click();
-          await expect.poll(() => new Set(videos.map((url) => url.slice(-2))).size, { timeout: 10_000 }).toBe(3);
-          // run once, in its shadow root
-          await expect.poll(() => tab.evaluate(() => (window as { __gtag?: number }).__gtag), { timeout: 10_000 }).toBe(1);
+          // d5: the blocked markup (the Joomla package's rewrite of such a root) is released too
+          await expect.poll(() => new Set(videos.map((url) => url.slice(-2))).size, { timeout: 10_000 }).toBe(4);
+          // each tag run once, in its shadow root
+          await expect.poll(() => tab.evaluate(() => (window as { __gtag?: number }).__gtag), { timeout: 10_000 }).toBe(2);
         }
         expect(errors).toEqual([]);
         await context.close();
