@@ -54,7 +54,8 @@ export const isErrorCode = (code: unknown): code is ErrorCode => (ERROR_CODES as
 /**
  * An error answer's body. `field` names the form field at fault where one is (a setting of
  * `POST /admin/api/settings`, the `name` of `POST /admin/api/tokens`, the `visitor` or `consent` of
- * `POST /admin/api/erase`): the app marks that input; other answers name none.
+ * `POST /admin/api/erase` and of the log's search, `GET /admin/api/consents` and
+ * `/admin/consents.csv`): the app marks that input; other answers name none.
  */
 export interface ErrorAnswer {
   error: string;

@@ -2,9 +2,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { removeDir, signIn, startCollector, type Harness } from '../support/collector';
 
 /**
- * The settings', a token's name's and an erasure's error answers name the form field at fault
- * (`field`, beside `error` and `code`), so the admin app can mark that input and move focus to it
- * (test/browser/admin-field-errors.test.ts).
+ * The settings', a token's name's, an erasure's and the consent log search's error answers name the
+ * form field at fault (`field`, beside `error` and `code`), so the admin app can mark that input and
+ * move focus to it (test/browser/admin-field-errors.test.ts).
  */
 
 let h: Harness;
@@ -101,5 +101,32 @@ describe('POST /admin/api/tokens and /admin/api/erase: a refused value names its
       sessions: 0,
       records: 0,
     });
+  });
+});
+
+describe('GET /admin/api/consents and /admin/consents.csv: a wrong search names its query parameter', () => {
+  it('a wrong pseudonym names `visitor`, a wrong consent ID `consent`, in the log and its CSV export', async () => {
+    const admin = await signIn(h.url);
+    const visitor = { error: 'visitor must be a 12-character pseudonym', code: 'visitor_pseudonym', field: 'visitor' };
+    const consent = { error: 'consent must be a consent ID', code: 'consent_id', field: 'consent' };
+    for (const [path, answer] of [
+      ['/admin/api/consents?visitor=anna', visitor],
+      ['/admin/consents.csv?visitor=anna', visitor],
+      ['/admin/api/consents?consent=short', consent],
+      ['/admin/consents.csv?consent=short', consent],
+      // both wrong: the first the collector checks, the pseudonym
+      ['/admin/api/consents?visitor=anna&consent=short', visitor],
+      // a right pseudonym beside a wrong ID: the ID
+      ['/admin/api/consents?visitor=0123456789ab&consent=short', consent],
+    ] as const) {
+      const res = await admin.get(path);
+      expect(res.status, path).toBe(400);
+      expect(res.headers.get('cache-control'), path).toBe('no-store');
+      expect(await res.json(), path).toEqual(answer);
+    }
+    // right ones of nobody: an empty log, no error
+    const found = await admin.get(`/admin/api/consents?visitor=0123456789ab&consent=${'A'.repeat(16)}`);
+    expect(found.status).toBe(200);
+    expect(await found.json()).toMatchObject({ consents: [] });
   });
 });

@@ -34,15 +34,16 @@ export function consentLog({ store, now, timeZone, period, headers: ADMIN_HEADER
   /**
    * The consent log's filter: the period's range when `period` is given (the app's picker), else
    * `from`/`to` as days in the site's time zone (either may be left out); and a pseudonym
-   * (`visitor`) or a consent ID (`consent`).
+   * (`visitor`) or a consent ID (`consent`); a wrong one names that parameter, the search form's
+   * field (`field`), so the app marks its input.
    */
   async function consentFilter(params: URLSearchParams): Promise<ConsentFilter> {
     const visitor = params.get('visitor')?.trim().toLowerCase() || null;
     if (visitor !== null && !PSEUDONYM.test(visitor))
-      throw new HttpError(400, 'visitor must be a 12-character pseudonym', ADMIN_HEADERS, 'visitor_pseudonym');
+      throw new HttpError(400, 'visitor must be a 12-character pseudonym', ADMIN_HEADERS, 'visitor_pseudonym', 'visitor');
     const consentId = params.get('consent')?.trim() || null;
     if (consentId !== null && !CONSENT_ID.test(consentId))
-      throw new HttpError(400, 'consent must be a consent ID', ADMIN_HEADERS, 'consent_id');
+      throw new HttpError(400, 'consent must be a consent ID', ADMIN_HEADERS, 'consent_id', 'consent');
     if (params.get('period')) {
       const { start, end } = (await period(params)).current;
       return { from: start, to: end, visitor, consentId };

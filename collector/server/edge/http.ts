@@ -14,7 +14,8 @@ const MAX_DRAIN_BYTES = 1024 * 1024;
  * An error with an HTTP status, answered as `{ "error": message }`, with `"code": code` when given
  * (the admin app shows its own text for a code; collector/shared/error-codes.ts) and `"field": field`
  * when one field of a form is at fault (`consentRetentionDays`, `timeZone`, a token's `name`, an
- * erasure's `visitor` or `consent`: the app marks that input and puts its focus there).
+ * erasure's or the consent log search's `visitor` or `consent`: the app marks that input and puts
+ * its focus there).
  */
 export class HttpError extends Error {
   constructor(
