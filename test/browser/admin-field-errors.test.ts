@@ -5,10 +5,11 @@ import { launch } from '../support/browser';
 import { removeDir, signInPage, startCollector, type Harness } from '../support/collector';
 
 /**
- * A setting, a token's name or an erasure's pseudonym or consent ID the collector refuses is named
- * at its field: the input marked invalid, described by a message in the admin's language under it,
- * and focused; the form's result names the field too (the collector's answer carries `field`:
- * test/server/admin-field-errors.test.ts). The mark goes when the value changes.
+ * A setting, a token's name, an erasure's or the consent log search's pseudonym or consent ID the
+ * collector refuses is named at its field: the input marked invalid, described by a message in the
+ * admin's language under it, and focused; the form's result names the field too (the collector's
+ * answer carries `field`: test/server/admin-field-errors.test.ts). The mark goes when the value
+ * changes.
  */
 
 let browser: Browser;
@@ -223,5 +224,101 @@ describe('an erasure the collector refused', () => {
     await erase();
     await expect.poll(() => page.getByTestId('erase-result').textContent()).toMatch(/^Nichts gefunden/);
     expect(await stateOf(input())).toMatchObject({ invalid: null, description: '' });
+  });
+});
+
+describe("the consent log's search the collector refused", () => {
+  const searchForm = () => page.getByRole('search');
+  const pseudonym = () => searchForm().getByLabel('Besucher-Pseudonym', { exact: true });
+  const consentId = () => searchForm().getByLabel('Einwilligungs-ID', { exact: true });
+  /** The log's own failure (its Status alert), the search's result. */
+  const failure = () => page.locator('section[aria-labelledby="log-title"] [role="alert"]');
+  const search = () => searchForm().getByRole('button', { name: 'Suchen' }).click();
+  const unmarked = { invalid: null, description: '' };
+
+  it("a wrong pseudonym, then a wrong consent ID (past the fields' patterns): each marked, described and focused, the log's failure naming it; then in English; typing, a right search and the reset clear it", async () => {
+    await page.goto(`${collector.url}/admin/#log`);
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Einwilligungsprotokoll');
+    // the browser's patterns are the collector's: without their check, the collector's answer is what is said
+    await searchForm().evaluate((form: HTMLFormElement) => (form.noValidate = true));
+    await pseudonym().fill('anna');
+    await search();
+    await expect
+      .poll(() => failure().textContent())
+      .toBe('Laden fehlgeschlagen: „Besucher-Pseudonym“ muss genau 12 Zeichen aus 0–9 und a–f haben.');
+    await expect
+      .poll(() => stateOf(pseudonym()))
+      .toEqual({ invalid: 'true', description: 'Genau 12 Zeichen aus 0–9 und a–f angeben, z. B. 3f9a0c1b2d4e.', focused: true });
+    expect(await stateOf(consentId())).toMatchObject(unmarked);
+    expect(await axeViolations(page)).toEqual([]);
+    // typed into: the mark goes (the other field's typing would not)
+    await consentId().fill('x');
+    expect((await stateOf(pseudonym())).invalid).toBe('true');
+    await consentId().fill('');
+    await pseudonym().fill('ann');
+    expect(await stateOf(pseudonym())).toEqual({ ...unmarked, focused: true });
+    // the same wrong search twice: marked and focused again (focus elsewhere meanwhile)
+    await search();
+    await expect.poll(async () => (await stateOf(pseudonym())).invalid).toBe('true');
+    await searchForm().getByRole('button', { name: 'Suchen' }).focus();
+    await search();
+    await expect.poll(async () => (await stateOf(pseudonym())).focused).toBe(true);
+
+    // a right pseudonym beside a wrong consent ID: the ID marked, the pseudonym no longer
+    await pseudonym().fill('0123456789ab');
+    await consentId().fill('kurz');
+    await search();
+    await expect
+      .poll(() => failure().textContent())
+      .toBe('Laden fehlgeschlagen: „Einwilligungs-ID“ muss 16 bis 64 Zeichen aus Buchstaben, Ziffern, - und _ haben.');
+    await expect
+      .poll(() => stateOf(consentId()))
+      .toEqual({ invalid: 'true', description: '16 bis 64 Zeichen aus Buchstaben, Ziffern, - und _ angeben.', focused: true });
+    expect(await stateOf(pseudonym())).toMatchObject(unmarked);
+    await page.getByRole('button', { name: 'Switch to English' }).click();
+    await expect
+      .poll(() => failure().textContent())
+      .toBe('Loading failed: “Consent ID” must be 16 to 64 characters of letters, digits, - and _.');
+    expect(await stateOf(searchForm().getByLabel('Consent ID', { exact: true }))).toMatchObject({
+      invalid: 'true',
+      description: 'Enter 16 to 64 characters of letters, digits, - and _.',
+    });
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Deutsch' }).click();
+
+    // corrected: an ID of nobody is searched (no records, no failure) and the field is unmarked
+    await consentId().fill('A'.repeat(16));
+    expect((await stateOf(consentId())).invalid).toBeNull();
+    await search();
+    await expect.poll(() => failure().count()).toBe(0);
+    expect(await stateOf(consentId())).toMatchObject(unmarked);
+
+    // refused, then the reset (every record again): the mark goes with the value
+    await pseudonym().fill('anna');
+    await search();
+    await expect.poll(async () => (await stateOf(pseudonym())).invalid).toBe('true');
+    await searchForm().getByRole('button', { name: 'Zurücksetzen' }).click();
+    await expect.poll(() => failure().count()).toBe(0);
+    expect(await stateOf(pseudonym())).toMatchObject(unmarked);
+    expect(await pseudonym().inputValue()).toBe('');
+  });
+
+  it('a refusal, then a search the collector accepts without the pseudonym typed into (the query changed on its way): the accepted search clears the mark', async () => {
+    await pseudonym().fill('anna');
+    await search();
+    await expect.poll(async () => (await stateOf(pseudonym())).invalid).toBe('true');
+    // the same value sent again, the collector asked for a right one in its place
+    await page.route('**/admin/api/consents?*', (route) => {
+      const url = new URL(route.request().url());
+      url.searchParams.set('visitor', '0123456789ab');
+      return route.continue({ url: url.toString() });
+    });
+    // the other field typed into (the pseudonym's mark stays), so the search is asked for again
+    await consentId().fill('A'.repeat(16));
+    expect((await stateOf(pseudonym())).invalid).toBe('true');
+    await search();
+    await expect.poll(() => failure().count()).toBe(0);
+    expect(await stateOf(pseudonym())).toMatchObject(unmarked);
+    await page.unroute('**/admin/api/consents?*');
   });
 });

@@ -15,12 +15,16 @@ export function useFieldError<F extends string>(fields: readonly F[]) {
   useEffect(() => {
     if (invalid) inputs.current[invalid.field]?.focus();
   }, [invalid]);
+  /** The field `error` names if it is one of `fields`; else undefined. */
+  const named = (error: unknown): F | undefined =>
+    error instanceof ApiError ? fields.find((one) => one === error.field) : undefined;
   return {
     /** The field marked, or null. */
     field: invalid?.field ?? null,
+    named,
     /** Marks the field `error` names if it is one of `fields`, and returns it; else undefined (nothing marked). */
     refused(error: unknown): F | undefined {
-      const field = error instanceof ApiError ? fields.find((one) => one === error.field) : undefined;
+      const field = named(error);
       if (field !== undefined) setInvalid((was) => ({ field, n: (was?.n ?? 0) + 1 }));
       return field;
     },
@@ -38,6 +42,9 @@ export function useFieldError<F extends string>(fields: readonly F[]) {
     }),
   };
 }
+
+/** What `useFieldError` returns: for a form whose refusal arrives in the view around it (the consent log's search). */
+export type FieldErrors<F extends string> = ReturnType<typeof useFieldError<F>>;
 
 /**
  * The message under a marked field, its description (`aria-describedby`: `id`); outside its label,

@@ -1,14 +1,16 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { Announce } from '../announcer';
 import { getJson, type ConsentLog as Log } from '../api';
+import { useFieldError } from '../components/FieldError';
 import { PeriodNote } from '../components/PeriodPicker';
 import { Status } from '../components/Status';
+import { errorText } from '../errors';
 import type { Messages } from '../i18n';
 import { periodParams } from '../period';
 import { useData } from '../useData';
 import { Erase } from './consent-log/Erase';
 import { LogTable } from './consent-log/LogTable';
-import { NO_FILTER, SearchForm, type Filter } from './consent-log/SearchForm';
+import { NO_FILTER, SEARCH_FIELDS, SearchForm, searchRefused, type Filter } from './consent-log/SearchForm';
 import type { UnfilteredViewProps } from './props';
 
 /** Records per answer, and how many more "load older" asks for: up to the API's limit (collector/server/admin/api.ts). */
@@ -31,6 +33,8 @@ function countText(t: Messages, log: Log & { limit: number }): string {
 export function ConsentLog({ t, lang, period, filtered = false, announce }: UnfilteredViewProps & { announce: Announce }) {
   const [filter, setFilter] = useState<Filter>(NO_FILTER);
   const [draft, setDraft] = useState<Filter>(NO_FILTER);
+  // a search value the collector refused (past the pattern: an older browser, a script): marked, described, focused
+  const invalid = useFieldError(SEARCH_FIELDS);
   const query = { ...periodParams(period), ...filter };
   // the newest LOG_STEP records; "load older" asks again for more; a new period or search starts over
   const scope = JSON.stringify(query);
@@ -58,8 +62,9 @@ export function ConsentLog({ t, lang, period, filtered = false, announce }: Unfi
   useEffect(() => {
     if (told.current === asked || busy || loaded.state === 'loading') return;
     told.current = asked;
-    // a failed read says so itself (Status: an alert)
+    // a failed read says so itself (Status: an alert); a refused search field is marked too
     if (loaded.state === 'ok') announce(countText(t, loaded.data));
+    else invalid.refused(loaded.error);
   }, [asked, busy, loaded]);
   const older = () => {
     const next = Math.min(limit + LOG_STEP, LOG_MAX);
@@ -71,22 +76,26 @@ export function ConsentLog({ t, lang, period, filtered = false, announce }: Unfi
 
   const search = (event: FormEvent) => {
     event.preventDefault();
+    invalid.clear();
     setFilter({ ...draft, visitor: draft.visitor.trim().toLowerCase(), consent: draft.consent.trim() });
     // the same search again: from the newest records again
     setRows({ scope, limit: LOG_STEP });
     setAsked((n) => n + 1);
   };
   const reset = () => {
+    invalid.clear();
     setDraft(NO_FILTER);
     setFilter(NO_FILTER);
     setAsked((n) => n + 1);
   };
   const only = (visitor: string) => {
+    invalid.clear('visitor');
     setDraft({ ...draft, visitor });
     setFilter({ ...filter, visitor });
     setAsked((n) => n + 1);
   };
   const onlyConsent = (consent: string) => {
+    invalid.clear('consent');
     setDraft({ ...draft, consent });
     setFilter({ ...filter, consent });
     setAsked((n) => n + 1);
@@ -111,10 +120,16 @@ export function ConsentLog({ t, lang, period, filtered = false, announce }: Unfi
         csv={csv}
         csvLink={csvLink}
         announce={announce}
+        invalid={invalid}
       />
       <section className="card" aria-labelledby="log-title">
         <h2 id="log-title">{t.logTitle}</h2>
-        <Status loaded={loaded} t={t} busy={busy}>
+        <Status
+          loaded={loaded}
+          t={t}
+          busy={busy}
+          failure={(t, error) => searchRefused(t, invalid.named(error)) ?? errorText(t, error)}
+        >
           {(data) => {
             const n = data.consents.length;
             // a full answer: older records may exist (the newest `limit` of the period)

@@ -41,10 +41,10 @@ export const consents = {
     'Löscht alle Einwilligungen, Formulardaten, Klicks und Besuche dieses Pseudonyms, oder aller Sitzungen mit dieser Einwilligungs-ID (Recht auf Löschung).',
   erase: 'Endgültig löschen',
   eraseConfirm: (p: string) => `Alle Daten zu ${p} endgültig löschen?`,
-  /** At the erasure's field when the collector refused its value (under it, and what the field's description reads). */
+  /** At the erasure's or the search's field when the collector refused its value (under it, and what the field's description reads). */
   pseudonymInvalid: 'Genau 12 Zeichen aus 0–9 und a–f angeben, z. B. 3f9a0c1b2d4e.',
   consentIdInvalid: '16 bis 64 Zeichen aus Buchstaben, Ziffern, - und _ angeben.',
-  /** The erasure's result for it, naming the field. */
+  /** The erasure's result, or the log's failure after a search, for it, naming the field. */
   pseudonymFailed: (label: string) => `„${label}“ muss genau 12 Zeichen aus 0–9 und a–f haben.`,
   consentIdFailed: (label: string) => `„${label}“ muss 16 bis 64 Zeichen aus Buchstaben, Ziffern, - und _ haben.`,
   erased: (records: number) => `${n(records)} Datensätze gelöscht.`,

@@ -42,10 +42,10 @@ export const consents: typeof de = {
     'Deletes every consent, form data, click and visit of this pseudonym, or of every session with this consent ID (right to erasure).',
   erase: 'Erase for good',
   eraseConfirm: (p: string) => `Erase all data of ${p} for good?`,
-  /** At the erasure's field when the collector refused its value (under it, and what the field's description reads). */
+  /** At the erasure's or the search's field when the collector refused its value (under it, and what the field's description reads). */
   pseudonymInvalid: 'Enter exactly 12 characters of 0–9 and a–f, such as 3f9a0c1b2d4e.',
   consentIdInvalid: 'Enter 16 to 64 characters of letters, digits, - and _.',
-  /** The erasure's result for it, naming the field. */
+  /** The erasure's result, or the log's failure after a search, for it, naming the field. */
   pseudonymFailed: (label: string) => `“${label}” must be exactly 12 characters of 0–9 and a–f.`,
   consentIdFailed: (label: string) => `“${label}” must be 16 to 64 characters of letters, digits, - and _.`,
   erased: (records: number) => `${n(records)} records erased.`,

@@ -1,6 +1,7 @@
 import type { FormEvent, RefObject } from 'react';
 import type { Announce } from '../../announcer';
 import { DownloadLink } from '../../components/DownloadLink';
+import { FieldMessage, type FieldErrors } from '../../components/FieldError';
 import type { Messages } from '../../i18n';
 import { CONSENT_ID, PSEUDONYM } from './ids';
 
@@ -12,6 +13,16 @@ export interface Filter {
 /** No search: every record of the period. */
 export const NO_FILTER: Filter = { visitor: '', consent: '' };
 
+/** The search's fields: the query parameters they are sent as (and the collector's refusal names). */
+export const SEARCH_FIELDS = ['visitor', 'consent'] as const satisfies readonly (keyof Filter)[];
+export type SearchField = (typeof SEARCH_FIELDS)[number];
+
+/** The log's failure for a search field the collector refused, naming the field; undefined for any other. */
+export function searchRefused(t: Messages, field: SearchField | undefined): string | undefined {
+  if (field === undefined) return undefined;
+  return field === 'visitor' ? t.pseudonymFailed(t.pseudonym) : t.consentIdFailed(t.consentId);
+}
+
 /** The log's search by pseudonym or consent ID (`draft`, as typed), its reset and the CSV export of the shown search. */
 export function SearchForm({
   t,
@@ -22,6 +33,7 @@ export function SearchForm({
   csv,
   csvLink,
   announce,
+  invalid,
 }: {
   t: Messages;
   draft: Filter;
@@ -32,35 +44,50 @@ export function SearchForm({
   csvLink: RefObject<HTMLAnchorElement | null>;
   /** Reads out a failed export (the app's live region). */
   announce: Announce;
+  /** The field the collector refused (the log's load, in the view): marked, described, focused; cleared as its value changes. */
+  invalid: FieldErrors<SearchField>;
 }) {
+  const change = (field: SearchField, value: string) => {
+    onDraft({ ...draft, [field]: value });
+    invalid.clear(field);
+  };
   return (
     <section className="card" aria-labelledby="log-filter">
       <h2 id="log-filter">{t.search}</h2>
       <form className="filters" onSubmit={onSearch} role="search">
-        <label>
-          {t.pseudonym}
-          <input
-            type="text"
-            value={draft.visitor}
-            pattern={PSEUDONYM}
-            placeholder={t.pseudonymHint}
-            spellCheck={false}
-            autoComplete="off"
-            onChange={(e) => onDraft({ ...draft, visitor: e.target.value })}
-          />
-        </label>
-        <label>
-          {t.consentId}
-          <input
-            type="text"
-            value={draft.consent}
-            pattern={CONSENT_ID}
-            placeholder={t.consentIdHint}
-            spellCheck={false}
-            autoComplete="off"
-            onChange={(e) => onDraft({ ...draft, consent: e.target.value })}
-          />
-        </label>
+        {/* the messages outside the labels, as at the retention fields */}
+        <div className="field">
+          <label>
+            {t.pseudonym}
+            <input
+              {...invalid.input('visitor', 'search-visitor-error')}
+              type="text"
+              value={draft.visitor}
+              pattern={PSEUDONYM}
+              placeholder={t.pseudonymHint}
+              spellCheck={false}
+              autoComplete="off"
+              onChange={(e) => change('visitor', e.target.value)}
+            />
+          </label>
+          {invalid.field === 'visitor' && <FieldMessage id="search-visitor-error">{t.pseudonymInvalid}</FieldMessage>}
+        </div>
+        <div className="field">
+          <label>
+            {t.consentId}
+            <input
+              {...invalid.input('consent', 'search-consent-error')}
+              type="text"
+              value={draft.consent}
+              pattern={CONSENT_ID}
+              placeholder={t.consentIdHint}
+              spellCheck={false}
+              autoComplete="off"
+              onChange={(e) => change('consent', e.target.value)}
+            />
+          </label>
+          {invalid.field === 'consent' && <FieldMessage id="search-consent-error">{t.consentIdInvalid}</FieldMessage>}
+        </div>
         <div className="buttons">
           <button type="submit">{t.search}</button>
           <button type="button" className="secondary" onClick={onReset}>
