@@ -87,7 +87,7 @@ function readReport(file) {
 }
 
 /**
- * Run vitest projects; `rerun`: the browser and engine steps run the FILES that failed once more,
+ * Run vitest projects; `rerun`: the collector, browser and engine steps run the FILES that failed once more,
  * each in a fresh vitest process with a fresh browser and server (docs/testing.md, "Reruns"). A test
  * that fails twice fails the step; one that passes the second time passes it, and is named at the end
  * as flaky with its first failure, so a timing-sensitive test stays visible and gets fixed.
@@ -214,10 +214,11 @@ if (want('build') || want('browser') || php || engines.length) {
 if (php) phpChecks();
 if (want('unit')) vitest('unit (jsdom, happy-dom) and build edits', ['unit-jsdom', 'unit-happy-dom', 'build']);
 // the collector suite on each storage engine: SQLite (the default) and PostgreSQL (its harness
-// starts and stops a cluster; the multi-process test runs only there)
+// starts and stops a cluster; the multi-process test runs only there); its failed files rerun as the
+// browser steps' do: it times real work too (a reader thread's hold, a statement's bound)
 if (collector) {
-  vitest('collector (sqlite)', ['server'], {}, 'collector (sqlite)');
-  vitest('collector (postgres)', ['server'], { PAGEPULSE_TEST_ENGINE: 'postgres' }, 'collector (postgres)');
+  vitest('collector (sqlite)', ['server'], {}, 'collector (sqlite)', true);
+  vitest('collector (postgres)', ['server'], { PAGEPULSE_TEST_ENGINE: 'postgres' }, 'collector (postgres)', true);
 }
 if (want('browser'))
   for (const bundle of BUNDLES) vitest(`browser (${bundle})`, ['browser'], { PAGEPULSE_BUNDLE: bundle }, 'chromium', true);
