@@ -38,6 +38,20 @@ final class RewriterTest extends TestCase
         $this->assertStringContainsString('<noscript><img height="1" width="1" style="display:none"', $out);
     }
 
+    public function testVendorsInADeclaredShadowRootAreRewrittenToo()
+    {
+        // <template shadowrootmode>: the parser makes the shadow root and parses the template's content
+        // into it, live (a vendor script there runs); the bundle releases the blocked markup there too
+        // (test/browser/consent-markup.test.ts)
+        $html = '<!doctype html><html><head><title>t</title></head><body><div id="d"><template shadowrootmode="open">'
+            . '<script src="https://www.googletagmanager.com/gtag/js?id=G-D"></script>'
+            . '<iframe src="https://www.youtube.com/embed/d" title="d"></iframe></template></div></body></html>';
+        list($out, $report) = Pages::rewrite($html);
+        $this->assertSame(array('script www.googletagmanager.com/gtag/js', 'iframe www.youtube.com/embed/d'), Pages::summary($report));
+        $this->assertStringContainsString('<template shadowrootmode="open"><script data-src="https://www.googletagmanager.com/gtag/js?id=G-D" type="text/plain" data-category="3" data-service="google-analytics"></script>', $out);
+        $this->assertDoesNotMatchRegularExpression('~<(?:script|iframe)\b[^>]*\ssrc=~i', $out);
+    }
+
     public function testAConsentedVisitorGetsTheSamePage()
     {
         foreach (array('protostar', 'cassiopeia', 'bootstrap3', 'uikit') as $name) {
