@@ -145,7 +145,7 @@ export function App({ announcer }: { announcer: Announcer }) {
         </h1>
         {view !== 'settings' && (
           <div className="period-bar">
-            <PeriodPicker t={t} value={period} onChange={choose} timeZone={zone} />
+            <PeriodPicker t={t} lang={lang} value={period} onChange={choose} timeZone={zone} announce={announcer.announce} />
             {(view === 'overview' || view === 'clicks') && (
               <p className="counted" data-testid="counted">
                 {t.counted}

@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations } from '../support/axe';
 import { launch } from '../support/browser';
-import { removeDir, signInPage, startCollector, type Harness } from '../support/collector';
+import { ADMIN_PASSWORD, removeDir, signInPage, startCollector, type Harness } from '../support/collector';
 
 /**
  * A setting, a token's name, an erasure's or the consent log search's pseudonym or consent ID the
@@ -43,6 +43,9 @@ const stateOf = (field: Locator) =>
     focused: document.activeElement === input,
   }));
 
+/** Takes the input's pattern away (until its kind changes): what an older browser or a script sends, for the collector to refuse. */
+const withoutPattern = (input: Locator) => input.evaluate((one: HTMLInputElement) => one.removeAttribute('pattern'));
+
 describe('settings: the field the collector refused', () => {
   it('a retention the browser let through ("1e3": a number to it, not to the collector): that field marked, described and focused, in German', async () => {
     await page.goto(`${collector.url}/admin/#settings`);
@@ -66,8 +69,7 @@ describe('settings: the field the collector refused', () => {
     await expect.poll(() => page.getByTestId('retention-result').textContent()).toMatch(/^Gespeichert\./);
   });
 
-  it("past the field's max, without the browser's check: the last field, then in English after the switch", async () => {
-    await page.locator('#retention-title ~ form').evaluate((form: HTMLFormElement) => (form.noValidate = true));
+  it("past the field's max (the form's own check, as the collector's): the last field, then in English after the switch", async () => {
     const cookies = page.getByLabel('Cookie-Einwilligungen (Tage)', { exact: true });
     await cookies.fill('4000');
     await page.getByRole('button', { name: 'Speichern' }).nth(1).click();
@@ -170,8 +172,8 @@ describe('an erasure the collector refused', () => {
   it("a wrong pseudonym, then a wrong consent ID (past the fields' patterns, as an older browser sends them): each marked, described and focused; changing the value or the kind clears it", async () => {
     await page.goto(`${collector.url}/admin/#log`);
     await expect.poll(() => page.locator('h1').textContent()).toBe('Einwilligungsprotokoll');
-    // the browser's pattern is the collector's: without its check, the collector's answer is what is said
-    await eraseForm().evaluate((form: HTMLFormElement) => (form.noValidate = true));
+    // the field's pattern is the collector's: without it (an older browser, a script), the collector's answer is what is said
+    await withoutPattern(input());
     await input().fill('anna');
     await erase();
     const said = 'Fehlgeschlagen: „Besucher-Pseudonym“ muss genau 12 Zeichen aus 0–9 und a–f haben.';
@@ -194,6 +196,7 @@ describe('an erasure the collector refused', () => {
     // another kind of value chosen: the mark goes with it
     await eraseForm().getByLabel('Löschen nach').selectOption('consent');
     expect(await stateOf(input())).toMatchObject({ invalid: null, description: '' });
+    await withoutPattern(input());
 
     await input().fill('kurz');
     await erase();
@@ -239,8 +242,9 @@ describe("the consent log's search the collector refused", () => {
   it("a wrong pseudonym, then a wrong consent ID (past the fields' patterns): each marked, described and focused, the log's failure naming it; then in English; typing, a right search and the reset clear it", async () => {
     await page.goto(`${collector.url}/admin/#log`);
     await expect.poll(() => page.locator('h1').textContent()).toBe('Einwilligungsprotokoll');
-    // the browser's patterns are the collector's: without their check, the collector's answer is what is said
-    await searchForm().evaluate((form: HTMLFormElement) => (form.noValidate = true));
+    // the fields' patterns are the collector's: without them (an older browser, a script), the collector's answer is what is said
+    await withoutPattern(pseudonym());
+    await withoutPattern(consentId());
     await pseudonym().fill('anna');
     await search();
     await expect
@@ -320,5 +324,212 @@ describe("the consent log's search the collector refused", () => {
     await expect.poll(() => failure().count()).toBe(0);
     expect(await stateOf(pseudonym())).toMatchObject(unmarked);
     await page.unroute('**/admin/api/consents?*');
+  });
+});
+
+/**
+ * The forms' own checks (required, min, max, step, pattern, type): each form is `noValidate`, so no
+ * bubble of the browser's speaks (in its language, not the admin's); a field at fault is marked as a
+ * refusal of the collector's is, in the admin's language, and nothing is sent. The browser's locale
+ * is the other language each time.
+ */
+const LANGS = [
+  {
+    admin: 'de',
+    locale: 'en-US',
+    save: 'Speichern',
+    clicks: 'Klicks der Heatmap (Tage)',
+    cookies: 'Cookie-Einwilligungen (Tage)',
+    days: (label: string) => `Fehlgeschlagen: „${label}“ muss eine ganze Zahl von 1 bis 3.650 sein.`,
+    daysExpected: 'Eine ganze Zahl von 1 bis 3.650 angeben.',
+    tokenName: 'Name (wofür)',
+    make: 'Token erstellen',
+    tokenSaid: 'Fehlgeschlagen: „Name (wofür)“ muss 1 bis 100 Zeichen lang sein, ohne Steuerzeichen.',
+    tokenExpected: 'Einen Namen mit 1 bis 100 Zeichen angeben (nicht nur Leerzeichen), ohne Steuerzeichen.',
+    erase: 'Endgültig löschen',
+    pseudonym: 'Besucher-Pseudonym',
+    eraseSaid: 'Fehlgeschlagen: „Besucher-Pseudonym“ muss genau 12 Zeichen aus 0–9 und a–f haben.',
+    pseudonymExpected: 'Genau 12 Zeichen aus 0–9 und a–f angeben, z. B. 3f9a0c1b2d4e.',
+    search: 'Suchen',
+    consentId: 'Einwilligungs-ID',
+    searchSaid: 'Laden fehlgeschlagen: „Einwilligungs-ID“ muss 16 bis 64 Zeichen aus Buchstaben, Ziffern, - und _ haben.',
+    consentIdExpected: '16 bis 64 Zeichen aus Buchstaben, Ziffern, - und _ angeben.',
+    from: 'Von',
+    to: 'Bis',
+    apply: 'Anwenden',
+    fromExpected: /^Einen Tag bis zum \d\d\.\d\d\.\d{4} angeben\.$/,
+    toExpected: /^Einen Tag vom 10\.05\.2025 bis zum \d\d\.\d\d\.\d{4} angeben\.$/,
+    daySaid: (label: string) => `Nicht angewendet: „${label}“ ist kein gültiger Tag des Zeitraums.`,
+  },
+  {
+    admin: 'en',
+    locale: 'de-DE',
+    save: 'Save',
+    clicks: 'Heatmap clicks (days)',
+    cookies: 'Cookie consents (days)',
+    days: (label: string) => `Failed: “${label}” must be a whole number from 1 to 3,650.`,
+    daysExpected: 'Enter a whole number from 1 to 3,650.',
+    tokenName: 'Name (what for)',
+    make: 'Create token',
+    tokenSaid: 'Failed: “Name (what for)” must be 1 to 100 characters, without control characters.',
+    tokenExpected: 'Enter a name of 1 to 100 characters (not only spaces), without control characters.',
+    erase: 'Erase for good',
+    pseudonym: 'Visitor pseudonym',
+    eraseSaid: 'Failed: “Visitor pseudonym” must be exactly 12 characters of 0–9 and a–f.',
+    pseudonymExpected: 'Enter exactly 12 characters of 0–9 and a–f, such as 3f9a0c1b2d4e.',
+    search: 'Search',
+    consentId: 'Consent ID',
+    searchSaid: 'Loading failed: “Consent ID” must be 16 to 64 characters of letters, digits, - and _.',
+    consentIdExpected: 'Enter 16 to 64 characters of letters, digits, - and _.',
+    from: 'From',
+    to: 'To',
+    apply: 'Apply',
+    fromExpected: /^Enter a day up to \d\d\/\d\d\/\d{4}\.$/,
+    toExpected: /^Enter a day from 05\/10\/2025 to \d\d\/\d\d\/\d{4}\.$/,
+    daySaid: (label: string) => `Not applied: “${label}” is not a valid day of the range.`,
+  },
+] as const;
+
+describe.each(LANGS)("the forms' own checks: the $admin admin in a $locale browser", (lang) => {
+  let own: BrowserContext;
+  let tab: Page;
+  /** Requests to the admin API since the last `sent.length = 0`; dialogs (the erasure's confirm) likewise. */
+  const sent: string[] = [];
+  const dialogs: string[] = [];
+
+  beforeAll(async () => {
+    own = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: lang.locale });
+    tab = await own.newPage();
+    await tab.goto(`${collector.url}/admin/login`);
+    await tab.fill('#password', ADMIN_PASSWORD);
+    await Promise.all([tab.waitForURL(`${collector.url}/admin/`), tab.locator('button[type="submit"]').click()]);
+    // the admin's language, the browser's other one
+    const other = lang.admin === 'de' ? 'Auf Deutsch umschalten' : 'Switch to English';
+    await tab.getByRole('button', { name: other }).click();
+    await tab.waitForFunction((admin) => document.documentElement.lang === admin, lang.admin);
+    tab.on('request', (request) => {
+      if (new URL(request.url()).pathname.startsWith('/admin/api')) sent.push(`${request.method()} ${request.url()}`);
+    });
+    tab.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      // none is expected: a confirm here fails the test (`dialogs`), and is not left open
+      dialog.dismiss().catch((error: unknown) => dialogs.push(String(error)));
+    });
+  });
+  afterAll(() => own.close());
+
+  const field = (label: string, scope: Page | Locator = tab) => scope.getByLabel(label, { exact: true });
+  /** Submits with `button`; then the field's state once marked, with nothing asked of the collector and no bubble (noValidate). */
+  const refusedBy = async (button: Locator, input: Locator) => {
+    sent.length = 0;
+    dialogs.length = 0;
+    await button.click();
+    await expect.poll(async () => (await stateOf(input)).invalid).toBe('true');
+    expect(await input.evaluate((one: HTMLInputElement) => one.form?.noValidate)).toBe(true);
+    expect(sent).toEqual([]);
+    expect(dialogs).toEqual([]);
+    return stateOf(input);
+  };
+
+  it('retention: a number past max, an empty field, a fraction: marked, described, focused and named, nothing sent', async () => {
+    await tab.goto(`${collector.url}/admin/#settings`);
+    const clicks = field(lang.clicks);
+    await expect.poll(() => clicks.inputValue()).not.toBe('');
+    // the values in force, restored at the end (a lower one would ask to confirm)
+    const before = { clicks: await clicks.inputValue(), cookies: await field(lang.cookies).inputValue() };
+    const save = tab.getByRole('button', { name: lang.save }).nth(1);
+    await clicks.fill('4000');
+    expect(await refusedBy(save, clicks)).toEqual({ invalid: 'true', description: lang.daysExpected, focused: true });
+    expect(await tab.getByTestId('retention-result').textContent()).toBe(lang.days(lang.clicks));
+    expect(await tab.getByTestId('live-region').textContent()).toBe(lang.days(lang.clicks));
+    expect(await axeViolations(tab)).toEqual([]);
+    // below min too
+    await clicks.fill('0');
+    expect((await stateOf(clicks)).invalid).toBeNull();
+    expect(await refusedBy(save, clicks)).toEqual({ invalid: 'true', description: lang.daysExpected, focused: true });
+
+    // corrected; the last field emptied: that one (required)
+    await clicks.fill(before.clicks);
+    const cookies = field(lang.cookies);
+    await cookies.fill('');
+    expect(await refusedBy(save, cookies)).toEqual({ invalid: 'true', description: lang.daysExpected, focused: true });
+    expect(await tab.getByTestId('retention-result').textContent()).toBe(lang.days(lang.cookies));
+    expect((await stateOf(clicks)).invalid).toBeNull();
+    // not a whole number (step)
+    await cookies.fill('2.5');
+    expect(await refusedBy(save, cookies)).toEqual({ invalid: 'true', description: lang.daysExpected, focused: true });
+    // right again: sent, and saved (the collector's answer in the admin's language)
+    await cookies.fill(before.cookies);
+    sent.length = 0;
+    await save.click();
+    await expect
+      .poll(() => tab.getByTestId('retention-result').textContent())
+      .toMatch(lang.admin === 'de' ? /^Gespeichert\./ : /^Saved\./);
+    expect(sent).toEqual([`POST ${collector.url}/admin/api/settings`]);
+    expect((await stateOf(cookies)).invalid).toBeNull();
+  });
+
+  it("a token's empty name (required): marked, described, focused and named, nothing sent", async () => {
+    const name = field(lang.tokenName);
+    await name.fill('');
+    expect(await refusedBy(tab.getByRole('button', { name: lang.make }), name)).toEqual({
+      invalid: 'true',
+      description: lang.tokenExpected,
+      focused: true,
+    });
+    expect(await tab.getByTestId('tokens-result').textContent()).toBe(lang.tokenSaid);
+    expect(await axeViolations(tab)).toEqual([]);
+  });
+
+  it("the erasure's and the search's patterns: marked, described, focused and named, no confirm, nothing sent", async () => {
+    await tab.goto(`${collector.url}/admin/#log`);
+    const eraseForm = tab.locator('#erase-title + p + form');
+    const value = eraseForm.locator('input');
+    await value.fill('anna');
+    expect(await refusedBy(tab.getByRole('button', { name: lang.erase }), value)).toEqual({
+      invalid: 'true',
+      description: lang.pseudonymExpected,
+      focused: true,
+    });
+    expect(await tab.getByTestId('erase-result').textContent()).toBe(lang.eraseSaid);
+
+    const searchForm = tab.getByRole('search');
+    const consentId = field(lang.consentId, searchForm);
+    await consentId.fill('kurz');
+    expect(await refusedBy(searchForm.getByRole('button', { name: lang.search }), consentId)).toEqual({
+      invalid: 'true',
+      description: lang.consentIdExpected,
+      focused: true,
+    });
+    const failure = tab.locator('section[aria-labelledby="log-title"] [role="alert"]');
+    expect(await failure.textContent()).toBe(lang.searchSaid);
+    expect((await stateOf(field(lang.pseudonym, searchForm))).invalid).toBeNull();
+    expect(await axeViolations(tab)).toEqual([]);
+    // typed into: the mark and the log's alert go; a right search is sent
+    await consentId.fill('A'.repeat(16));
+    expect((await stateOf(consentId)).invalid).toBeNull();
+    expect(await failure.count()).toBe(0);
+    sent.length = 0;
+    await searchForm.getByRole('button', { name: lang.search }).click();
+    await expect.poll(() => sent.some((request) => request.includes('consent=AAAAAAAAAAAAAAAA'))).toBe(true);
+  });
+
+  it("a custom range's missing day, then a day before its from: marked, described by its own min and max, focused and said, not applied", async () => {
+    await tab.getByTestId('period').selectOption('custom');
+    const from = field(lang.from);
+    expect(await refusedBy(tab.getByRole('button', { name: lang.apply }), from)).toMatchObject({
+      invalid: 'true',
+      focused: true,
+    });
+    expect((await stateOf(from)).description).toMatch(lang.fromExpected);
+    expect(await tab.getByTestId('live-region').textContent()).toBe(lang.daySaid(lang.from));
+    expect(await axeViolations(tab)).toEqual([]);
+    await from.fill('2025-05-10');
+    const to = field(lang.to);
+    await to.fill('2025-05-01');
+    expect(await refusedBy(tab.getByRole('button', { name: lang.apply }), to)).toMatchObject({ invalid: 'true', focused: true });
+    expect((await stateOf(to)).description).toMatch(lang.toExpected);
+    expect(await tab.getByTestId('live-region').textContent()).toBe(lang.daySaid(lang.to));
+    expect(new URL(tab.url()).hash).not.toContain('2025-05-01');
   });
 });

@@ -7,10 +7,14 @@ import { ApiError } from '../api';
  * message under it, `<FieldMessage>`, or the form's result), and focused after the render that
  * marked it, so focus reads it as invalid with its description; a second refusal focuses it again.
  * The mark goes with `clear`: as its value changes, and as the next submit is sent.
+ *
+ * `checked()` is the same mark before anything is sent: the form is `noValidate` (no bubble of the
+ * browser's, in its language and style), and its inputs' constraints (required, min, max, step,
+ * pattern, type) are read here through the constraint validation API; the collector still checks.
  */
 export function useFieldError<F extends string>(fields: readonly F[]) {
-  // `n` counts refusals, so a second one moves focus there again
-  const [invalid, setInvalid] = useState<{ field: F; n: number } | null>(null);
+  // `n` counts refusals, so a second one moves focus there again; `unsent`: marked by `checked()`
+  const [invalid, setInvalid] = useState<{ field: F; n: number; unsent: boolean } | null>(null);
   const inputs = useRef<Partial<Record<F, HTMLInputElement | null>>>({});
   useEffect(() => {
     if (invalid) inputs.current[invalid.field]?.focus();
@@ -21,11 +25,24 @@ export function useFieldError<F extends string>(fields: readonly F[]) {
   return {
     /** The field marked, or null. */
     field: invalid?.field ?? null,
+    /** The field marked by `checked()` (nothing was sent), or null. */
+    unsent: invalid?.unsent ? invalid.field : null,
     named,
     /** Marks the field `error` names if it is one of `fields`, and returns it; else undefined (nothing marked). */
     refused(error: unknown): F | undefined {
       const field = named(error);
-      if (field !== undefined) setInvalid((was) => ({ field, n: (was?.n ?? 0) + 1 }));
+      if (field !== undefined) setInvalid((was) => ({ field, n: (was?.n ?? 0) + 1, unsent: false }));
+      return field;
+    },
+    /**
+     * Before a submit is sent: the first of `fields` (in their order, the form's) whose input breaks
+     * its own constraints (`validity`: valueMissing, rangeUnderflow, rangeOverflow, stepMismatch,
+     * patternMismatch, badInput, typeMismatch …) is marked as a refusal is, and returned: the view
+     * then says so as it says the collector's refusal, and sends nothing. Undefined: all are valid.
+     */
+    checked(): F | undefined {
+      const field = fields.find((one) => inputs.current[one]?.validity.valid === false);
+      if (field !== undefined) setInvalid((was) => ({ field, n: (was?.n ?? 0) + 1, unsent: true }));
       return field;
     },
     /** No field marked; with `field`, only if that one is (another field's value changed). */

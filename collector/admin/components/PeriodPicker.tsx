@@ -1,25 +1,38 @@
 import { useState, type FormEvent } from 'react';
+import type { Announce } from '../announcer';
 import type { PeriodInfo } from '../api';
-import { todayIn } from '../format';
+import { bucketLabel, todayIn } from '../format';
+import { FieldMessage, useFieldError } from './FieldError';
 import type { Lang, Messages } from '../i18n';
 import { PERIOD_NAMES, type PeriodChoice } from '../period';
 
+/** A custom range's days, its fields (and their labels' keys). */
+const DAYS = ['from', 'to'] as const;
+
 /**
  * The period every view shows: today, 7 or 30 days, 12 months, or a custom range of days in the
- * site's time zone. A preset applies at once; a custom range on "Apply" (both days required).
+ * site's time zone. A preset applies at once; a custom range on "Apply" (both days required, none
+ * after today, "to" not before "from": a day at fault is marked under it and said, nothing applied).
  */
 export function PeriodPicker({
   t,
+  lang,
   value,
   onChange,
   timeZone,
+  announce,
 }: {
   t: Messages;
+  lang: Lang;
   value: PeriodChoice;
   onChange: (c: PeriodChoice) => void;
   /** The site's time zone (its today is the last day the collector accepts); null until known. */
   timeZone: string | null;
+  /** Says a day at fault (the app's live region). */
+  announce: Announce;
 }) {
+  // a day at fault, by the fields' own constraints: marked, described by the message under it, focused
+  const invalid = useFieldError(DAYS);
   const [draft, setDraft] = useState(value);
   // a new period from outside (a preset applied, Back, a bookmark) resets the draft; the select stays
   // the same element, so it keeps focus: an arrow key on a closed select changes it at once in
@@ -33,10 +46,15 @@ export function PeriodPicker({
   const today = todayIn(timeZone);
   const apply = (event: FormEvent) => {
     event.preventDefault();
+    const wrong = invalid.checked();
+    if (wrong !== undefined) return announce(t.dayFailed(t[wrong]));
     onChange(draft);
   };
+  const day = (date: string) => bucketLabel(date, lang);
+  // what the message under a day says: its own min and max
+  const bounds = { from: { min: '', max: today }, to: { min: draft.from, max: today } };
   return (
-    <form className="period filters" onSubmit={apply} aria-label={t.period}>
+    <form className="period filters" onSubmit={apply} aria-label={t.period} noValidate>
       <label>
         {t.period}
         <select
@@ -45,6 +63,8 @@ export function PeriodPicker({
           onChange={(e) => {
             const next = { ...draft, name: e.target.value as PeriodChoice['name'] };
             setDraft(next);
+            // the days' fields go (or are new): no mark left on them
+            invalid.clear();
             if (next.name !== 'custom') onChange(next);
           }}
         >
@@ -57,27 +77,31 @@ export function PeriodPicker({
       </label>
       {draft.name === 'custom' && (
         <>
-          <label>
-            {t.from}
-            <input
-              type="date"
-              required
-              value={draft.from}
-              max={today}
-              onChange={(e) => setDraft({ ...draft, from: e.target.value })}
-            />
-          </label>
-          <label>
-            {t.to}
-            <input
-              type="date"
-              required
-              value={draft.to}
-              min={draft.from}
-              max={today}
-              onChange={(e) => setDraft({ ...draft, to: e.target.value })}
-            />
-          </label>
+          {DAYS.map((field) => (
+            // the message outside the label, as at the retention fields
+            <div className="field" key={field}>
+              <label>
+                {t[field]}
+                <input
+                  {...invalid.input(field, `period-${field}-error`)}
+                  type="date"
+                  required
+                  value={draft[field]}
+                  min={bounds[field].min || undefined}
+                  max={bounds[field].max}
+                  onChange={(e) => {
+                    setDraft({ ...draft, [field]: e.target.value });
+                    invalid.clear(field);
+                  }}
+                />
+              </label>
+              {invalid.field === field && (
+                <FieldMessage id={`period-${field}-error`}>
+                  {t.dayInvalid(bounds[field].min ? day(bounds[field].min) : null, day(bounds[field].max))}
+                </FieldMessage>
+              )}
+            </div>
+          ))}
           <div className="buttons">
             <button type="submit">{t.apply}</button>
           </div>

@@ -76,6 +76,8 @@ export function ConsentLog({ t, lang, period, filtered = false, announce }: Unfi
 
   const search = (event: FormEvent) => {
     event.preventDefault();
+    // the form's own check first (noValidate: no bubble of the browser's): marked, and said below as the collector's refusal is; nothing asked
+    if (invalid.checked() !== undefined) return;
     invalid.clear();
     setFilter({ ...draft, visitor: draft.visitor.trim().toLowerCase(), consent: draft.consent.trim() });
     // the same search again: from the newest records again
@@ -124,43 +126,50 @@ export function ConsentLog({ t, lang, period, filtered = false, announce }: Unfi
       />
       <section className="card" aria-labelledby="log-title">
         <h2 id="log-title">{t.logTitle}</h2>
-        <Status
-          loaded={loaded}
-          t={t}
-          busy={busy}
-          failure={(t, error) => searchRefused(t, invalid.named(error)) ?? errorText(t, error)}
-        >
-          {(data) => {
-            const n = data.consents.length;
-            // a full answer: older records may exist (the newest `limit` of the period)
-            const full = n >= data.limit;
-            return data.consents.length === 0 ? (
-              <p>{t.none}</p>
-            ) : (
-              <>
-                {/* announced after a search (above), not at every load */}
-                <p className="hint" data-testid="log-count">
-                  {countText(t, data)}
-                </p>
-                {full && n < LOG_MAX && (
-                  <p>
-                    <button type="button" className="secondary" onClick={older}>
-                      {t.loadOlder}
-                    </button>
+        {/* a search field at fault by its own check: the log's alert names it, as after the collector's refusal (nothing was asked) */}
+        {invalid.unsent ? (
+          <p role="alert" className="error">
+            {t.failed} {searchRefused(t, invalid.unsent)}
+          </p>
+        ) : (
+          <Status
+            loaded={loaded}
+            t={t}
+            busy={busy}
+            failure={(t, error) => searchRefused(t, invalid.named(error)) ?? errorText(t, error)}
+          >
+            {(data) => {
+              const n = data.consents.length;
+              // a full answer: older records may exist (the newest `limit` of the period)
+              const full = n >= data.limit;
+              return data.consents.length === 0 ? (
+                <p>{t.none}</p>
+              ) : (
+                <>
+                  {/* announced after a search (above), not at every load */}
+                  <p className="hint" data-testid="log-count">
+                    {countText(t, data)}
                   </p>
-                )}
-                <LogTable
-                  t={t}
-                  lang={lang}
-                  timeZone={data.timeZone}
-                  consents={data.consents}
-                  only={only}
-                  onlyConsent={onlyConsent}
-                />
-              </>
-            );
-          }}
-        </Status>
+                  {full && n < LOG_MAX && (
+                    <p>
+                      <button type="button" className="secondary" onClick={older}>
+                        {t.loadOlder}
+                      </button>
+                    </p>
+                  )}
+                  <LogTable
+                    t={t}
+                    lang={lang}
+                    timeZone={data.timeZone}
+                    consents={data.consents}
+                    only={only}
+                    onlyConsent={onlyConsent}
+                  />
+                </>
+              );
+            }}
+          </Status>
+        )}
       </section>
       <Erase t={t} onErased={reload} announce={announce} />
     </>

@@ -14,6 +14,8 @@ const FIELDS = [
   'consentRetentionDays',
 ] as const satisfies ReadonlyArray<keyof RetentionDays>;
 type Field = (typeof FIELDS)[number];
+/** Each field's range: its input's min and max, and what its message says (the collector's own, which still checks). */
+const DAYS = { min: 1, max: 3650 } as const;
 /** The time zone's field (`field` timeZone), described by the form's result. */
 const ZONE = ['timeZone'] as const;
 
@@ -57,6 +59,9 @@ export function Retention({
   // not async: a form handler's returned promise would be dropped by React; the chain handles both ends
   const save = (event: FormEvent): void => {
     event.preventDefault();
+    // the form's own check first (noValidate: no bubble of the browser's), said as the collector's refusal is
+    const wrong = invalid.checked();
+    if (wrong !== undefined) return refused(wrong);
     const lowered = FIELDS.flatMap((field): Array<[string, number, number]> => {
       const before = kept[field];
       return before !== undefined && Number(days[field]) < before ? [[t[field], before, Number(days[field])]] : [];
@@ -72,10 +77,12 @@ export function Retention({
       (error: unknown) => {
         const field = invalid.refused(error);
         if (field === undefined) return result.failed(error);
-        result.refused((t) => `${t.actionFailed} ${t.retentionFieldFailed(t[field])}`);
+        refused(field);
       },
     );
   };
+  /** The result for a field at fault, naming it. */
+  const refused = (field: Field) => result.refused((t) => `${t.actionFailed} ${t.retentionFieldFailed(t[field], DAYS)}`);
   return (
     <>
       <TimeZone t={t} onSaved={onZone} announce={announce} />
@@ -83,7 +90,7 @@ export function Retention({
       <section className="card" aria-labelledby="retention-title">
         <h2 id="retention-title">{t.retentionTitle}</h2>
         <p className="hint">{t.retentionHint}</p>
-        <form className="filters" onSubmit={save}>
+        <form className="filters" onSubmit={save} noValidate>
           {FIELDS.map((field) => {
             // the message outside the label: the field's name stays its label, the message its description
             return (
@@ -93,8 +100,8 @@ export function Retention({
                   <input
                     {...invalid.input(field, `${field}-error`)}
                     type="number"
-                    min={1}
-                    max={3650}
+                    min={DAYS.min}
+                    max={DAYS.max}
                     step={1}
                     required
                     value={days[field]}
@@ -104,7 +111,7 @@ export function Retention({
                     }}
                   />
                 </label>
-                {invalid.field === field && <FieldMessage id={`${field}-error`}>{t.retentionInvalid}</FieldMessage>}
+                {invalid.field === field && <FieldMessage id={`${field}-error`}>{t.retentionInvalid(DAYS)}</FieldMessage>}
               </div>
             );
           })}
@@ -134,6 +141,8 @@ function TimeZone({ t, onSaved, announce }: { t: Messages; onSaved: (zone: strin
   // not async: a form handler's returned promise would be dropped by React
   const save = (event: FormEvent): void => {
     event.preventDefault();
+    // empty: marked as the collector's refusal is, described by the result
+    if (invalid.checked() !== undefined) return result.refused((t) => `${t.actionFailed} ${t.timeZoneMissing}`);
     invalid.clear();
     postForm<{ timeZone: string }>('settings', { timeZone: zone.trim() }).then(
       (saved) => {
@@ -151,7 +160,7 @@ function TimeZone({ t, onSaved, announce }: { t: Messages; onSaved: (zone: strin
     <section className="card" aria-labelledby="zone-title">
       <h2 id="zone-title">{t.timeZoneTitle}</h2>
       <p className="hint">{t.timeZoneHint}</p>
-      <form className="filters" onSubmit={save}>
+      <form className="filters" onSubmit={save} noValidate>
         <label>
           {t.timeZoneLabel}
           <input

@@ -28,6 +28,8 @@ export function Tokens({ t, lang, zone, announce }: { t: Messages; lang: Lang; z
   // not async: a form handler's returned promise would be dropped by React; the chain handles both ends
   const make = (event: FormEvent): void => {
     event.preventDefault();
+    // the form's own check first (noValidate: no bubble of the browser's), said as the collector's refusal is
+    if (invalid.checked() !== undefined) return refused();
     invalid.clear();
     postForm<NewApiToken>('tokens', { name: name.trim() }).then(
       (token) => {
@@ -39,10 +41,12 @@ export function Tokens({ t, lang, zone, announce }: { t: Messages; lang: Lang; z
       },
       (error: unknown) => {
         if (invalid.refused(error) === undefined) return result.failed(error);
-        result.refused((t) => `${t.actionFailed} ${t.tokens.nameFailed(t.tokens.name)}`);
+        refused();
       },
     );
   };
+  /** The result for the name at fault, naming it. */
+  const refused = () => result.refused((t) => `${t.actionFailed} ${t.tokens.nameFailed(t.tokens.name)}`);
   const revoke = (id: number, tokenName: string): void => {
     if (!window.confirm(t.tokens.revokeConfirm(tokenName))) return;
     postForm('tokens/revoke', { id: String(id) }).then(
@@ -57,7 +61,7 @@ export function Tokens({ t, lang, zone, announce }: { t: Messages; lang: Lang; z
     <section className="card" aria-labelledby="tokens-title">
       <h2 id="tokens-title">{t.tokens.title}</h2>
       <p className="hint">{t.tokens.hint}</p>
-      <form className="filters" onSubmit={make}>
+      <form className="filters" onSubmit={make} noValidate>
         {/* the message outside the label, as at the retention fields */}
         <div className="field">
           <label>

@@ -45,5 +45,10 @@ export const app = {
   categories: { 1: 'Notwendig', 2: 'Präferenzen', 3: 'Statistiken', 4: 'Marketing' } as Record<number, string>,
   from: 'Von',
   to: 'Bis',
+  /** Under a custom range's day that is missing or outside its range (its own check: min and max), the days in the admin's format. */
+  dayInvalid: (min: string | null, max: string) =>
+    min ? `Einen Tag vom ${min} bis zum ${max} angeben.` : `Einen Tag bis zum ${max} angeben.`,
+  /** Said (live region) when a custom range is not applied for that day, naming the field. */
+  dayFailed: (label: string) => `Nicht angewendet: „${label}“ ist kein gültiger Tag des Zeitraums.`,
   rows: (count: number) => `${n(count)} Einträge`,
 };

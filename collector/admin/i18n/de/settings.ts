@@ -9,6 +9,8 @@ export const settings = {
   timeZoneLabel: 'Zeitzone der Website (IANA-Name)',
   timeZoneHint: 'Zum Beispiel Europe/Berlin. Tage, Stunden und Monate aller Ansichten richten sich nach ihr.',
   savedZone: 'Gespeichert.',
+  /** The result when the field is empty (its own check), which describes the field. */
+  timeZoneMissing: 'Bitte einen IANA-Namen wie Europe/Berlin angeben.',
   retentionTitle: 'Automatisch löschen',
   retentionHint:
     'Was nach wie vielen Tagen gelöscht wird (1 bis 3650; nichts bleibt für immer). Die Tagessummen der Übersicht zählen niemanden und bleiben, nach Ablauf der Frist ohne Seitenadressen, verweisende Pfade, Kampagnen und Selektoren. Einwilligungen sind der Nachweis der Einwilligung: 3 Jahre entsprechen der regelmäßigen Verjährungsfrist.',
@@ -16,10 +18,11 @@ export const settings = {
   clickRetentionDays: 'Klicks der Heatmap (Tage)',
   formRetentionDays: 'Formular-Einwilligungen (Tage)',
   consentRetentionDays: 'Cookie-Einwilligungen (Tage)',
-  /** At a retention field the collector refused (beside it, and what the field's description reads). */
-  retentionInvalid: `Eine ganze Zahl von 1 bis ${n(3650)} angeben.`,
+  /** At a retention field refused, by its own check or the collector (under it, and what the field's description reads); the range is the input's min and max. */
+  retentionInvalid: ({ min, max }: { min: number; max: number }) => `Eine ganze Zahl von ${n(min)} bis ${n(max)} angeben.`,
   /** The form's result for that field, naming it. */
-  retentionFieldFailed: (label: string) => `„${label}“ muss eine ganze Zahl von 1 bis ${n(3650)} sein.`,
+  retentionFieldFailed: (label: string, { min, max }: { min: number; max: number }) =>
+    `„${label}“ muss eine ganze Zahl von ${n(min)} bis ${n(max)} sein.`,
   save: 'Speichern',
   retentionConfirm: (changes: Array<[field: string, from: number, to: number]>) =>
     `Kürzere Fristen löschen ältere Daten sofort und endgültig: ${changes.map(([field, from, to]) => `${field} ${n(from)} → ${n(to)}`).join('; ')}. Speichern?`,

@@ -33,5 +33,9 @@ export const app: typeof de = {
   categories: { 1: 'Necessary', 2: 'Preferences', 3: 'Statistics', 4: 'Marketing' },
   from: 'From',
   to: 'To',
+  /** Under a custom range's day that is missing or outside its range (its own check: min and max), the days in the admin's format. */
+  dayInvalid: (min: string | null, max: string) => (min ? `Enter a day from ${min} to ${max}.` : `Enter a day up to ${max}.`),
+  /** Said (live region) when a custom range is not applied for that day, naming the field. */
+  dayFailed: (label: string) => `Not applied: “${label}” is not a valid day of the range.`,
   rows: (count: number) => `${n(count)} records`,
 };

@@ -10,6 +10,8 @@ export const settings: typeof de = {
   timeZoneLabel: "The site's time zone (IANA name)",
   timeZoneHint: 'For example Europe/Berlin. The days, hours and months of every view follow it.',
   savedZone: 'Saved.',
+  /** The result when the field is empty (its own check), which describes the field. */
+  timeZoneMissing: 'Enter an IANA name such as Europe/Berlin.',
   retentionTitle: 'Automatic deletion',
   retentionHint:
     "What is deleted after how many days (1 to 3650; nothing is kept forever). The overview's day totals count no one and stay, past the retention without page addresses, referring paths, campaigns and selectors. Consents are the proof of consent: 3 years is the regular limitation period.",
@@ -17,10 +19,11 @@ export const settings: typeof de = {
   clickRetentionDays: 'Heatmap clicks (days)',
   formRetentionDays: 'Form consents (days)',
   consentRetentionDays: 'Cookie consents (days)',
-  /** At a retention field the collector refused (beside it, and what the field's description reads). */
-  retentionInvalid: `Enter a whole number from 1 to ${n(3650)}.`,
+  /** At a retention field refused, by its own check or the collector (under it, and what the field's description reads); the range is the input's min and max. */
+  retentionInvalid: ({ min, max }: { min: number; max: number }) => `Enter a whole number from ${n(min)} to ${n(max)}.`,
   /** The form's result for that field, naming it. */
-  retentionFieldFailed: (label: string) => `“${label}” must be a whole number from 1 to ${n(3650)}.`,
+  retentionFieldFailed: (label: string, { min, max }: { min: number; max: number }) =>
+    `“${label}” must be a whole number from ${n(min)} to ${n(max)}.`,
   save: 'Save',
   retentionConfirm: (changes: Array<[field: string, from: number, to: number]>) =>
     `Shorter periods delete older data at once and for good: ${changes.map(([field, from, to]) => `${field} ${n(from)} → ${n(to)}`).join('; ')}. Save?`,

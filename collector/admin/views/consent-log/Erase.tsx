@@ -23,6 +23,9 @@ export function Erase({ t, onErased, announce }: { t: Messages; onErased: () => 
   // not async: a form handler's returned promise would be dropped by React; the chain handles both ends
   const erase = (event: FormEvent): void => {
     event.preventDefault();
+    // the form's own check first (noValidate: no bubble of the browser's), said as the collector's refusal is; nothing to confirm
+    const wrong = invalid.checked();
+    if (wrong !== undefined) return refused(wrong);
     const key = by === 'visitor' ? value.trim().toLowerCase() : value.trim();
     if (!window.confirm(t.eraseConfirm(key))) return;
     invalid.clear();
@@ -37,19 +40,22 @@ export function Erase({ t, onErased, announce }: { t: Messages; onErased: () => 
       (error: unknown) => {
         const field = invalid.refused(error);
         if (field === undefined) return result.failed(error);
-        result.refused((t) =>
-          field === 'visitor'
-            ? `${t.actionFailed} ${t.pseudonymFailed(t.pseudonym)}`
-            : `${t.actionFailed} ${t.consentIdFailed(t.consentId)}`,
-        );
+        refused(field);
       },
     );
   };
+  /** The result for the value at fault, naming its field. */
+  const refused = (field: By) =>
+    result.refused((t) =>
+      field === 'visitor'
+        ? `${t.actionFailed} ${t.pseudonymFailed(t.pseudonym)}`
+        : `${t.actionFailed} ${t.consentIdFailed(t.consentId)}`,
+    );
   return (
     <section className="card" aria-labelledby="erase-title">
       <h2 id="erase-title">{t.eraseTitle}</h2>
       <p className="hint">{t.eraseHint}</p>
-      <form className="filters" onSubmit={erase}>
+      <form className="filters" onSubmit={erase} noValidate>
         {/* first what the field is (its label and pattern follow the choice), then the field */}
         <label>
           {t.eraseBy}

@@ -54,7 +54,7 @@ export function SearchForm({
   return (
     <section className="card" aria-labelledby="log-filter">
       <h2 id="log-filter">{t.search}</h2>
-      <form className="filters" onSubmit={onSearch} role="search">
+      <form className="filters" onSubmit={onSearch} role="search" noValidate>
         {/* the messages outside the labels, as at the retention fields */}
         <div className="field">
           <label>
