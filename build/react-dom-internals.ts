@@ -6,9 +6,10 @@
 // and with it a SECOND internals object, one react-dom/client never updates (eslint's
 // no-restricted-imports says the same for src/). The build also fails, naming file and anchor, when
 // react-dom's internals object or flushSync no longer has the text the stand-in copies, or
-// react-dom/client reads another name from `react-dom` (build/pinned.ts). And one text edit of
-// react-dom/client: the view transitions' four browser messages, in code our views never reach
-// (VIEW_TRANSITION_FILTER: 99 B of gzip).
+// react-dom/client reads another name from `react-dom` (build/pinned.ts). And text edits of
+// react-dom/client (REACT_DOM_CLIENT_EDITS), each of code this bundle never runs: the view
+// transitions' four browser messages (99 B of gzip), the internals' findDOMNode and the hydration
+// root's unstable_scheduleHydration (422 B).
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
@@ -88,6 +89,67 @@ const VIEW_TRANSITION_FILTER = `                if (
                 )
                   error = null;`;
 
+/**
+ * react-dom/client sets `findDOMNode` on the internals object it shares with the `react-dom` entry, for
+ * the entry's old findDOMNode: React 19's entry no longer exports one, and our stand-in exports none
+ * (nothing in the bundle reads the property). The function and the fiber walks only it calls
+ * (findCurrentFiberUsingSlowPath, findCurrentHostFiberImpl): 353 B of gzip.
+ */
+const FIND_DOM_NODE = `ReactDOMSharedInternals.findDOMNode = function (componentOrElement) {
+  var fiber = componentOrElement._reactInternals;
+  if (void 0 === fiber) {
+    if ("function" === typeof componentOrElement.render)
+      throw Error(formatProdErrorMessage(188));
+    componentOrElement = Object.keys(componentOrElement).join(",");
+    throw Error(formatProdErrorMessage(268, componentOrElement));
+  }
+  componentOrElement = findCurrentFiberUsingSlowPath(fiber);
+  componentOrElement =
+    null !== componentOrElement
+      ? findCurrentHostFiberImpl(componentOrElement)
+      : null;
+  componentOrElement =
+    null === componentOrElement ? null : componentOrElement.stateNode;
+  return componentOrElement;
+};
+`;
+
+/**
+ * A method of the root hydrateRoot returns (ReactDOMHydrationRoot); hydrateRoot is not in the bundle
+ * (unused, tree-shaken), so no such root is ever made: 64 B of gzip.
+ */
+const SCHEDULE_HYDRATION = `ReactDOMHydrationRoot.prototype.unstable_scheduleHydration = function (target) {
+  if (target) {
+    var updatePriority = resolveUpdatePriority();
+    target = { blockedOn: null, target: target, priority: updatePriority };
+    for (
+      var i = 0;
+      i < queuedExplicitHydrationTargets.length &&
+      0 !== updatePriority &&
+      updatePriority < queuedExplicitHydrationTargets[i].priority;
+      i++
+    );
+    queuedExplicitHydrationTargets.splice(i, 0, target);
+    0 === i && attemptExplicitHydrationTarget(target);
+  }
+};
+`;
+
+/**
+ * The text edits of react-dom/client, each the removal (or replacement) of one anchored text in code
+ * this bundle never runs. Each text is an anchor (REACT_DOM_CLIENT_ANCHORS): a file without it
+ * fails the build naming the edit.
+ */
+export const REACT_DOM_CLIENT_EDITS: { name: string; text: string; replacement: string }[] = [
+  {
+    name: "the view transitions' four error messages",
+    text: VIEW_TRANSITION_FILTER,
+    replacement: '                error = null;',
+  },
+  { name: 'the findDOMNode of the internals object', text: FIND_DOM_NODE, replacement: '' },
+  { name: "the hydration root's unstable_scheduleHydration", text: SCHEDULE_HYDRATION, replacement: '' },
+];
+
 /** The names react-dom/client reads from a module it required, as `Alias.name`. */
 const readsOf = (code: string, alias: string): string[] => [
   ...new Set([...code.matchAll(new RegExp(`\\b${alias}\\.(\\w+)`, 'g'))].map((m) => m[1]!)),
@@ -96,7 +158,7 @@ const readsOf = (code: string, alias: string): string[] => [
 /** What the stand-ins rely on in react-dom-client.production.js: what it requires, and reads. */
 export const REACT_DOM_CLIENT_ANCHORS: Anchor[] = [
   { name: 'ReactDOM = require("react-dom")', text: 'ReactDOM = require("react-dom")' },
-  { name: "the view transitions' four error messages", text: VIEW_TRANSITION_FILTER },
+  ...REACT_DOM_CLIENT_EDITS.map(({ name, text }) => ({ name, text })),
   { name: 'React = require("react")', text: 'React = require("react")' },
   {
     name: 'ReactDOM read only for __DOM_INTERNALS_DO_NOT_USE_OR_WARN_USERS_THEY_CANNOT_UPGRADE',
@@ -136,8 +198,8 @@ export function reactDomInternals(files: { reactDom?: string; reactDomClient?: s
     transform(code, id) {
       if (!targets.has(id)) return null;
       edited = true;
-      // checked at buildStart (REACT_DOM_CLIENT_ANCHORS): the text is there, once
-      return { code: code.replace(VIEW_TRANSITION_FILTER, '                error = null;'), map: null };
+      // checked at buildStart (REACT_DOM_CLIENT_ANCHORS): each text is there
+      return { code: REACT_DOM_CLIENT_EDITS.reduce((out, edit) => out.replace(edit.text, edit.replacement), code), map: null };
     },
     buildEnd(error) {
       // react-dom/client in the build from a file the edit did not reach: fail, never ship it unedited
@@ -146,7 +208,7 @@ export function reactDomInternals(files: { reactDom?: string; reactDomClient?: s
       if (other)
         this.error(
           `${other}: react-dom/client came into the build from another file than ${reactDomClient}, and the build's edit of it ` +
-            "(the view transitions' messages) was not made (build/react-dom-internals.ts)",
+            '(REACT_DOM_CLIENT_EDITS) was not made (build/react-dom-internals.ts)',
         );
     },
     resolveId(source, importer) {

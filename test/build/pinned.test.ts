@@ -59,6 +59,27 @@ describe('dependencies the build edits', () => {
     );
   });
 
+  // the other text edits of react-dom/client (REACT_DOM_CLIENT_EDITS): one changed text each
+  it.each([
+    [
+      'the findDOMNode of the internals object',
+      'findCurrentHostFiberImpl(componentOrElement)',
+      'findCurrentHostFiberImpl(componentOrElement, 0)',
+    ],
+    [
+      "the hydration root's unstable_scheduleHydration",
+      'queuedExplicitHydrationTargets.splice(i, 0, target);',
+      'queuedExplicitHydrationTargets.splice(i, 0, target, 0);',
+    ],
+  ])("react-dom/client's %s changed: the build fails naming the anchor", async (name, from, to) => {
+    const file = changedCopy('react-dom/cjs/react-dom-client.production.js', from, to);
+    await expect(bundle(fixture('react-entry.ts'), [reactDomInternals({ reactDomClient: file }), reactEsm()])).rejects.toThrow(
+      new RegExp(
+        `react-dom-client\\.production\\.js: the build edits this file and no longer finds the anchor "${escape(name)}"`,
+      ),
+    );
+  });
+
   it("React's module with an export the rewrite cannot turn into ESM: the build fails naming react.production.js", async () => {
     const file = changedCopy('react/cjs/react.production.js', 'exports.useRef = function', 'module.exports.useRef = function');
     await expect(bundle(fixture('react-entry.ts'), [reactDomInternals(), reactEsm(file)])).rejects.toThrow(
