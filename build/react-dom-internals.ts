@@ -8,8 +8,8 @@
 // react-dom's internals object or flushSync no longer has the text the stand-in copies, or
 // react-dom/client reads another name from `react-dom` (build/pinned.ts). And text edits of
 // react-dom/client (REACT_DOM_CLIENT_EDITS), each of code this bundle never runs: the view
-// transitions' four browser messages (99 B of gzip), the internals' findDOMNode and the hydration
-// root's unstable_scheduleHydration (422 B).
+// transitions' four browser messages (99 B of gzip), the internals' findDOMNode, the hydration
+// root's unstable_scheduleHydration and the dispatcher's form reset and resource hints (1,270 B).
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
@@ -136,6 +136,26 @@ const SCHEDULE_HYDRATION = `ReactDOMHydrationRoot.prototype.unstable_scheduleHyd
 `;
 
 /**
+ * The dispatcher react-dom/client puts on the shared internals: besides `f` (flushSync, which the
+ * stand-in calls) it carries `r` (requestFormReset) and the resource hints (`D` prefetchDNS, `C`
+ * preconnect, `L` preload, `m` preloadModule, `X` preinitScript, `S` preinitStyle, `M`
+ * preinitModuleScript), which only the `react-dom` entry's public functions of those names call;
+ * the stand-in exports none of them, and react-dom/client reads them only from the dispatcher it
+ * replaced. Kept: `f`. 848 B of gzip (the hint functions and the resource code only they reach).
+ */
+const DISPATCHER = `ReactDOMSharedInternals.d = {
+  f: flushSyncWork,
+  r: requestFormReset,
+  D: prefetchDNS,
+  C: preconnect,
+  L: preload,
+  m: preloadModule,
+  X: preinitScript,
+  S: preinitStyle,
+  M: preinitModuleScript
+};`;
+
+/**
  * The text edits of react-dom/client, each the removal (or replacement) of one anchored text in code
  * this bundle never runs. Each text is an anchor (REACT_DOM_CLIENT_ANCHORS): a file without it
  * fails the build naming the edit.
@@ -148,6 +168,13 @@ export const REACT_DOM_CLIENT_EDITS: { name: string; text: string; replacement: 
   },
   { name: 'the findDOMNode of the internals object', text: FIND_DOM_NODE, replacement: '' },
   { name: "the hydration root's unstable_scheduleHydration", text: SCHEDULE_HYDRATION, replacement: '' },
+  {
+    name: "the dispatcher's requestFormReset and resource hints",
+    text: DISPATCHER,
+    replacement: `ReactDOMSharedInternals.d = {
+  f: flushSyncWork
+};`,
+  },
 ];
 
 /** The names react-dom/client reads from a module it required, as `Alias.name`. */

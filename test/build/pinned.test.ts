@@ -71,6 +71,11 @@ describe('dependencies the build edits', () => {
       'queuedExplicitHydrationTargets.splice(i, 0, target);',
       'queuedExplicitHydrationTargets.splice(i, 0, target, 0);',
     ],
+    [
+      "the dispatcher's requestFormReset and resource hints",
+      '  M: preinitModuleScript\n};',
+      '  M: preinitModuleScript,\n  N: noop\n};',
+    ],
   ])("react-dom/client's %s changed: the build fails naming the anchor", async (name, from, to) => {
     const file = changedCopy('react-dom/cjs/react-dom-client.production.js', from, to);
     await expect(bundle(fixture('react-entry.ts'), [reactDomInternals({ reactDomClient: file }), reactEsm()])).rejects.toThrow(
