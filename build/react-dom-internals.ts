@@ -9,7 +9,9 @@
 // react-dom/client reads another name from `react-dom` (build/pinned.ts). And text edits of
 // react-dom/client (REACT_DOM_CLIENT_EDITS), each of code this bundle never runs: the view
 // transitions' four browser messages (99 B of gzip), the internals' findDOMNode, the hydration
-// root's unstable_scheduleHydration and the dispatcher's form reset and resource hints (1,270 B).
+// root's unstable_scheduleHydration and the dispatcher's form reset and resource hints (1,270 B),
+// the methods of Fragment refs and view-transition pseudo-elements (2,208 B; the views may import
+// only build/react-esm.ts's USED names from React, so they can render neither).
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
@@ -156,6 +158,33 @@ const DISPATCHER = `ReactDOMSharedInternals.d = {
 };`;
 
 /**
+ * The methods of the objects react-dom/client hands to a ref on a `<Fragment>` (FragmentInstance:
+ * its listeners, focus, observers, rects, scrolling) and of a `<ViewTransition>`'s pseudo-elements
+ * (ViewTransitionPseudoElement). Our views render neither: they may import from React only the
+ * names build/react-esm.ts lists (USED, without Fragment or ViewTransition), and a module importing
+ * another fails the build (reactImportProblem). Each `X.prototype.name = function` becomes
+ * `void function`, an expression the minifier drops with every helper only it called; the
+ * constructors stay. 2,208 B of gzip, nearly all of it the fragment refs.
+ */
+const UNUSED_METHODS: Record<string, string[]> = {
+  ViewTransitionPseudoElement: ['animate', 'getAnimations', 'getComputedStyle'],
+  FragmentInstance: [
+    'addEventListener',
+    'removeEventListener',
+    'dispatchEvent',
+    'focus',
+    'focusLast',
+    'blur',
+    'observeUsing',
+    'unobserveUsing',
+    'getClientRects',
+    'getRootNode',
+    'compareDocumentPosition',
+    'scrollIntoView',
+  ],
+};
+
+/**
  * The text edits of react-dom/client, each the removal (or replacement) of one anchored text in code
  * this bundle never runs. Each text is an anchor (REACT_DOM_CLIENT_ANCHORS): a file without it
  * fails the build naming the edit.
@@ -175,6 +204,13 @@ export const REACT_DOM_CLIENT_EDITS: { name: string; text: string; replacement: 
   f: flushSyncWork
 };`,
   },
+  ...Object.entries(UNUSED_METHODS).flatMap(([object, methods]) =>
+    methods.map((method) => ({
+      name: `${object}.prototype.${method}`,
+      text: `\n${object}.prototype.${method} = function `,
+      replacement: '\nvoid function ',
+    })),
+  ),
 ];
 
 /** The names react-dom/client reads from a module it required, as `Alias.name`. */

@@ -18,6 +18,40 @@ const USED = [
   'version',
 ];
 
+/**
+ * What our modules may import from React: the names of USED, as named imports (`type` imports are
+ * free). build/react-dom-internals.ts edits out of react-dom/client what only other exports reach:
+ * the methods of a Fragment's ref (`<Fragment ref>`) and of a `<ViewTransition>`'s pseudo-elements.
+ * A module that imports anything else from `react` (Fragment, ViewTransition, a namespace or the
+ * default), or imports `react/jsx-runtime` by hand (its Fragment), fails the build naming the module
+ * and the import; JSX's own `<>...</>` takes no ref and stays as it is.
+ */
+export function reactImportProblem(id: string, text: string): string | null {
+  for (const m of text.matchAll(
+    /\b(?:import|export)\s+(type\s+)?([^;]*?)\s*from\s*['"](react(?:\/jsx-(?:dev-)?runtime)?)['"]/g,
+  )) {
+    const [statement, typeOnly, clause, source] = m as unknown as [string, string | undefined, string, string];
+    if (typeOnly) continue;
+    const names = /^\{([^}]*)\}$/.test(clause.trim())
+      ? clause
+          .trim()
+          .slice(1, -1)
+          .split(',')
+          .map((part) => part.trim())
+          .filter((part) => part && !part.startsWith('type '))
+          .map((part) => part.split(/\s+as\s+/)[0]!)
+      : null;
+    const other = names === null ? clause.trim() : names.find((name) => !USED.includes(name));
+    if (source !== 'react' || other !== undefined)
+      return (
+        `${id}: \`${statement.replace(/\s+/g, ' ')}\` imports ${other ?? source} from ${source}; the React build lets our modules ` +
+        `import only ${USED.slice(0, 5).join(', ')} from react (build/react-esm.ts USED): build/react-dom-internals.ts edits ` +
+        "react-dom/client's Fragment refs and view transitions out"
+      );
+  }
+  return null;
+}
+
 /** Comment lines (` * ...`) say "exports" and "require" in prose; they are not code. */
 const code = (text: string): string => text.replace(/^\s*\*.*$/gm, '');
 
@@ -51,7 +85,12 @@ export function reactEsm(file?: string): Plugin {
       return importer && /react-dom[\\/]cjs[\\/]react-dom-client\.production\.js$/.test(importer) ? standIn : reactModule;
     },
     transform(text, id) {
-      if (id !== reactModule) return null;
+      if (id !== reactModule) {
+        if (/[\\/]node_modules[\\/]/.test(id) || !/\.[cm]?[jt]sx?$/.test(id)) return null;
+        const wrong = reactImportProblem(id, text);
+        if (wrong) this.error(wrong);
+        return null;
+      }
       const problem = missingAnchors(id, text, REACT_ANCHORS);
       if (problem) this.error(problem);
       const names: string[] = [];

@@ -76,7 +76,12 @@ describe('dependencies the build edits', () => {
       '  M: preinitModuleScript\n};',
       '  M: preinitModuleScript,\n  N: noop\n};',
     ],
-  ])("react-dom/client's %s changed: the build fails naming the anchor", async (name, from, to) => {
+    [
+      'FragmentInstance.prototype.focus',
+      'FragmentInstance.prototype.focus = function',
+      'FragmentInstance.prototype.focus = async function',
+    ],
+  ])('react-dom/client changed at "%s": the build fails naming the anchor', async (name, from, to) => {
     const file = changedCopy('react-dom/cjs/react-dom-client.production.js', from, to);
     await expect(bundle(fixture('react-entry.ts'), [reactDomInternals({ reactDomClient: file }), reactEsm()])).rejects.toThrow(
       new RegExp(

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { reactDomInternals } from '../../build/react-dom-internals';
-import { reactEsm } from '../../build/react-esm';
+import { reactEsm, reactImportProblem } from '../../build/react-esm';
 import { bundle, expectEntryRenders, fixture } from './bundle';
 
 describe('the React build with build/react-dom-internals.ts and build/react-esm.ts', () => {
@@ -20,6 +20,30 @@ describe('the React build with build/react-dom-internals.ts and build/react-esm.
     await expect(bundle(fixture('imports-react-dom.ts'), [reactDomInternals(), reactEsm()])).rejects.toThrow(
       /imports-react-dom\.ts imports react-dom: only react-dom\/client's production file and src\/ui\/react-root\.tsx may/,
     );
+  });
+
+  it("a module importing React's Fragment (whose ref methods the build edits out): the build fails naming it", async () => {
+    await expect(bundle(fixture('imports-react-fragment.tsx'), [reactDomInternals(), reactEsm()])).rejects.toThrow(
+      /imports-react-fragment\.tsx: `import \{ Fragment, createElement \} from 'react'` imports Fragment from react/,
+    );
+  });
+
+  it.each([
+    ["import * as React from 'react';", '* as React'],
+    ["import React from 'react';", 'React'],
+    ["import { jsx } from 'react/jsx-runtime';", 'jsx'],
+    ["import { unstable_ViewTransition as ViewTransition } from 'react';", 'unstable_ViewTransition'],
+  ])('reactImportProblem: %s is refused', (statement, name) => {
+    expect(reactImportProblem('view.tsx', statement)).toContain(`imports ${name} from`);
+  });
+
+  it('reactImportProblem: the named imports of USED and type imports pass', () => {
+    expect(
+      reactImportProblem(
+        'view.tsx',
+        "import type { ReactNode } from 'react';\nimport { createElement, useRef as ref, type ReactNode as N } from 'react';",
+      ),
+    ).toBeNull();
   });
 
   // the view transitions' messages, which the build's one text edit of react-dom/client takes out
