@@ -38,18 +38,18 @@ export function holdMarkup(win: Window, lifetime: Lifetime): void {
   const unsafe = proto.setHTMLUnsafe;
   // the prototypes' own: a page may have redefined its document's
   const { createElement, createRange } = page.Document.prototype;
+  /** A parent's nodes taken out into a fragment. */
+  const extract = (parent: Node): DocumentFragment => {
+    const range = createRange.call(parent.ownerDocument!);
+    range.selectNodeContents(parent);
+    return range.extractContents();
+  };
   /** `node`'s markup parsed in its context (a shadow root's: its host's) into a fragment, or nothing: the native call. */
   const parsed = (node: Node | null, markup: unknown, declares?: boolean): DocumentFragment | void => {
     const context = (node?.nodeType === 11 ? (node as ShadowRoot).host : node) as Element | null | undefined;
     const name = context?.localName;
     if (context?.namespaceURI === 'http://www.w3.org/1999/xhtml' && name !== 'template' && /<iframe/i.test(markup as string)) {
       const owner = context.ownerDocument;
-      /** A parent's nodes taken out into a fragment. */
-      const extract = (parent: Node): DocumentFragment => {
-        const range = createRange.call(owner);
-        range.selectNodeContents(parent);
-        return range.extractContents();
-      };
       /** The shadow roots declared in `tree`, deepest first: their nodes put back through the wrapped replaceChildren. */
       const declared = (tree: ParentNode): void => {
         for (const element of tree.querySelectorAll('*')) {
@@ -110,4 +110,45 @@ export function holdMarkup(win: Window, lifetime: Lifetime): void {
   lifetime.add(() => {
     proto.insertAdjacentHTML = adjacent;
   });
+  // document.write and writeln: a script or iframe written while the page parses is made and prepared
+  // by the parser inside the call, before any observer record (a written vendor script ran before a choice
+  // in every load, in every engine). The markup is parsed first into a detached div of the document and
+  // its scripts and iframes shown to the inspectors through the wrapped replaceChildren; each of their
+  // start tags is written as the serializer writes it after them (a held one: `type="text/plain"`, the
+  // address as `data-src`; another: the same attributes, quoted), every other byte as given, so the
+  // parser makes a held one inert and the observer takes it as blocked markup. Markup without such a
+  // tag, start tags that do not pair up with the parsed elements (one in a comment, in a script's
+  // text), a TrustedHTML the page's policy must pass: the native call with the arguments as given
+  const documents = page.Document.prototype;
+  const TAGS = /<(script|iframe)\b(?:[^>"']|"[^"]*"|'[^']*')*>/gi;
+  /** An element's start tag as the serializer writes it. */
+  const start = (element: Element): string => {
+    const html = (element.cloneNode() as Element).outerHTML;
+    return html.slice(0, html.lastIndexOf('</'));
+  };
+  for (const name of ['write', 'writeln'] as const) {
+    const native = documents[name];
+    documents[name] = function (this: Document, ...parts: string[]) {
+      try {
+        const markup = parts.join('');
+        const tags = markup.match(TAGS);
+        if (tags) {
+          const box = createElement.call(this, 'div');
+          set.call(box, markup);
+          const found = box.querySelectorAll('script,iframe');
+          if (found.length === tags.length) {
+            box.replaceChildren(extract(box));
+            let i = 0;
+            parts = [markup.replace(TAGS, () => start(found[i++]!))];
+          }
+        }
+      } catch {
+        // the native call below
+      }
+      return native.apply(this, parts);
+    };
+    lifetime.add(() => {
+      documents[name] = native;
+    });
+  }
 }

@@ -14,6 +14,7 @@ const suite = useEngine((server) => {
   server.file('/vendor/ad.js', "(window.order = window.order || []).push('ad');", 'text/javascript');
   server.file('/vendor/stats.js', "(window.order = window.order || []).push('stats');", 'text/javascript');
   server.file('/vendor/declared.js', 'window.__declared = (window.__declared || 0) + 1;', 'text/javascript');
+  server.file('/vendor/written.js', 'window.__written = (window.__written || 0) + 1;', 'text/javascript');
   server.page('/embed.html', '<!doctype html><title>Video</title><p>Video</p>');
   server.on('user.getCookieCategoryDescription', () => ({
     headers: { 'content-type': 'text/html; charset=utf-8' },
@@ -260,7 +261,7 @@ for (const bundle of BUNDLES) {
     const loads = bundle.name === 'react' ? 5 : 3;
     const embeds = () => suite.server.hits.filter((hit) => hit.includes(`/embed.html?${bundle.name}-`));
 
-    it(`none requested and no declared script run before a choice (${loads} loads); all fourteen after Alle akzeptieren`, async () => {
+    it(`none requested and no declared or written script run before a choice (${loads} loads); all fifteen after Alle akzeptieren`, async () => {
       const path = `/${bundle.name}/fragments.html`;
       suite.server.page(
         path,
@@ -297,7 +298,7 @@ const later = document.getElementById('h6').attachShadow({ mode: 'open' });
 later.innerHTML = '<iframe data-category="4" title="shadow-later"></iframe>';
 later.firstChild.src = by('shadow-later');
 document.getElementById('unsafe').setHTMLUnsafe('<div><template shadowrootmode="open">' + embed('declared') + '</template></div>');
-</script></body></html>`,
+</script><script>document.write(embed('write') + '<script data-category="4" src="/vendor/written.js"><\\/script>');</script></body></html>`,
       );
       let page: EnginePage | undefined;
       const ran: unknown[] = [];
@@ -305,7 +306,12 @@ document.getElementById('unsafe').setHTMLUnsafe('<div><template shadowrootmode="
         page = await suite.open(path);
         await expect.poll(() => bannerOpen(page!)).toBe(true);
         await sleep(LOAD_WINDOW_MS);
-        ran.push(await page.evaluate(() => (window as { __declared?: number }).__declared ?? 0));
+        ran.push(
+          await page.evaluate(() => {
+            const w = window as { __declared?: number; __written?: number };
+            return (w.__declared ?? 0) + (w.__written ?? 0);
+          }),
+        );
       }
       expect(embeds()).toEqual([]);
       expect(ran).toEqual(Array.from({ length: loads }, () => 0));
@@ -317,9 +323,10 @@ document.getElementById('unsafe').setHTMLUnsafe('<div><template shadowrootmode="
         }),
       ).toEqual([null, 'pagepulse-placeholder']);
       expect(await clickAndWatch(page!, ACCEPT, HOST, 1500)).toBe(false);
-      await expect.poll(() => new Set(embeds().map((hit) => hit.split('?')[1])).size).toBe(14);
-      // the declared root's script ran once, its iframe loads
+      await expect.poll(() => new Set(embeds().map((hit) => hit.split('?')[1])).size).toBe(15);
+      // the declared root's script and the written one ran once each, the declared root's iframe loads
       await expect.poll(() => page!.evaluate(() => (window as { __declared?: number }).__declared)).toBe(1);
+      await expect.poll(() => page!.evaluate(() => (window as { __written?: number }).__written)).toBe(1);
       await expect
         .poll(() =>
           page!.evaluate(() => document.getElementById('declared')!.shadowRoot!.querySelector('iframe')!.getAttribute('src')),
