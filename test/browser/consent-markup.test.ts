@@ -61,6 +61,16 @@ async function visit(path: string, before?: (tab: Page) => Promise<unknown>) {
   return { context, tab, errors, videos };
 }
 
+/** A first visit with Google's tag host answered by a script that counts its runs (`tagRuns`). */
+const visitTagged = (path: string) =>
+  visit(path, (page) =>
+    page.route(/googletagmanager\.com/, (route) =>
+      route.fulfill({ body: 'window.__gtag = (window.__gtag || 0) + 1', contentType: 'text/javascript' }),
+    ),
+  );
+/** How often the tag ran in `tab`. */
+const tagRuns = (tab: Page) => tab.evaluate(() => (window as { __gtag?: number }).__gtag ?? 0);
+
 describe('markup set by another script', () => {
   it(
     'its iframes send nothing before a choice (20 loads) and load once allowed; the markup lands where it was put',
@@ -258,13 +268,9 @@ document.getElementById('u').setHTMLUnsafe('<div id="d4"><template shadowrootmod
       // fetches a <script src> in the page's markup and never runs it: README, "What no script can stop")
       let ran = 0;
       for (let load = 0; load < 10; load++) {
-        const { context, tab, errors, videos } = await visit('/declared.html', (page) =>
-          page.route(/googletagmanager\.com/, (route) =>
-            route.fulfill({ body: 'window.__gtag = (window.__gtag || 0) + 1', contentType: 'text/javascript' }),
-          ),
-        );
+        const { context, tab, errors, videos } = await visitTagged('/declared.html');
         requested += videos.filter((url) => url.endsWith('d4')).length;
-        ran += await tab.evaluate(() => (window as { __gtag?: number }).__gtag ?? 0);
+        ran += await tagRuns(tab);
         if (load === 0) {
           const held = await tab.evaluate(() => {
             const root = (id: string, from: ParentNode = document) => from.querySelector(`#${id}`)!.shadowRoot!;
@@ -282,7 +288,7 @@ document.getElementById('u').setHTMLUnsafe('<div id="d4"><template shadowrootmod
           // d5: the blocked markup (the Joomla package's rewrite of such a root) is released too
           await expect.poll(() => new Set(videos.map((url) => url.slice(-2))).size, { timeout: 10_000 }).toBe(4);
           // each tag run once, in its shadow root
-          await expect.poll(() => tab.evaluate(() => (window as { __gtag?: number }).__gtag), { timeout: 10_000 }).toBe(2);
+          await expect.poll(() => tagRuns(tab), { timeout: 10_000 }).toBe(2);
         }
         expect(errors).toEqual([]);
         await context.close();
@@ -315,11 +321,7 @@ document.getElementById('u').setHTMLUnsafe('<div id="d4"><template shadowrootmod
       let requested = 0;
       let ran = 0;
       for (let load = 0; load < 10; load++) {
-        const { context, tab, errors, videos } = await visit('/write.html', (page) =>
-          page.route(/googletagmanager\.com/, (route) =>
-            route.fulfill({ body: 'window.__gtag = (window.__gtag || 0) + 1', contentType: 'text/javascript' }),
-          ),
-        );
+        const { context, tab, errors, videos } = await visitTagged('/write.html');
         requested += videos.length;
         const state = await tab.evaluate(() => {
           const w = window as { __gtag?: number; __sync?: number };
@@ -338,7 +340,7 @@ document.getElementById('u').setHTMLUnsafe('<div id="d4"><template shadowrootmod
           await tab.locator('pagepulse-consent').getByRole('button', { name: 'Alle akzeptieren' }).click();
           await expect.poll(() => videos.length, { timeout: 10_000 }).toBe(1);
           // both written tags (one split over two writes, a '>' in a quoted value) run once each
-          await expect.poll(() => tab.evaluate(() => (window as { __gtag?: number }).__gtag), { timeout: 10_000 }).toBe(2);
+          await expect.poll(() => tagRuns(tab), { timeout: 10_000 }).toBe(2);
         }
         expect(errors).toEqual([]);
         await context.close();
