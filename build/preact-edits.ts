@@ -5,7 +5,10 @@
 // minifier cannot tell. Each edit below replaces one text by what that code does when no component
 // is a class, catches errors, reads a context, suspends, sets markup or is an svg/math element and
 // no devtools are attached: -426 B of gzip for the first five, -113 B for the next three, -108 B for
-// the namespaces, -39 B for the hooks' devtools report (2026-11-29). The build fails naming the file
+// the namespaces, -39 B for the hooks' devtools report (2026-11-29); -173 B for defaultProps, the
+// options nothing sets (debounceRendering, event, requestAnimationFrame, _root with useId's mask),
+// render()'s replace node, hydration and document, and the error boundary's pending error (stop 56,
+// "Size, round 7"). The build fails naming the file
 // and the anchor when preact's text changed (build/pinned.ts), and naming the module when one of ours
 // needs what the edits take out (needsEditedOut).
 import type { Plugin } from 'vite';
@@ -97,6 +100,50 @@ export const PREACT_EDITS: Edit[] = [
     text: '"foreignObject"==x?"http://www.w3.org/1999/xhtml":o',
     by: 'o',
   },
+  {
+    // createElement(): a component's `defaultProps` merged into its props. Our components are
+    // functions that set none (the check below fails the build on a module that names defaultProps)
+    name: 'defaultProps',
+    text: ',"function"==typeof l&&null!=l.defaultProps)for(o in l.defaultProps)void 0===e[o]&&(e[o]=l.defaultProps[o]);return',
+    by: ');return',
+  },
+  {
+    // enqueueRender(): options.debounceRendering, which nothing sets (our modules set only
+    // options.vnode, checked below): the render queue is always flushed by the microtask
+    name: 'options.debounceRendering',
+    text: '!H.__r++||r!=l.debounceRendering)&&((r=l.debounceRendering)||o)(H)',
+    by: '!H.__r++)&&o(H)',
+  },
+  {
+    // the event proxy: options.event, which nothing sets
+    name: 'options.event',
+    text: 'return t(l.event?l.event(u):u)',
+    by: 'return t(u)',
+  },
+  {
+    // render(): our one call (src/ui/lite/react-dom-client.ts) passes a tree and an element, never
+    // the document, a node to replace or hydrate's marker (hydrate is refused below); options._root
+    // is set only by preact/hooks for useId, edited out of it (HOOKS_EDITS)
+    name: 'render() with a replace node, hydration or the document',
+    text:
+      'function R(u,t,i){var r,o,e,f;t==document&&(t=document.documentElement),l.__&&l.__(u,t),' +
+      'o=(r="function"==typeof i)?null:i&&i.__k||t.__k,e=[],f=[],q(t,u=(!r&&i||t).__k=k(S,null,[u]),' +
+      'o||d,d,t.namespaceURI,!r&&i?[i]:o?null:t.firstChild?n.call(t.childNodes):null,e,!r&&i?i:o?o.__e:t.firstChild,r,f)',
+    by:
+      'function R(u,t){var o,e,f;o=t.__k,e=[],f=[],q(t,u=t.__k=k(S,null,[u]),' +
+      'o||d,d,t.namespaceURI,o?null:t.firstChild?n.call(t.childNodes):null,e,o?o.__e:t.firstChild,!1,f)',
+  },
+  {
+    // diff(): an error boundary's pending error, set only by the error boundary walk (edited out)
+    name: "the error boundary's pending error",
+    text: 't.__c?k=(p=u.__c=t.__c).__=p.__E:(',
+    by: 't.__c?p=u.__c=t.__c:(',
+  },
+  {
+    name: "the error boundary's pending error, cleared",
+    text: ',k&&(p.__E=p.__=null)',
+    by: '',
+  },
 ];
 
 /** The edit of preact/hooks' module (hooks.module.js). */
@@ -108,14 +155,35 @@ export const HOOKS_EDITS: Edit[] = [
     text: 'c.__h&&c.__h(r,n,o||t),o=0;',
     by: '',
   },
+  {
+    // options._root: only useId reads the mask it hands down (useId is refused below)
+    name: "useId's root mask",
+    text: 'c.__=function(n,t){n&&t.__k&&t.__k.__m&&(n.__m=t.__k.__m),p&&p(n,t)},',
+    by: '',
+  },
+  {
+    name: "useId's root mask, the previous option",
+    text: 'm=c.unmount,p=c.__;',
+    by: 'm=c.unmount;',
+  },
+  {
+    // the effects' scheduling: options.requestAnimationFrame, which nothing sets (checked below)
+    name: 'options.requestAnimationFrame',
+    text: '1!==f.push(t)&&i===c.requestAnimationFrame||((i=c.requestAnimationFrame)||w)(j)',
+    by: '1!==f.push(t)||w(j)',
+  },
 ];
 
 /** What our modules may not import from preact with these edits: each needs code they take out. */
-const EDITED_OUT = ['Component', 'createContext', 'useContext', 'useErrorBoundary'];
+const EDITED_OUT = ['Component', 'createContext', 'useContext', 'useErrorBoundary', 'useId', 'hydrate'];
+
+/** The one option of preact's our modules may set; the edits take out the reads of debounceRendering, event, requestAnimationFrame and _root. */
+const OPTIONS_SET = ['vnode'];
 
 /** Why a module of ours (its source) needs what the edits take out, or null. */
 export function needsEditedOut(code: string): string | null {
   if (code.includes('dangerouslySetInnerHTML')) return 'uses dangerouslySetInnerHTML';
+  if (code.includes('defaultProps')) return 'uses defaultProps';
   const foreign = /<(svg|math)[\s/>]|createElement\(\s*['"](svg|math)['"]/.exec(code);
   if (foreign) return `renders <${foreign[1] ?? foreign[2]}>`;
   const whole = /import\s*['"](preact\/(?:compat|debug|devtools))['"]/.exec(code);
@@ -126,8 +194,42 @@ export function needsEditedOut(code: string): string | null {
         ? [names!]
         : EDITED_OUT.filter((name) => new RegExp(`\\b${name}\\b`).test(names!));
     if (taken.length) return `imports ${taken.join(', ')} from ${from}`;
+    if (from === 'preact' && /\boptions\b/.test(names!)) {
+      const other = [...code.matchAll(/\boptions\s*(?:\.\s*([\w$]+)|\[)/g)].find((m) => !OPTIONS_SET.includes(m[1]!));
+      if (other) return `uses options${other[1] ? `.${other[1]}` : '[...]'} of preact`;
+    }
+    if (from === 'preact' && /\brender\b/.test(names!)) {
+      // render(tree, element) only: the edit took out the replace node, hydration and the document
+      if (renderCalls(code).some((args) => args.length !== 2 || args[1]!.trim() === 'document'))
+        return "calls preact's render otherwise than render(tree, element)";
+    }
   }
   return null;
+}
+
+/** The arguments (texts) of each call of a bare `render(` in `code`; a method signature `render(x: T)` is none. */
+function renderCalls(code: string): string[][] {
+  const calls: string[][] = [];
+  for (const match of code.matchAll(/(?<![.\w$])render\s*\(/g)) {
+    const args: string[] = [];
+    let depth = 0;
+    let start = match.index + match[0].length;
+    let i = start;
+    for (; i < code.length; i++) {
+      const c = code[i]!;
+      if ('([{'.includes(c)) depth++;
+      else if (')]}'.includes(c)) {
+        if (depth-- === 0) break;
+      } else if (c === ',' && depth === 0) {
+        args.push(code.slice(start, i));
+        start = i + 1;
+      }
+    }
+    args.push(code.slice(start, i));
+    if (/^\s*[\w$]+\s*\??:/.test(args[0]!)) continue;
+    calls.push(args.filter((arg, n) => n < args.length - 1 || arg.trim() !== ''));
+  }
+  return calls;
 }
 
 /** `code` (preact.module.js, or hooks.module.js with HOOKS_EDITS) with the edits made; throws naming `file` and every anchor missing. */

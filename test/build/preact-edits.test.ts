@@ -62,6 +62,21 @@ describe("the lite build's edits of preact (build/preact-edits.ts)", () => {
     expect(needsEditedOut('<div dangerouslySetInnerHTML={{ __html: text }} />')).toBe('uses dangerouslySetInnerHTML');
     expect(needsEditedOut('<svg viewBox="0 0 8 8"><path d="M0 0" /></svg>')).toBe('renders <svg>');
     expect(needsEditedOut("createElement('math', null)")).toBe('renders <math>');
+    expect(needsEditedOut("import { useId } from 'preact/hooks';")).toBe('imports useId from preact/hooks');
+    expect(needsEditedOut("import { hydrate } from 'preact';")).toBe('imports hydrate from preact');
+    expect(needsEditedOut('View.defaultProps = { open: false };')).toBe('uses defaultProps');
+    expect(needsEditedOut("import { options } from 'preact';\noptions.debounceRendering = queueMicrotask;")).toBe(
+      'uses options.debounceRendering of preact',
+    );
+    expect(needsEditedOut("import { options } from 'preact';\noptions.vnode = (vnode) => vnode;")).toBeNull();
+    const render = "calls preact's render otherwise than render(tree, element)";
+    expect(needsEditedOut("import { render } from 'preact';\nrender(tree, host, host.firstChild);")).toBe(render);
+    expect(needsEditedOut("import { render } from 'preact';\nrender(tree, document);")).toBe(render);
+    expect(
+      needsEditedOut(
+        "import { render } from 'preact';\nconst r: { render(tree: T): void } = { render: (t) => render(h(t, {}), host) };",
+      ),
+    ).toBeNull();
     // the description sanitizer's list of dropped tags names them as strings: no element rendered
     expect(needsEditedOut("const DROPPED = new Set(['svg', 'math']);")).toBeNull();
   });
