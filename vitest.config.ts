@@ -102,6 +102,9 @@ export default defineConfig({
           exclude: litePass ? [...BUNDLE_INDEPENDENT, ...DEFAULT_BUILD_ONLY] : [],
           testTimeout: 60_000,
           hookTimeout: 60_000,
+          // a page's answer to an action, polled for up to 5 s (vitest's 1 s default was missed beside two
+          // CPU hogs: a reset's reload of the consent log); a poll that holds returns at once, as before
+          expect: { poll: { timeout: 5_000 } },
           // one Chromium per worker; a fourth was no quicker than three (the cores are the limit then)
           maxWorkers: workers('BROWSER', 3),
           // a worker's files share its loaded modules (playwright-core, the support files): each file
@@ -118,6 +121,7 @@ export default defineConfig({
           include: ['test/engines/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
+          expect: { poll: { timeout: 5_000 } },
           // two browsers at a time (one engine per step): the scenarios wait on their intervals most
           // of the time; each bound they measure holds with two CPU hogs beside the run
           maxWorkers: workers('ENGINES', 2),
