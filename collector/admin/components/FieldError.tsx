@@ -64,13 +64,37 @@ export function useFieldError<F extends string>(fields: readonly F[]) {
 export type FieldErrors<F extends string> = ReturnType<typeof useFieldError<F>>;
 
 /**
- * The message under a marked field, its description (`aria-describedby`: `id`); outside its label,
- * so the field's name stays its label. `data-testid` is the id.
+ * A field `invalid` can mark: its label around the input (`children`, given the marks to spread on
+ * it: `invalid.input(field, id)`) and, while it is marked, `message()` under it with `id`, the input's
+ * description (`aria-describedby`); outside the label, so the field's name stays its label.
+ * `data-testid` is the id. The message is made only while it shows.
  */
-export function FieldMessage({ id, children }: { id: string; children: ReactNode }) {
+export function MarkedField<F extends string>({
+  invalid,
+  field,
+  id,
+  label,
+  message,
+  children,
+}: {
+  invalid: FieldErrors<F>;
+  field: F;
+  id: string;
+  label: ReactNode;
+  message: () => ReactNode;
+  children: (marks: ReturnType<FieldErrors<F>['input']>) => ReactNode;
+}) {
   return (
-    <span className="error field-error" id={id} data-testid={id}>
-      {children}
-    </span>
+    <div className="field">
+      <label>
+        {label}
+        {children(invalid.input(field, id))}
+      </label>
+      {invalid.field === field && (
+        <span className="error field-error" id={id} data-testid={id}>
+          {message()}
+        </span>
+      )}
+    </div>
   );
 }

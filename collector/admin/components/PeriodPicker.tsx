@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import type { Announce } from '../announcer';
 import type { PeriodInfo } from '../api';
 import { bucketLabel, todayIn } from '../format';
-import { FieldMessage, useFieldError } from './FieldError';
+import { MarkedField, useFieldError } from './FieldError';
 import type { Lang, Messages } from '../i18n';
 import { PERIOD_NAMES, type PeriodChoice } from '../period';
 
@@ -78,12 +78,17 @@ export function PeriodPicker({
       {draft.name === 'custom' && (
         <>
           {DAYS.map((field) => (
-            // the message outside the label, as at the retention fields
-            <div className="field" key={field}>
-              <label>
-                {t[field]}
+            <MarkedField
+              key={field}
+              invalid={invalid}
+              field={field}
+              id={`period-${field}-error`}
+              label={t[field]}
+              message={() => t.dayInvalid(bounds[field].min ? day(bounds[field].min) : null, day(bounds[field].max))}
+            >
+              {(marks) => (
                 <input
-                  {...invalid.input(field, `period-${field}-error`)}
+                  {...marks}
                   type="date"
                   required
                   value={draft[field]}
@@ -94,13 +99,8 @@ export function PeriodPicker({
                     invalid.clear(field);
                   }}
                 />
-              </label>
-              {invalid.field === field && (
-                <FieldMessage id={`period-${field}-error`}>
-                  {t.dayInvalid(bounds[field].min ? day(bounds[field].min) : null, day(bounds[field].max))}
-                </FieldMessage>
               )}
-            </div>
+            </MarkedField>
           ))}
           <div className="buttons">
             <button type="submit">{t.apply}</button>

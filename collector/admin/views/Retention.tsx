@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { Announce } from '../announcer';
 import { getJson, postForm, type RetentionDays, type SavedSettings } from '../api';
-import { FieldMessage, useFieldError } from '../components/FieldError';
+import { MarkedField, useFieldError } from '../components/FieldError';
 import { Result, useResult } from '../components/Result';
 import type { Lang, Messages } from '../i18n';
 import { Tokens } from './Tokens';
@@ -91,30 +91,32 @@ export function Retention({
         <h2 id="retention-title">{t.retentionTitle}</h2>
         <p className="hint">{t.retentionHint}</p>
         <form className="filters" onSubmit={save} noValidate>
-          {FIELDS.map((field) => {
-            // the message outside the label: the field's name stays its label, the message its description
-            return (
-              <div className="field" key={field}>
-                <label>
-                  {t[field]}
-                  <input
-                    {...invalid.input(field, `${field}-error`)}
-                    type="number"
-                    min={DAYS.min}
-                    max={DAYS.max}
-                    step={1}
-                    required
-                    value={days[field]}
-                    onChange={(e) => {
-                      setDays((d) => ({ ...d, [field]: e.target.value }));
-                      invalid.clear(field);
-                    }}
-                  />
-                </label>
-                {invalid.field === field && <FieldMessage id={`${field}-error`}>{t.retentionInvalid(DAYS)}</FieldMessage>}
-              </div>
-            );
-          })}
+          {FIELDS.map((field) => (
+            <MarkedField
+              key={field}
+              invalid={invalid}
+              field={field}
+              id={`${field}-error`}
+              label={t[field]}
+              message={() => t.retentionInvalid(DAYS)}
+            >
+              {(marks) => (
+                <input
+                  {...marks}
+                  type="number"
+                  min={DAYS.min}
+                  max={DAYS.max}
+                  step={1}
+                  required
+                  value={days[field]}
+                  onChange={(e) => {
+                    setDays((d) => ({ ...d, [field]: e.target.value }));
+                    invalid.clear(field);
+                  }}
+                />
+              )}
+            </MarkedField>
+          ))}
           <div className="buttons">
             <button type="submit">{t.save}</button>
           </div>

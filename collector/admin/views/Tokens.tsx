@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { Announce } from '../announcer';
 import { getJson, postForm, type ApiTokens, type NewApiToken } from '../api';
-import { FieldMessage, useFieldError } from '../components/FieldError';
+import { MarkedField, useFieldError } from '../components/FieldError';
 import { Result, useResult } from '../components/Result';
 import { Status } from '../components/Status';
 import { Table } from '../components/Table';
@@ -62,12 +62,16 @@ export function Tokens({ t, lang, zone, announce }: { t: Messages; lang: Lang; z
       <h2 id="tokens-title">{t.tokens.title}</h2>
       <p className="hint">{t.tokens.hint}</p>
       <form className="filters" onSubmit={make} noValidate>
-        {/* the message outside the label, as at the retention fields */}
-        <div className="field">
-          <label>
-            {t.tokens.name}
+        <MarkedField
+          invalid={invalid}
+          field="name"
+          id="token-name-error"
+          label={t.tokens.name}
+          message={() => t.tokens.nameInvalid}
+        >
+          {(marks) => (
             <input
-              {...invalid.input('name', 'token-name-error')}
+              {...marks}
               type="text"
               required
               maxLength={100}
@@ -78,9 +82,8 @@ export function Tokens({ t, lang, zone, announce }: { t: Messages; lang: Lang; z
                 invalid.clear();
               }}
             />
-          </label>
-          {invalid.field === 'name' && <FieldMessage id="token-name-error">{t.tokens.nameInvalid}</FieldMessage>}
-        </div>
+          )}
+        </MarkedField>
         <div className="buttons">
           <button type="submit">{t.tokens.make}</button>
         </div>

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { Announce } from '../../announcer';
 import { postForm, type Erased } from '../../api';
-import { FieldMessage, useFieldError } from '../../components/FieldError';
+import { MarkedField, useFieldError } from '../../components/FieldError';
 import { Result, useResult } from '../../components/Result';
 import type { Messages } from '../../i18n';
 import { CONSENT_ID, PSEUDONYM } from './ids';
@@ -71,12 +71,16 @@ export function Erase({ t, onErased, announce }: { t: Messages; onErased: () => 
             <option value="consent">{t.consentId}</option>
           </select>
         </label>
-        {/* the message outside the label, as at the retention fields */}
-        <div className="field">
-          <label>
-            {by === 'visitor' ? t.pseudonym : t.consentId}
+        <MarkedField
+          invalid={invalid}
+          field={by}
+          id="erase-value-error"
+          label={by === 'visitor' ? t.pseudonym : t.consentId}
+          message={() => (by === 'visitor' ? t.pseudonymInvalid : t.consentIdInvalid)}
+        >
+          {(marks) => (
             <input
-              {...invalid.input(by, 'erase-value-error')}
+              {...marks}
               type="text"
               required
               pattern={by === 'visitor' ? PSEUDONYM : CONSENT_ID}
@@ -89,11 +93,8 @@ export function Erase({ t, onErased, announce }: { t: Messages; onErased: () => 
                 invalid.clear();
               }}
             />
-          </label>
-          {invalid.field === by && (
-            <FieldMessage id="erase-value-error">{by === 'visitor' ? t.pseudonymInvalid : t.consentIdInvalid}</FieldMessage>
           )}
-        </div>
+        </MarkedField>
         <div className="buttons">
           <button type="submit" className="danger">
             {t.erase}

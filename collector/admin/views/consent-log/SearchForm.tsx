@@ -1,7 +1,7 @@
 import type { FormEvent, RefObject } from 'react';
 import type { Announce } from '../../announcer';
 import { DownloadLink } from '../../components/DownloadLink';
-import { FieldMessage, type FieldErrors } from '../../components/FieldError';
+import { MarkedField, type FieldErrors } from '../../components/FieldError';
 import type { Messages } from '../../i18n';
 import { CONSENT_ID, PSEUDONYM } from './ids';
 
@@ -16,6 +16,18 @@ export const NO_FILTER: Filter = { visitor: '', consent: '' };
 /** The search's fields: the query parameters they are sent as (and the collector's refusal names). */
 export const SEARCH_FIELDS = ['visitor', 'consent'] as const satisfies readonly (keyof Filter)[];
 export type SearchField = (typeof SEARCH_FIELDS)[number];
+
+/** Each search field's input, in SEARCH_FIELDS' order: its label, pattern, placeholder and message while marked (keys of the texts). */
+const SEARCH = [
+  { field: 'visitor', label: 'pseudonym', pattern: PSEUDONYM, hint: 'pseudonymHint', message: 'pseudonymInvalid' },
+  { field: 'consent', label: 'consentId', pattern: CONSENT_ID, hint: 'consentIdHint', message: 'consentIdInvalid' },
+] as const satisfies readonly {
+  field: SearchField;
+  label: keyof Messages;
+  pattern: string;
+  hint: keyof Messages;
+  message: keyof Messages;
+}[];
 
 /** The log's failure for a search field the collector refused, naming the field; undefined for any other. */
 export function searchRefused(t: Messages, field: SearchField | undefined): string | undefined {
@@ -55,39 +67,29 @@ export function SearchForm({
     <section className="card" aria-labelledby="log-filter">
       <h2 id="log-filter">{t.search}</h2>
       <form className="filters" onSubmit={onSearch} role="search" noValidate>
-        {/* the messages outside the labels, as at the retention fields */}
-        <div className="field">
-          <label>
-            {t.pseudonym}
-            <input
-              {...invalid.input('visitor', 'search-visitor-error')}
-              type="text"
-              value={draft.visitor}
-              pattern={PSEUDONYM}
-              placeholder={t.pseudonymHint}
-              spellCheck={false}
-              autoComplete="off"
-              onChange={(e) => change('visitor', e.target.value)}
-            />
-          </label>
-          {invalid.field === 'visitor' && <FieldMessage id="search-visitor-error">{t.pseudonymInvalid}</FieldMessage>}
-        </div>
-        <div className="field">
-          <label>
-            {t.consentId}
-            <input
-              {...invalid.input('consent', 'search-consent-error')}
-              type="text"
-              value={draft.consent}
-              pattern={CONSENT_ID}
-              placeholder={t.consentIdHint}
-              spellCheck={false}
-              autoComplete="off"
-              onChange={(e) => change('consent', e.target.value)}
-            />
-          </label>
-          {invalid.field === 'consent' && <FieldMessage id="search-consent-error">{t.consentIdInvalid}</FieldMessage>}
-        </div>
+        {SEARCH.map(({ field, label, pattern, hint, message }) => (
+          <MarkedField
+            key={field}
+            invalid={invalid}
+            field={field}
+            id={`search-${field}-error`}
+            label={t[label]}
+            message={() => t[message]}
+          >
+            {(marks) => (
+              <input
+                {...marks}
+                type="text"
+                value={draft[field]}
+                pattern={pattern}
+                placeholder={t[hint]}
+                spellCheck={false}
+                autoComplete="off"
+                onChange={(e) => change(field, e.target.value)}
+              />
+            )}
+          </MarkedField>
+        ))}
         <div className="buttons">
           <button type="submit">{t.search}</button>
           <button type="button" className="secondary" onClick={onReset}>
