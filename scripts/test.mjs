@@ -1,14 +1,16 @@
-// `npm test`: type check, both builds and the admin app, unit suites (jsdom + happy-dom), the collector suite
-// twice (SQLite, then a throwaway PostgreSQL), the Chromium browser suite against EACH built bundle, the
-// shared engine scenarios (both bundles) in Chromium, Firefox and WebKit one after another, then a
-// closing line per collector engine and per browser engine (`collector (postgres): N passed, N failed`,
-// `firefox: N passed, N failed`) and one summary line `tests: N passed, N failed`.
+// `npm test`: type check and lint at once, both builds and the admin app, the Joomla package's PHP
+// checks, then two lanes at once: the unit suites (jsdom + happy-dom) and the collector suite twice
+// (SQLite, then a throwaway PostgreSQL) in one, the shared engine scenarios (both bundles) in
+// Chromium, Firefox and WebKit one after another in the other; then the Chromium browser suite
+// against EACH built bundle; a closing line per collector engine and per browser engine
+// (`collector (postgres): N passed, N failed`, `firefox: N passed, N failed`) and one summary line
+// `tests: N passed, N failed`. Each step's line says its time and how many cores the machine kept busy.
 // Parts: `node scripts/test.mjs types|lint|build|unit|collector|php|browser|engines|chromium|firefox|webkit ...`
 // (`unit` runs the collector suite too; `collector` only it, on both engines; `php` the Joomla package's
 // checks: php -l, the PHP 7.2 guard and phpunit, after a build).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureBrowsers } from './ensure-browsers.mjs';
 
@@ -20,40 +22,62 @@ const ENGINES = ['chromium', 'firefox', 'webkit'];
 const engineTotals = new Map();
 let failedSteps = [];
 
-function step(name, command, args, env = {}) {
-  const started = Date.now();
-  console.log(`\n=== ${name}`);
-  const run = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
-  console.log(
-    `=== ${name}: ${run.status === 0 ? 'ok' : `FAILED (exit ${run.status})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
-  );
-  if (run.status !== 0) failedSteps.push(name);
-  return run.status === 0;
+/**
+ * The machine's busy CPU time in seconds, every process's (the database server's and the browsers'
+ * too): /proc/stat's first line, all but idle and iowait. A step's share of it over its wall time is
+ * how many of the cores it kept busy (docs/testing.md: where the run's time goes). Undefined off Linux.
+ */
+function busySeconds() {
+  try {
+    const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+    const ticks = fields.map(Number);
+    return (ticks.reduce((a, b) => a + b, 0) - ticks[3] - ticks[4]) / 100;
+  } catch {
+    return undefined;
+  }
+}
+/** `in 12.3 s, 1.4 of 2 cores busy` */
+function took(started, busy) {
+  const seconds = (Date.now() - started) / 1000;
+  const now = busySeconds();
+  const cores =
+    now === undefined || busy === undefined ? '' : `, ${((now - busy) / seconds).toFixed(1)} of ${cpus().length} cores busy`;
+  return `in ${seconds.toFixed(1)} s${cores}`;
 }
 
 /**
- * Steps that share no files run at once (the type check and lint: one core each, 21 and 35 s one
- * after the other). Each one's output is printed whole when it ends, under its own `===` lines.
+ * Run one step. `beside`: it runs at the same time as other steps (the steps of the other lane,
+ * below), so its output is kept and printed whole when it ends, under its own `===` lines, and the
+ * cores it reports are the machine's, theirs included.
  */
-async function concurrentSteps(list) {
-  const ends = list.map(
-    ([name, command, args]) =>
-      new Promise((resolve) => {
-        const started = Date.now();
-        const output = [];
-        const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-        child.stdout.on('data', (chunk) => output.push(chunk));
-        child.stderr.on('data', (chunk) => output.push(chunk));
-        child.on('error', (error) => output.push(Buffer.from(`${error.message}\n`)));
-        child.on('close', (status) => resolve({ name, status, output, seconds: (Date.now() - started) / 1000 }));
-      }),
-  );
-  for (const { name, status, output, seconds } of await Promise.all(ends)) {
-    console.log(`\n=== ${name}`);
-    process.stdout.write(Buffer.concat(output));
-    console.log(`=== ${name}: ${status === 0 ? 'ok' : `FAILED (exit ${status})`} in ${seconds.toFixed(1)} s`);
-    if (status !== 0) failedSteps.push(name);
-  }
+function step(name, command, args, env = {}, beside = false) {
+  const started = Date.now();
+  const busy = busySeconds();
+  console.log(beside ? `\n=== ${name}: started (its output when it ends)` : `\n=== ${name}`);
+  const output = [];
+  return new Promise((resolve) => {
+    const child = spawn(command, args, {
+      stdio: beside ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+      env: { ...process.env, ...env },
+    });
+    if (beside) {
+      child.stdout.on('data', (chunk) => output.push(chunk));
+      child.stderr.on('data', (chunk) => output.push(chunk));
+    }
+    child.on('error', (error) => output.push(Buffer.from(`${error.message}\n`)));
+    child.on('close', (status) => {
+      if (beside || output.length) {
+        if (beside) console.log(`\n=== ${name}`);
+        process.stdout.write(Buffer.concat(output));
+      }
+      const time = took(started, busy);
+      console.log(
+        `=== ${name}: ${status === 0 ? 'ok' : `FAILED (exit ${status})`} ${time}${beside ? ' (with the steps beside it)' : ''}`,
+      );
+      if (status !== 0) failedSteps.push(name);
+      resolve(status === 0);
+    });
+  });
 }
 
 /** Failed tests of a vitest JSON report: file, full name and the first lines of the first error. */
@@ -92,9 +116,9 @@ function readReport(file) {
  * that fails twice fails the step; one that passes the second time passes it, and is named at the end
  * as flaky with its first failure, so a timing-sensitive test stays visible and gets fixed.
  */
-function vitest(name, projects, env = {}, engine = undefined, rerun = false) {
+async function vitest(name, projects, env = {}, engine = undefined, rerun = false, beside = false) {
   const slug = name.replace(/\W+/g, '-');
-  const run = (files, suffix) => {
+  const run = async (files, suffix) => {
     const file = join(reports, `${slug}${suffix}.json`);
     const args = [
       'vitest',
@@ -105,15 +129,23 @@ function vitest(name, projects, env = {}, engine = undefined, rerun = false) {
       `--outputFile.json=${file}`,
       ...files,
     ];
-    return { ok: step(suffix ? `${name}, rerun of ${files.length} file(s)` : name, 'npx', args, env), report: readReport(file) };
+    const ok = await step(suffix ? `${name}, rerun of ${files.length} file(s)` : name, 'npx', args, env, beside);
+    const report = readReport(file);
+    // the files that hold the step's wall time up: each runs on one worker, so the longest is its floor
+    const longest = (report?.testResults ?? [])
+      .map((r) => [relative(r.name), (r.endTime - r.startTime) / 1000])
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 4);
+    if (longest.length) console.log(`    longest files: ${longest.map(([f, t]) => `${f} ${t.toFixed(0)} s`).join(', ')}`);
+    return { ok, report };
   };
-  const first = run([], '');
+  const first = await run([], '');
   let passed = first.report?.numPassedTests ?? 0;
   let failed = first.report ? first.report.numFailedTests + (first.report.numTotalTests === 0 ? 1 : 0) : 1;
   const firstFailures = first.report ? failures(first.report) : [];
   if (rerun && first.report && firstFailures.length > 0) {
     const files = [...new Set(firstFailures.map((f) => relative(f.file)))];
-    const second = run(files, '-rerun');
+    const second = await run(files, '-rerun');
     if (second.report) {
       const secondFailures = failures(second.report);
       const still = new Set(secondFailures.map((f) => `${f.file}\u0000${f.name}`));
@@ -142,7 +174,7 @@ function vitest(name, projects, env = {}, engine = undefined, rerun = false) {
 
 /** The Joomla package's PHP: every file through `php -l`, the PHP 7.2 guard on the plugin, then phpunit. */
 const phpTotals = { passed: 0, failed: 0 };
-function phpChecks() {
+async function phpChecks() {
   const walk = (dir) =>
     readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? walk(join(dir, name)) : [join(dir, name)]));
   const files = [...walk('joomla'), ...walk('test/php'), 'scripts/php-bench.php', 'scripts/php-compat.php'].filter((f) =>
@@ -154,9 +186,9 @@ function phpChecks() {
   );
   if (lint.length) failedSteps.push('php -l');
   const plugin = walk('joomla').filter((f) => f.endsWith('.php'));
-  step('PHP 7.2 guard (the plugin)', 'php', ['scripts/php-compat.php', ...plugin]);
+  await step('PHP 7.2 guard (the plugin)', 'php', ['scripts/php-compat.php', ...plugin]);
   const junit = join(reports, 'phpunit.xml');
-  step('phpunit (Joomla package)', 'phpunit', ['-c', 'test/php/phpunit.xml', '--log-junit', junit]);
+  await step('phpunit (Joomla package)', 'phpunit', ['-c', 'test/php/phpunit.xml', '--log-junit', junit]);
   try {
     const suite = readFileSync(junit, 'utf8').match(/<testsuite\b[^>]*>/)?.[0] ?? '';
     const count = (name) => Number(suite.match(new RegExp(`\\b${name}="(\\d+)"`))?.[1] ?? 0);
@@ -191,40 +223,74 @@ ensureBrowsers([
 
 // the type check: one project per environment (tsconfig.json lists them): the bundle,
 // builds/tests/scripts, the collector's server, the admin app; lint: ESLint (layers, promises, no
-// page access at import) and prettier --check (docs/architecture.md). Both at once.
-await concurrentSteps([
-  ...(want('types') ? [['type check', 'npm', ['run', '--silent', 'typecheck']]] : []),
-  ...(want('lint') ? [['lint', 'npm', ['run', '--silent', 'lint']]] : []),
+// page access at import) and prettier --check (docs/architecture.md). Both at once (one core each).
+await Promise.all([
+  ...(want('types') ? [step('type check', 'npm', ['run', '--silent', 'typecheck'], {}, true)] : []),
+  ...(want('lint') ? [step('lint', 'npm', ['run', '--silent', 'lint'], {}, true)] : []),
 ]);
 if (want('build') || want('browser') || php || engines.length) {
   rmSync('dist', { recursive: true, force: true });
-  step('build (React)', 'npx', ['vite', 'build', '--logLevel', 'warn']);
-  step('build (lite)', 'npx', ['vite', 'build', '--mode', 'lite', '--logLevel', 'warn']);
+  await step('build (React)', 'npx', ['vite', 'build', '--logLevel', 'warn']);
+  await step('build (lite)', 'npx', ['vite', 'build', '--mode', 'lite', '--logLevel', 'warn']);
   // the QA files, loaded on demand: the heatmap overlay (either bundle) and the lite build's debug box
-  step('build (QA: heatmap overlay)', 'npx', ['vite', 'build', '-c', 'vite.heatmap.config.ts', '--logLevel', 'warn']);
-  step('build (QA: lite debug box)', 'npx', ['vite', 'build', '--mode', 'lite-debug', '--logLevel', 'warn']);
+  await step('build (QA: heatmap overlay)', 'npx', ['vite', 'build', '-c', 'vite.heatmap.config.ts', '--logLevel', 'warn']);
+  await step('build (QA: lite debug box)', 'npx', ['vite', 'build', '--mode', 'lite-debug', '--logLevel', 'warn']);
   // the admin area (dist/admin/): the collector and browser suites sign in to it; not size-gated
-  step('build (admin)', 'npx', ['vite', 'build', '-c', 'collector/vite.admin.config.ts', '--logLevel', 'warn']);
+  await step('build (admin)', 'npx', ['vite', 'build', '-c', 'collector/vite.admin.config.ts', '--logLevel', 'warn']);
   // the collector compiled for production (`npm run collector`); the suites import its sources
-  step('build (collector)', 'npx', ['vite', 'build', '-c', 'collector/vite.server.config.ts', '--logLevel', 'warn']);
-  step('size budget', 'node', ['scripts/size-gate.mjs']);
+  await step('build (collector)', 'npx', ['vite', 'build', '-c', 'collector/vite.server.config.ts', '--logLevel', 'warn']);
+  await step('size budget', 'node', ['scripts/size-gate.mjs']);
   // the Joomla package (dist/pagepulse-joomla.zip) with the bundles just built
-  step('build (Joomla package)', 'npx', ['tsx', 'scripts/joomla-package.ts']);
+  await step('build (Joomla package)', 'npx', ['tsx', 'scripts/joomla-package.ts']);
 }
-if (php) phpChecks();
-if (want('unit')) vitest('unit (jsdom, happy-dom) and build edits', ['unit-jsdom', 'unit-happy-dom', 'build']);
-// the collector suite on each storage engine: SQLite (the default) and PostgreSQL (its harness
-// starts and stops a cluster; the multi-process test runs only there); its failed files rerun as the
-// browser steps' do: it times real work too (a reader thread's hold, a statement's bound)
-if (collector) {
-  vitest('collector (sqlite)', ['server'], {}, 'collector (sqlite)', true);
-  vitest('collector (postgres)', ['server'], { PAGEPULSE_TEST_ENGINE: 'postgres' }, 'collector (postgres)', true);
-}
+if (php) await phpChecks();
+
+/**
+ * Two lanes at once (docs/testing.md, "Round 11"): the engine scenarios keep 1.1 to 1.2 of the two
+ * cores busy (they wait on their intervals), the unit and collector suites 1.7 to 1.9; one after the
+ * other they left most of a core idle for three minutes. Each lane runs its steps in order; each
+ * step's output is printed whole when it ends. The collector suite on each storage engine: SQLite
+ * (the default) and PostgreSQL (its harness starts and stops a cluster; the multi-process test runs
+ * only there); its failed files rerun as the browser steps' do: it times real work too (a reader
+ * thread's hold, a statement's bound). The engine scenarios: one engine per step (two of its browsers
+ * at once, vitest.config.ts). Every bound either lane measures holds with two CPU hogs beside the run.
+ */
+for (const name of [...(collector ? ['collector (sqlite)', 'collector (postgres)'] : []), ...browsers])
+  engineTotals.set(name, { passed: 0, failed: 0 });
+const suites = [
+  ...(want('unit')
+    ? [
+        (beside) =>
+          vitest(
+            'unit (jsdom, happy-dom) and build edits',
+            ['unit-jsdom', 'unit-happy-dom', 'build'],
+            {},
+            undefined,
+            false,
+            beside,
+          ),
+      ]
+    : []),
+  ...(collector
+    ? [
+        (beside) => vitest('collector (sqlite)', ['server'], {}, 'collector (sqlite)', true, beside),
+        (beside) =>
+          vitest('collector (postgres)', ['server'], { PAGEPULSE_TEST_ENGINE: 'postgres' }, 'collector (postgres)', true, beside),
+      ]
+    : []),
+];
+const scenarios = engines.map(
+  (engine) => (beside) =>
+    vitest(`engine scenarios (${engine}, both bundles)`, ['engines'], { PAGEPULSE_ENGINE: engine }, engine, true, beside),
+);
+const lane = async (list, beside) => {
+  for (const run of list) await run(beside);
+};
+const both = suites.length > 0 && scenarios.length > 0;
+await Promise.all([lane(suites, both), lane(scenarios, both)]);
+// the Chromium suite against each bundle: three Chromiums at once already keep both cores busy
 if (want('browser'))
-  for (const bundle of BUNDLES) vitest(`browser (${bundle})`, ['browser'], { PAGEPULSE_BUNDLE: bundle }, 'chromium', true);
-// one engine per step (two of its browsers at once, vitest.config.ts): two engines at once would thrash the cores
-for (const engine of engines)
-  vitest(`engine scenarios (${engine}, both bundles)`, ['engines'], { PAGEPULSE_ENGINE: engine }, engine, true);
+  for (const bundle of BUNDLES) await vitest(`browser (${bundle})`, ['browser'], { PAGEPULSE_BUNDLE: bundle }, 'chromium', true);
 
 rmSync(reports, { recursive: true, force: true });
 if (php) console.log(`php: ${phpTotals.passed} passed, ${phpTotals.failed} failed`);
