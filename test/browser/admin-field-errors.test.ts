@@ -325,6 +325,48 @@ describe("the consent log's search the collector refused", () => {
     expect(await stateOf(pseudonym())).toMatchObject(unmarked);
     await page.unroute('**/admin/api/consents?*');
   });
+
+  it("the CSV export while the log shows the collector's refusal: not offered (it would export the refused search, which the collector refuses too); back with the next accepted search, carrying it", async () => {
+    await searchForm().getByRole('button', { name: 'Zurücksetzen' }).click();
+    await expect.poll(() => failure().count()).toBe(0);
+    const csv = page.getByTestId('csv-link');
+    /** The export's search (its link's visitor and consent), or null while no link is offered. */
+    const exported = async () => {
+      if ((await csv.count()) === 0) return null;
+      const href = new URL((await csv.getAttribute('href'))!, collector.url);
+      return { visitor: href.searchParams.get('visitor'), consent: href.searchParams.get('consent') };
+    };
+    // an accepted search: the export carries it
+    await pseudonym().fill('0123456789ab');
+    await search();
+    await expect.poll(exported).toEqual({ visitor: '0123456789ab', consent: null });
+    // refused by the collector: the log says so, and no export of that search (nor of the one before) is offered
+    await withoutPattern(pseudonym());
+    await pseudonym().fill('anna');
+    await search();
+    await expect
+      .poll(() => failure().textContent())
+      .toBe('Laden fehlgeschlagen: „Besucher-Pseudonym“ muss genau 12 Zeichen aus 0–9 und a–f haben.');
+    expect(await exported()).toBeNull();
+    expect(await page.locator('a[href*="visitor=anna"]').count()).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
+    // typed into: the field's mark goes, but the log still shows the refusal, so still no export
+    await pseudonym().fill('ann');
+    expect((await stateOf(pseudonym())).invalid).toBeNull();
+    expect(await failure().count()).toBe(1);
+    expect(await exported()).toBeNull();
+    // corrected and searched: the log and the export show the same search
+    await pseudonym().fill('fedcba987654');
+    await search();
+    await expect.poll(() => failure().count()).toBe(0);
+    await expect.poll(exported).toEqual({ visitor: 'fedcba987654', consent: null });
+    // refused, then the reset: every record of the period, and their export
+    await pseudonym().fill('anna');
+    await search();
+    await expect.poll(exported).toBeNull();
+    await searchForm().getByRole('button', { name: 'Zurücksetzen' }).click();
+    await expect.poll(exported).toEqual({ visitor: null, consent: null });
+  });
 });
 
 /**
@@ -518,11 +560,14 @@ describe.each(LANGS)("the forms' own checks: the $admin admin in a $locale brows
     const failure = tab.locator('section[aria-labelledby="log-title"] [role="alert"]');
     expect(await failure.textContent()).toBe(lang.searchSaid);
     expect((await stateOf(field(lang.pseudonym, searchForm))).invalid).toBeNull();
+    // while the log shows the refusal, no export is offered (not the search before it either)
+    expect(await tab.getByTestId('csv-link').count()).toBe(0);
     expect(await axeViolations(tab)).toEqual([]);
-    // typed into: the mark and the log's alert go; a right search is sent
+    // typed into: the mark and the log's alert go, and the export of the shown records is back; a right search is sent
     await consentId.fill('A'.repeat(16));
     expect((await stateOf(consentId)).invalid).toBeNull();
     expect(await failure.count()).toBe(0);
+    expect(await tab.getByTestId('csv-link').getAttribute('href')).not.toContain('consent=');
     sent.length = 0;
     await searchForm.getByRole('button', { name: lang.search }).click();
     await expect.poll(() => sent.some((request) => request.includes('consent=AAAAAAAAAAAAAAAA'))).toBe(true);

@@ -26,7 +26,7 @@ function countText(t: Messages, log: Log & { limit: number }): string {
 
 /**
  * The consent log of the chosen period (times on the site's clock): search by pseudonym or consent
- * ID, CSV export of the same filter, erasure. A search, a reset, a click on a pseudonym or ID and
+ * ID, CSV export of the same filter (not offered while the log shows the search refused), erasure. A search, a reset, a click on a pseudonym or ID and
  * "load older" announce how many records they found (`announce`, the app's live region). The form,
  * the table and the erasure are in views/consent-log/.
  */
@@ -72,7 +72,12 @@ export function ConsentLog({ t, lang, period, filtered = false, announce }: Unfi
     setRows({ scope, limit: next });
     setAsked((n) => n + 1);
   };
-  const csv = `/admin/consents.csv?${new URLSearchParams(Object.entries(query).filter(([, v]) => v !== '')).toString()}`;
+  // the export of the shown search; none while the log shows a refusal of the search (the collector's, or
+  // the form's own check): the refused search would be refused again, and the one before is not what is shown
+  const refusedShown = invalid.unsent !== null || (loaded.state === 'error' && invalid.named(loaded.error) !== undefined);
+  const csv = refusedShown
+    ? null
+    : `/admin/consents.csv?${new URLSearchParams(Object.entries(query).filter(([, v]) => v !== '')).toString()}`;
 
   const search = (event: FormEvent) => {
     event.preventDefault();

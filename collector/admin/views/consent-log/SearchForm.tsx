@@ -35,7 +35,7 @@ export function searchRefused(t: Messages, field: SearchField | undefined): stri
   return field === 'visitor' ? t.pseudonymFailed(t.pseudonym) : t.consentIdFailed(t.consentId);
 }
 
-/** The log's search by pseudonym or consent ID (`draft`, as typed), its reset and the CSV export of the shown search. */
+/** The log's search by pseudonym or consent ID (`draft`, as typed), its reset and the CSV export of the shown search (`csv`; null: none). */
 export function SearchForm({
   t,
   draft,
@@ -52,7 +52,8 @@ export function SearchForm({
   onDraft: (draft: Filter) => void;
   onSearch: (event: FormEvent) => void;
   onReset: () => void;
-  csv: string;
+  /** The export's address; null while the log shows the search refused (no export of a search it does not show). */
+  csv: string | null;
   csvLink: RefObject<HTMLAnchorElement | null>;
   /** Reads out a failed export (the app's live region). */
   announce: Announce;
@@ -95,9 +96,11 @@ export function SearchForm({
           <button type="button" className="secondary" onClick={onReset}>
             {t.reset}
           </button>
-          <DownloadLink t={t} announce={announce} className="button secondary" href={csv} testId="csv-link" linkRef={csvLink}>
-            {t.exportCsv}
-          </DownloadLink>
+          {csv !== null && (
+            <DownloadLink t={t} announce={announce} className="button secondary" href={csv} testId="csv-link" linkRef={csvLink}>
+              {t.exportCsv}
+            </DownloadLink>
+          )}
         </div>
       </form>
     </section>
