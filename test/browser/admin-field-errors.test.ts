@@ -394,7 +394,8 @@ const LANGS = [
     pseudonymExpected: 'Genau 12 Zeichen aus 0–9 und a–f angeben, z. B. 3f9a0c1b2d4e.',
     search: 'Suchen',
     consentId: 'Einwilligungs-ID',
-    searchSaid: 'Laden fehlgeschlagen: „Einwilligungs-ID“ muss 16 bis 64 Zeichen aus Buchstaben, Ziffern, - und _ haben.',
+    // nothing was asked (the form's own check), so nothing failed to load: the search was not made
+    searchSaid: 'Nicht gesucht: „Einwilligungs-ID“ muss 16 bis 64 Zeichen aus Buchstaben, Ziffern, - und _ haben.',
     consentIdExpected: '16 bis 64 Zeichen aus Buchstaben, Ziffern, - und _ angeben.',
     from: 'Von',
     to: 'Bis',
@@ -421,7 +422,7 @@ const LANGS = [
     pseudonymExpected: 'Enter exactly 12 characters of 0–9 and a–f, such as 3f9a0c1b2d4e.',
     search: 'Search',
     consentId: 'Consent ID',
-    searchSaid: 'Loading failed: “Consent ID” must be 16 to 64 characters of letters, digits, - and _.',
+    searchSaid: 'Not searched: “Consent ID” must be 16 to 64 characters of letters, digits, - and _.',
     consentIdExpected: 'Enter 16 to 64 characters of letters, digits, - and _.',
     from: 'From',
     to: 'To',

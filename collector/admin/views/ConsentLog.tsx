@@ -131,10 +131,11 @@ export function ConsentLog({ t, lang, period, filtered = false, announce }: Unfi
       />
       <section className="card" aria-labelledby="log-title">
         <h2 id="log-title">{t.logTitle}</h2>
-        {/* a search field at fault by its own check: the log's alert names it, as after the collector's refusal (nothing was asked) */}
+        {/* a search field at fault by its own check: the log's alert names it, as after the collector's refusal, but says
+            the search was not made (nothing was asked, so nothing failed to load) */}
         {invalid.unsent ? (
           <p role="alert" className="error">
-            {t.failed} {searchRefused(t, invalid.unsent)}
+            {t.searchNotMade} {searchRefused(t, invalid.unsent)}
           </p>
         ) : (
           <Status

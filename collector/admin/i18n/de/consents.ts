@@ -47,6 +47,8 @@ export const consents = {
   /** The erasure's result, or the log's failure after a search, for it, naming the field. */
   pseudonymFailed: (label: string) => `„${label}“ muss genau 12 Zeichen aus 0–9 und a–f haben.`,
   consentIdFailed: (label: string) => `„${label}“ muss 16 bis 64 Zeichen aus Buchstaben, Ziffern, - und _ haben.`,
+  /** Before that text in the log's alert when the form's own check refused the search: nothing was asked, so nothing failed to load. */
+  searchNotMade: 'Nicht gesucht:',
   erased: (records: number) => `${n(records)} Datensätze gelöscht.`,
   nothingErased:
     'Nichts gefunden: Zu diesem Pseudonym bzw. dieser Einwilligungs-ID ist nichts gespeichert. Es wurde nichts gelöscht.',

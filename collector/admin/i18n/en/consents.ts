@@ -48,6 +48,8 @@ export const consents: typeof de = {
   /** The erasure's result, or the log's failure after a search, for it, naming the field. */
   pseudonymFailed: (label: string) => `“${label}” must be exactly 12 characters of 0–9 and a–f.`,
   consentIdFailed: (label: string) => `“${label}” must be 16 to 64 characters of letters, digits, - and _.`,
+  /** Before that text in the log's alert when the form's own check refused the search: nothing was asked, so nothing failed to load. */
+  searchNotMade: 'Not searched:',
   erased: (records: number) => `${n(records)} records erased.`,
   nothingErased: 'Nothing found: nothing is stored for this pseudonym or consent ID. Nothing was deleted.',
 };
