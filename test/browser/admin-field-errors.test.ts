@@ -1,5 +1,6 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MESSAGES } from '../../collector/admin/i18n';
 import { axeViolations } from '../support/axe';
 import { launch } from '../support/browser';
 import { ADMIN_PASSWORD, removeDir, signInPage, startCollector, type Harness } from '../support/collector';
@@ -384,6 +385,8 @@ const LANGS = [
     cookies: 'Cookie-Einwilligungen (Tage)',
     days: (label: string) => `Fehlgeschlagen: „${label}“ muss eine ganze Zahl von 1 bis 3.650 sein.`,
     daysExpected: 'Eine ganze Zahl von 1 bis 3.650 angeben.',
+    /** How the texts name a range of days (the retention's hint and messages). */
+    range: (min: string, max: string) => `${min} bis ${max}`,
     tokenName: 'Name (wofür)',
     make: 'Token erstellen',
     tokenSaid: 'Fehlgeschlagen: „Name (wofür)“ muss 1 bis 100 Zeichen lang sein, ohne Steuerzeichen.',
@@ -412,6 +415,7 @@ const LANGS = [
     cookies: 'Cookie consents (days)',
     days: (label: string) => `Failed: “${label}” must be a whole number from 1 to 3,650.`,
     daysExpected: 'Enter a whole number from 1 to 3,650.',
+    range: (min: string, max: string) => `${min} to ${max}`,
     tokenName: 'Name (what for)',
     make: 'Create token',
     tokenSaid: 'Failed: “Name (what for)” must be 1 to 100 characters, without control characters.',
@@ -495,6 +499,15 @@ describe.each(LANGS)("the forms' own checks: the $admin admin in a $locale brows
     // the values in force, restored at the end (a lower one would ask to confirm)
     const before = { clicks: await clicks.inputValue(), cookies: await field(lang.cookies).inputValue() };
     const save = tab.getByRole('button', { name: lang.save }).nth(1);
+    // the form's hint names the range its inputs check (their min and max), as their messages do
+    const ranges = await tab
+      .locator('section[aria-labelledby="retention-title"] input')
+      .evaluateAll((inputs: HTMLInputElement[]) => inputs.map((input) => [input.min, input.max]));
+    expect(ranges).toHaveLength(4);
+    expect(new Set(ranges.map((range) => range.join()))).toHaveProperty('size', 1);
+    const [min, max] = ranges[0].map((attribute) => new Intl.NumberFormat(lang.admin).format(Number(attribute)));
+    expect(await tab.locator('section[aria-labelledby="retention-title"] .hint').textContent()).toContain(lang.range(min, max));
+    expect(lang.daysExpected).toContain(lang.range(min, max));
     await clicks.fill('4000');
     expect(await refusedBy(save, clicks)).toEqual({ invalid: 'true', description: lang.daysExpected, focused: true });
     expect(await tab.getByTestId('retention-result').textContent()).toBe(lang.days(lang.clicks));
@@ -524,6 +537,13 @@ describe.each(LANGS)("the forms' own checks: the $admin admin in a $locale brows
       .toMatch(lang.admin === 'de' ? /^Gespeichert\./ : /^Saved\./);
     expect(sent).toEqual([`POST ${collector.url}/admin/api/settings`]);
     expect((await stateOf(cookies)).invalid).toBeNull();
+  });
+
+  it("retention: the hint's range is the one it is given (the inputs' min and max), not a number of its own", () => {
+    const hint = MESSAGES[lang.admin].retentionHint;
+    expect(typeof hint).toBe('function');
+    expect(hint({ min: 7, max: 1234 })).toContain(lang.range('7', new Intl.NumberFormat(lang.admin).format(1234)));
+    expect(hint({ min: 7, max: 1234 })).not.toMatch(/3\D?650/);
   });
 
   it("a token's empty name (required): marked, described, focused and named, nothing sent", async () => {

@@ -14,7 +14,7 @@ const FIELDS = [
   'consentRetentionDays',
 ] as const satisfies ReadonlyArray<keyof RetentionDays>;
 type Field = (typeof FIELDS)[number];
-/** Each field's range: its input's min and max, and what its message says (the collector's own, which still checks). */
+/** Each field's range: its input's min and max, and what its message and the form's hint say (the collector's own, which still checks). */
 const DAYS = { min: 1, max: 3650 } as const;
 /** The time zone's field (`field` timeZone), described by the form's result. */
 const ZONE = ['timeZone'] as const;
@@ -89,7 +89,7 @@ export function Retention({
       <Tokens t={t} lang={lang} zone={zone} announce={announce} />
       <section className="card" aria-labelledby="retention-title">
         <h2 id="retention-title">{t.retentionTitle}</h2>
-        <p className="hint">{t.retentionHint}</p>
+        <p className="hint">{t.retentionHint(DAYS)}</p>
         <form className="filters" onSubmit={save} noValidate>
           {FIELDS.map((field) => (
             <MarkedField

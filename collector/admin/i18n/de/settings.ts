@@ -12,8 +12,9 @@ export const settings = {
   /** The result when the field is empty (its own check), which describes the field. */
   timeZoneMissing: 'Bitte einen IANA-Namen wie Europe/Berlin angeben.',
   retentionTitle: 'Automatisch löschen',
-  retentionHint:
-    'Was nach wie vielen Tagen gelöscht wird (1 bis 3650; nichts bleibt für immer). Die Tagessummen der Übersicht zählen niemanden und bleiben, nach Ablauf der Frist ohne Seitenadressen, verweisende Pfade, Kampagnen und Selektoren. Einwilligungen sind der Nachweis der Einwilligung: 3 Jahre entsprechen der regelmäßigen Verjährungsfrist.',
+  /** Above the retention fields; the range is the inputs' min and max (views/Retention.tsx DAYS), as in their messages. */
+  retentionHint: ({ min, max }: { min: number; max: number }) =>
+    `Was nach wie vielen Tagen gelöscht wird (${n(min)} bis ${n(max)}; nichts bleibt für immer). Die Tagessummen der Übersicht zählen niemanden und bleiben, nach Ablauf der Frist ohne Seitenadressen, verweisende Pfade, Kampagnen und Selektoren. Einwilligungen sind der Nachweis der Einwilligung: 3 Jahre entsprechen der regelmäßigen Verjährungsfrist.`,
   visitRetentionDays: 'Seitenaufrufe und Besuche (Tage)',
   clickRetentionDays: 'Klicks der Heatmap (Tage)',
   formRetentionDays: 'Formular-Einwilligungen (Tage)',

@@ -13,8 +13,9 @@ export const settings: typeof de = {
   /** The result when the field is empty (its own check), which describes the field. */
   timeZoneMissing: 'Enter an IANA name such as Europe/Berlin.',
   retentionTitle: 'Automatic deletion',
-  retentionHint:
-    "What is deleted after how many days (1 to 3650; nothing is kept forever). The overview's day totals count no one and stay, past the retention without page addresses, referring paths, campaigns and selectors. Consents are the proof of consent: 3 years is the regular limitation period.",
+  /** Above the retention fields; the range is the inputs' min and max (views/Retention.tsx DAYS), as in their messages. */
+  retentionHint: ({ min, max }: { min: number; max: number }) =>
+    `What is deleted after how many days (${n(min)} to ${n(max)}; nothing is kept forever). The overview's day totals count no one and stay, past the retention without page addresses, referring paths, campaigns and selectors. Consents are the proof of consent: 3 years is the regular limitation period.`,
   visitRetentionDays: 'Page views and visits (days)',
   clickRetentionDays: 'Heatmap clicks (days)',
   formRetentionDays: 'Form consents (days)',
