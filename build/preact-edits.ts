@@ -8,7 +8,8 @@
 // the namespaces, -39 B for the hooks' devtools report (2026-11-29); -173 B for defaultProps, the
 // options nothing sets (debounceRendering, event, requestAnimationFrame, _root with useId's mask),
 // render()'s replace node, hydration and document, and the error boundary's pending error (stop 56,
-// "Size, round 7"). The build fails naming the file
+// "Size, round 7"); -255 B for the style prop, a template's content and the value rules of
+// textarea, progress and option (round 8, "Size, round 8"). The build fails naming the file
 // and the anchor when preact's text changed (build/pinned.ts), and naming the module when one of ours
 // needs what the edits take out (needsEditedOut).
 import type { Plugin } from 'vite';
@@ -144,6 +145,37 @@ export const PREACT_EDITS: Edit[] = [
     text: ',k&&(p.__E=p.__=null)',
     by: '',
   },
+  {
+    // setProperty(): a `style` prop, as a text or an object of properties (with the numbers it
+    // writes in px and the list of properties that take none). No view of ours sets one (they style
+    // through their shadow root's sheet; the check below fails the build on a `style` prop): with the
+    // branch go the per-property setter and its regular expression (round 8)
+    name: 'the style prop',
+    text:
+      'if("style"==l)if("string"==typeof u)n.style.cssText=u;else{if("string"==typeof t&&(n.style.cssText=t=""),t)' +
+      'for(l in t)u&&l in u||z(n.style,l,"");if(u)for(l in u)t&&u[l]==t[l]||z(n.style,l,u[l])}else if(',
+    by: 'if(',
+  },
+  {
+    // diffElementNodes(): a `<template>` element's children go into its content; we render none
+    name: "a template's content",
+    text: 'L("template"==t.type?u.content:u,',
+    by: 'L(u,',
+  },
+  {
+    // diffElementNodes(): the value of a `<textarea>`, `<progress>` or `<option>` (each its own
+    // rule); our views render none of them (checked below), so a value is set as any element's
+    name: 'the value of a textarea, progress or option',
+    text:
+      'c&&"textarea"!=x||(s="value","progress"==x&&null==w?u.removeAttribute("value"):null!=w&&(w!==u[s]||' +
+      '"progress"==x&&!w||"option"==x&&w!=m[s])&&N(u,s,w,m[s],o),',
+    by: 'c||(s="value",null!=w&&w!==u[s]&&N(u,s,w,m[s],o),',
+  },
+  {
+    name: "a textarea's default value",
+    text: 'e="textarea"==x&&null!=k.defaultValue?null:e&&n.call(u.childNodes)',
+    by: 'e=e&&n.call(u.childNodes)',
+  },
 ];
 
 /** The edit of preact/hooks' module (hooks.module.js). */
@@ -180,10 +212,20 @@ const EDITED_OUT = ['Component', 'createContext', 'useContext', 'useErrorBoundar
 /** The one option of preact's our modules may set; the edits take out the reads of debounceRendering, event, requestAnimationFrame and _root. */
 const OPTIONS_SET = ['vnode'];
 
-/** Why a module of ours (its source) needs what the edits take out, or null. */
-export function needsEditedOut(code: string): string | null {
+/**
+ * Why a module of ours (its source) needs what the edits take out, or null. `views`: the module is a
+ * view (`.tsx`, where JSX renders elements and sets props), checked also for the elements and the
+ * `style` prop the edits take out (a `.ts` module builds DOM by hand, never through preact).
+ */
+export function needsEditedOut(code: string, views = false): string | null {
   if (code.includes('dangerouslySetInnerHTML')) return 'uses dangerouslySetInnerHTML';
   if (code.includes('defaultProps')) return 'uses defaultProps';
+  if (views) {
+    // the elements and the prop whose code the edits take out of diffElementNodes and setProperty
+    const element = /<(template|textarea|progress|option)[\s/>]/.exec(code);
+    if (element) return `renders <${element[1]}>`;
+    if (/(?<![\w$.-])style\s*=\s*[{"']|\bstyle\s*:/.test(code)) return 'sets a style prop';
+  }
   const foreign = /<(svg|math)[\s/>]|createElement\(\s*['"](svg|math)['"]/.exec(code);
   if (foreign) return `renders <${foreign[1] ?? foreign[2]}>`;
   const whole = /import\s*['"](preact\/(?:compat|debug|devtools))['"]/.exec(code);
@@ -265,11 +307,12 @@ export function preactEdits(): Plugin {
         return { code: editPreact(id, code, module.edits), map: null };
       }
       if (id.includes('node_modules')) return null;
-      const need = needsEditedOut(code);
+      const need = needsEditedOut(code, /\.[jt]sx$/.test(id));
       if (need)
         this.error(
           `${id} ${need}: the lite build edits class components, contexts, error boundaries, Suspense, ` +
-            'dangerouslySetInnerHTML, svg/math and devtools out of preact (build/preact-edits.ts)',
+            'dangerouslySetInnerHTML, svg/math, template/textarea/progress/option, the style prop and devtools ' +
+            'out of preact (build/preact-edits.ts)',
         );
       return null;
     },
