@@ -1,5 +1,5 @@
-// What it edits: preact's core module (preact/dist/preact.module.js) and its hooks module in the
-// lite builds. Why: the views are function components with hooks; the code preact keeps for class
+// What it edits: preact's core module (preact/dist/preact.module.js), its hooks module and its jsx
+// runtime in the lite builds. Why: the views are function components with hooks; the code preact keeps for class
 // components (their lifecycle methods), error boundaries, context, forceUpdate, Suspense,
 // dangerouslySetInnerHTML, svg/math elements and preact's devtools runs for none of them, and the
 // minifier cannot tell. Each edit below replaces one text by what that code does when no component
@@ -9,7 +9,8 @@
 // options nothing sets (debounceRendering, event, requestAnimationFrame, _root with useId's mask),
 // render()'s replace node, hydration and document, and the error boundary's pending error (stop 56,
 // "Size, round 7"); -255 B for the style prop, a template's content and the value rules of
-// textarea, progress and option (round 8, "Size, round 8"). The build fails naming the file
+// textarea, progress and option, -33 B for the jsx runtime's __source/__self and defaultProps
+// (round 8, "Size, round 8"). The build fails naming the file
 // and the anchor when preact's text changed (build/pinned.ts), and naming the module when one of ours
 // needs what the edits take out (needsEditedOut).
 import type { Plugin } from 'vite';
@@ -21,6 +22,8 @@ const HOOKS = /[\\/]preact[\\/]hooks[\\/]dist[\\/]hooks\.module\.js$/;
 /** Any build of preact's core or hooks: one that is not the module above would come in unedited. */
 const ANY_PREACT = /[\\/]preact[\\/]dist[\\/]preact\.[\w.]*js$/;
 const ANY_HOOKS = /[\\/]preact[\\/]hooks[\\/]dist[\\/]hooks\.[\w.]*js$/;
+const JSX = /[\\/]preact[\\/]jsx-runtime[\\/]dist[\\/]jsxRuntime\.module\.js$/;
+const ANY_JSX = /[\\/]preact[\\/]jsx-runtime[\\/]dist[\\/]jsxRuntime\.[\w.]*js$/;
 
 /** One text of preact.module.js and what the lite build puts in its place, with why that is the same for our views. */
 interface Edit {
@@ -206,6 +209,23 @@ export const HOOKS_EDITS: Edit[] = [
   },
 ];
 
+/** The edits of preact's jsx runtime (jsxRuntime.module.js), which makes every vnode of our views. */
+export const JSX_EDITS: Edit[] = [
+  {
+    // the development fields `__source`/`__self` of each vnode: only preact/debug reads them (refused
+    // below), and the production transform passes neither, so both were always undefined (round 8)
+    name: "a vnode's __source and __self",
+    text: ',__source:i,__self:u}',
+    by: '}',
+  },
+  {
+    // a component's `defaultProps` merged into its props, as createElement's edit above
+    name: 'defaultProps in jsx()',
+    text: 'if("function"==typeof e&&(a=e.defaultProps))for(c in a)void 0===p[c]&&(p[c]=a[c]);',
+    by: '',
+  },
+];
+
 /** What our modules may not import from preact with these edits: each needs code they take out. */
 const EDITED_OUT = ['Component', 'createContext', 'useContext', 'useErrorBoundary', 'useId', 'hydrate'];
 
@@ -289,9 +309,10 @@ export function editPreact(file: string, code: string, edits: Edit[] = PREACT_ED
 const MODULES = [
   { file: PREACT, edits: PREACT_EDITS, any: ANY_PREACT, name: 'preact.module.js' },
   { file: HOOKS, edits: HOOKS_EDITS, any: ANY_HOOKS, name: 'hooks.module.js' },
+  { file: JSX, edits: JSX_EDITS, any: ANY_JSX, name: 'jsxRuntime.module.js' },
 ];
 
-/** The lite builds' edits of preact's core and hooks modules (PREACT_EDITS, HOOKS_EDITS), and the check that nothing of ours needs what they take out. */
+/** The lite builds' edits of preact's core, hooks and jsx runtime modules (PREACT_EDITS, HOOKS_EDITS, JSX_EDITS), and the check that nothing of ours needs what they take out. */
 export function preactEdits(): Plugin {
   const edited = new Set<string>();
   return {

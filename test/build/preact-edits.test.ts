@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
 import { describe, expect, it } from 'vitest';
-import { editPreact, HOOKS_EDITS, needsEditedOut, PREACT_EDITS, preactEdits } from '../../build/preact-edits';
+import { editPreact, HOOKS_EDITS, JSX_EDITS, needsEditedOut, PREACT_EDITS, preactEdits } from '../../build/preact-edits';
 import { bundle, expectEntryRenders, fixture } from './bundle';
 
 /** The lite build's aliases of React's modules (vite.config.ts), as a plugin for the test build. */
@@ -22,6 +22,7 @@ const liteAliases: Plugin = {
 
 const PREACT = 'node_modules/preact/dist/preact.module.js';
 const HOOKS = 'node_modules/preact/hooks/dist/hooks.module.js';
+const JSX = 'node_modules/preact/jsx-runtime/dist/jsxRuntime.module.js';
 
 describe("the lite build's edits of preact (build/preact-edits.ts)", () => {
   it('renders a function component with state and an effect, updates and unmounts it', async () => {
@@ -39,6 +40,8 @@ describe("the lite build's edits of preact (build/preact-edits.ts)", () => {
     for (const { text: anchor } of PREACT_EDITS) expect(edited).not.toContain(anchor);
     const hooks = editPreact(HOOKS, readFileSync(HOOKS, 'utf8'), HOOKS_EDITS);
     for (const { text: anchor } of HOOKS_EDITS) expect(hooks).not.toContain(anchor);
+    const jsx = editPreact(JSX, readFileSync(JSX, 'utf8'), JSX_EDITS);
+    for (const { text: anchor } of JSX_EDITS) expect(jsx).not.toContain(anchor);
     const changed = text.replace('M=F.prototype&&F.prototype.render', 'M=F.prototype&&!!F.prototype.render');
     expect(() => editPreact(PREACT, changed)).toThrow(
       'node_modules/preact/dist/preact.module.js: the build edits this file and no longer finds the anchor "the class component test"',
