@@ -229,8 +229,12 @@ export const JSX_EDITS: Edit[] = [
 /** What our modules may not import from preact with these edits: each needs code they take out. */
 const EDITED_OUT = ['Component', 'createContext', 'useContext', 'useErrorBoundary', 'useId', 'hydrate'];
 
-/** The one option of preact's our modules may set; the edits take out the reads of debounceRendering, event, requestAnimationFrame and _root. */
-const OPTIONS_SET = ['vnode'];
+/**
+ * The options of preact's our modules may set (`vnode`, and `__r`, its `_render`, for the component
+ * being rendered: src/ui/lite/react.ts); the edits take out the reads of debounceRendering, event,
+ * requestAnimationFrame and _root.
+ */
+const OPTIONS_SET = ['vnode', '__r'];
 
 /**
  * Why a module of ours (its source) needs what the edits take out, or null. `views`: the module is a

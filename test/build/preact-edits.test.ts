@@ -72,6 +72,7 @@ describe("the lite build's edits of preact (build/preact-edits.ts)", () => {
       'uses options.debounceRendering of preact',
     );
     expect(needsEditedOut("import { options } from 'preact';\noptions.vnode = (vnode) => vnode;")).toBeNull();
+    expect(needsEditedOut("import { options } from 'preact';\noptions.__r = (vnode) => vnode;")).toBeNull();
     const render = "calls preact's render otherwise than render(tree, element)";
     expect(needsEditedOut("import { render } from 'preact';\nrender(tree, host, host.firstChild);")).toBe(render);
     expect(needsEditedOut("import { render } from 'preact';\nrender(tree, document);")).toBe(render);

@@ -26,15 +26,37 @@ options.vnode = (vnode: VNode) => {
   previous?.(vnode);
 };
 
-/** React's useSyncExternalStore for stores whose snapshot changes identity only on change. */
+/**
+ * The component preact is rendering: its `_render` option (`__r`, the name preact's own build
+ * gives it, renamed with its other internals in the bundle) is called with each component's vnode
+ * right before the component runs; `__c` is the vnode's component.
+ */
+let rendering: Rendered | undefined;
+/** What the hook calls on that component: preact's setState, which queues its render. */
+interface Rendered {
+  setState(state: object): void;
+}
+const hooks = options as unknown as { __r?: (vnode: { __c: Rendered }) => void };
+const previousRender = hooks.__r;
+hooks.__r = (vnode) => {
+  rendering = vnode.__c;
+  previousRender?.(vnode);
+};
+
+/**
+ * React's useSyncExternalStore for stores whose snapshot changes identity only on change. A change
+ * re-renders the component with its `setState({})`, which is what a state hook's setter calls when
+ * the state changed (`useState(0)` bumped by one before: the same render, queued the same way,
+ * without preact's state hook, which the lite bundle's views then no longer call: round 8).
+ */
 export function useSyncExternalStore<T>(subscribe: (listener: () => void) => () => void, get: () => T): T {
   const value = get();
   const seen = useRef(value);
   seen.current = value;
-  const [, bump] = useState(0);
+  const component = rendering!;
   useLayoutEffect(() => {
     const check = (): void => {
-      if (!Object.is(seen.current, get())) bump((n) => n + 1);
+      if (!Object.is(seen.current, get())) component.setState({});
     };
     const off = subscribe(check);
     check(); // a change between render and subscribe
