@@ -9,8 +9,8 @@
 // options nothing sets (debounceRendering, event, requestAnimationFrame, _root with useId's mask),
 // render()'s replace node, hydration and document, and the error boundary's pending error (stop 56,
 // "Size, round 7"); -255 B for the style prop, a template's content and the value rules of
-// textarea, progress and option, -33 B for the jsx runtime's __source/__self and defaultProps
-// (round 8, "Size, round 8"). The build fails naming the file
+// textarea, progress and option, -33 B for the jsx runtime's __source/__self and defaultProps, -62 B
+// for the capture event props (round 8, "Size, round 8"). The build fails naming the file
 // and the anchor when preact's text changed (build/pinned.ts), and naming the module when one of ours
 // needs what the edits take out (needsEditedOut).
 import type { Plugin } from 'vite';
@@ -179,6 +179,29 @@ export const PREACT_EDITS: Edit[] = [
     text: 'e="textarea"==x&&null!=k.defaultValue?null:e&&n.call(u.childNodes)',
     by: 'e=e&&n.call(u.childNodes)',
   },
+  {
+    // setProperty(): an `on...Capture` prop listens in the capture phase, through its own proxy and
+    // its own key. No view of ours has one (checked below): every listener is the bubbling one, as
+    // for any other event prop (the key and the proxy stay those of `capture` false)
+    name: 'capture event props',
+    text: 'r=l!=(l=l.replace(s,"$1")),',
+    by: '',
+  },
+  {
+    name: 'capture event props, the listener',
+    text: 'n.l[l+r]=u,u?t?u[a]=t[a]:(u[a]=h,n.addEventListener(l,r?v:p,r)):n.removeEventListener(l,r?v:p,r)',
+    by: 'n.l[l+!1]=u,u?t?u[a]=t[a]:(u[a]=h,n.addEventListener(l,p,!1)):n.removeEventListener(l,p,!1)',
+  },
+  {
+    name: 'capture event props, the name pattern',
+    text: 's=/(PointerCapture)$|Capture$/i,',
+    by: '',
+  },
+  {
+    name: 'capture event props, the proxy',
+    text: 'v=V(!0),',
+    by: '',
+  },
 ];
 
 /** The edit of preact/hooks' module (hooks.module.js). */
@@ -249,6 +272,8 @@ export function needsEditedOut(code: string, views = false): string | null {
     const element = /<(template|textarea|progress|option)[\s/>]/.exec(code);
     if (element) return `renders <${element[1]}>`;
     if (/(?<![\w$.-])style\s*=\s*[{"']|\bstyle\s*:/.test(code)) return 'sets a style prop';
+    const capture = /\b(on[A-Z]\w*Capture)\s*[=:]/.exec(code);
+    if (capture) return `sets ${capture[1]}`;
   }
   const foreign = /<(svg|math)[\s/>]|createElement\(\s*['"](svg|math)['"]/.exec(code);
   if (foreign) return `renders <${foreign[1] ?? foreign[2]}>`;
@@ -336,7 +361,8 @@ export function preactEdits(): Plugin {
       if (need)
         this.error(
           `${id} ${need}: the lite build edits class components, contexts, error boundaries, Suspense, ` +
-            'dangerouslySetInnerHTML, svg/math, template/textarea/progress/option, the style prop and devtools ' +
+            'dangerouslySetInnerHTML, svg/math, template/textarea/progress/option, the style prop, capture event props ' +
+            'and devtools ' +
             'out of preact (build/preact-edits.ts)',
         );
       return null;
