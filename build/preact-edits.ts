@@ -10,7 +10,8 @@
 // render()'s replace node, hydration and document, and the error boundary's pending error (stop 56,
 // "Size, round 7"); -255 B for the style prop, a template's content and the value rules of
 // textarea, progress and option, -33 B for the jsx runtime's __source/__self and defaultProps, -62 B
-// for the capture event props (round 8, "Size, round 8"). The build fails naming the file
+// for the capture event props, -39 B for isHydrating in diffElementNodes (round 8, "Size, round
+// 8"). The build fails naming the file
 // and the anchor when preact's text changed (build/pinned.ts), and naming the module when one of ours
 // needs what the edits take out (needsEditedOut).
 import type { Plugin } from 'vite';
@@ -172,12 +173,35 @@ export const PREACT_EDITS: Edit[] = [
     text:
       'c&&"textarea"!=x||(s="value","progress"==x&&null==w?u.removeAttribute("value"):null!=w&&(w!==u[s]||' +
       '"progress"==x&&!w||"option"==x&&w!=m[s])&&N(u,s,w,m[s],o),',
-    by: 'c||(s="value",null!=w&&w!==u[s]&&N(u,s,w,m[s],o),',
+    by: '(s="value",null!=w&&w!==u[s]&&N(u,s,w,m[s],o),',
   },
   {
     name: "a textarea's default value",
     text: 'e="textarea"==x&&null!=k.defaultValue?null:e&&n.call(u.childNodes)',
     by: 'e=e&&n.call(u.childNodes)',
+  },
+  {
+    // diffElementNodes(): `c` is isHydrating, false in every call: render() passes false (edited
+    // above: hydrate is refused) and the diff sets it from the hydration flag of a suspended vnode
+    // only, which nothing sets with Suspense edited out. The textarea edit above drops its `c||` too.
+    name: 'hydration: the mismatch report',
+    text: 'c&&(l.__m&&l.__m(t,e),c=!1),',
+    by: '',
+  },
+  {
+    name: "hydration: a text node's data",
+    text: 'm===k||c&&u.data==k||(u.data=k)',
+    by: 'm===k||(u.data=k)',
+  },
+  {
+    name: "hydration: an element's attributes",
+    text: ',!c&&null!=e)for(m={}',
+    by: ',null!=e)for(m={}',
+  },
+  {
+    name: "hydration: an element's props",
+    text: 'c&&"function"!=typeof y||m[s]===y||N(',
+    by: 'm[s]===y||N(',
   },
   {
     // setProperty(): an `on...Capture` prop listens in the capture phase, through its own proxy and
