@@ -10,8 +10,8 @@
 // render()'s replace node, hydration and document, and the error boundary's pending error (stop 56,
 // "Size, round 7"); -255 B for the style prop, a template's content and the value rules of
 // textarea, progress and option, -33 B for the jsx runtime's __source/__self and defaultProps, -62 B
-// for the capture event props, -39 B for isHydrating in diffElementNodes (round 8, "Size, round
-// 8"). The build fails naming the file
+// for the capture event props, -39 B for isHydrating in diffElementNodes, -18 B for the reads of
+// dangerouslySetInnerHTML (round 8, "Size, round 8"). The build fails naming the file
 // and the anchor when preact's text changed (build/pinned.ts), and naming the module when one of ours
 // needs what the edits take out (needsEditedOut).
 import type { Plugin } from 'vite';
@@ -179,6 +179,18 @@ export const PREACT_EDITS: Edit[] = [
     name: "a textarea's default value",
     text: 'e="textarea"==x&&null!=k.defaultValue?null:e&&n.call(u.childNodes)',
     by: 'e=e&&n.call(u.childNodes)',
+  },
+  {
+    // diffElementNodes(): the reads of a `dangerouslySetInnerHTML` prop, old and new, for the edit
+    // above that took out its use (refused below)
+    name: 'dangerouslySetInnerHTML, the old prop',
+    text: '"dangerouslySetInnerHTML"==s?p=y:"children"==s',
+    by: '"children"==s',
+  },
+  {
+    name: 'dangerouslySetInnerHTML, the new prop',
+    text: '"dangerouslySetInnerHTML"==s?h=y:"value"==s',
+    by: '"value"==s',
   },
   {
     // diffElementNodes(): `c` is isHydrating, false in every call: render() passes false (edited
