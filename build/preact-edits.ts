@@ -11,7 +11,8 @@
 // "Size, round 7"); -255 B for the style prop, a template's content and the value rules of
 // textarea, progress and option, -33 B for the jsx runtime's __source/__self and defaultProps, -62 B
 // for the capture event props, -39 B for isHydrating in diffElementNodes, -18 B for the reads of
-// dangerouslySetInnerHTML (round 8, "Size, round 8"). The build fails naming the file
+// dangerouslySetInnerHTML, -39 B for the popover, defaultValue and defaultChecked props (round 8,
+// "Size, round 8"). The build fails naming the file
 // and the anchor when preact's text changed (build/pinned.ts), and naming the module when one of ours
 // needs what the edits take out (needsEditedOut).
 import type { Plugin } from 'vite';
@@ -193,6 +194,26 @@ export const PREACT_EDITS: Edit[] = [
     by: '"value"==s',
   },
   {
+    // setProperty(): a `popover` prop is set as an attribute (`true` as ""), never as the property;
+    // no view of ours sets one (the surfaces' hosts get theirs from src/ui/mount.ts, by hand; checked
+    // below), so the name is never seen and the list of attribute-only names loses it
+    name: 'the popover prop',
+    text: '"role"!=l&&"popover"!=l&&l in n',
+    by: '"role"!=l&&l in n',
+  },
+  {
+    name: "the popover prop's value",
+    text: 'n.setAttribute(l,"popover"==l&&1==u?"":u)',
+    by: 'n.setAttribute(l,u)',
+  },
+  {
+    // diffElementNodes(): an old `value` or `checked` kept when the new props give `defaultValue` or
+    // `defaultChecked`; no view of ours gives either (checked below)
+    name: 'defaultValue and defaultChecked',
+    text: '"value"==s&&"defaultValue"in k||"checked"==s&&"defaultChecked"in k||',
+    by: '',
+  },
+  {
     // diffElementNodes(): `c` is isHydrating, false in every call: render() passes false (edited
     // above: hydrate is refused) and the diff sets it from the hydration flag of a suspended vnode
     // only, which nothing sets with Suspense edited out. The textarea edit above drops its `c||` too.
@@ -310,6 +331,8 @@ export function needsEditedOut(code: string, views = false): string | null {
     if (/(?<![\w$.-])style\s*=\s*[{"']|\bstyle\s*:/.test(code)) return 'sets a style prop';
     const capture = /\b(on[A-Z]\w*Capture)\s*[=:]/.exec(code);
     if (capture) return `sets ${capture[1]}`;
+    const prop = /\b(popover|defaultValue|defaultChecked)\s*[=:]/.exec(code);
+    if (prop) return `sets ${prop[1]}`;
   }
   const foreign = /<(svg|math)[\s/>]|createElement\(\s*['"](svg|math)['"]/.exec(code);
   if (foreign) return `renders <${foreign[1] ?? foreign[2]}>`;
@@ -397,7 +420,7 @@ export function preactEdits(): Plugin {
       if (need)
         this.error(
           `${id} ${need}: the lite build edits class components, contexts, error boundaries, Suspense, ` +
-            'dangerouslySetInnerHTML, svg/math, template/textarea/progress/option, the style prop, capture event props ' +
+            'dangerouslySetInnerHTML, svg/math, template/textarea/progress/option, the style, popover, defaultValue/defaultChecked and capture props ' +
             'and devtools ' +
             'out of preact (build/preact-edits.ts)',
         );

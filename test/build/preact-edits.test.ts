@@ -50,7 +50,7 @@ describe("the lite build's edits of preact (build/preact-edits.ts)", () => {
 
   it('a module importing Component from preact: the build fails naming it', async () => {
     await expect(bundle(fixture('imports-preact-component.ts'), [liteAliases, preactEdits()])).rejects.toThrow(
-      /imports-preact-component\.ts imports Component from preact: the lite build edits class components, contexts, error boundaries, Suspense, dangerouslySetInnerHTML, svg\/math, template\/textarea\/progress\/option, the style prop, capture event props and devtools out of preact/,
+      /imports-preact-component\.ts imports Component from preact: the lite build edits class components, contexts, error boundaries, Suspense, dangerouslySetInnerHTML, svg\/math, template\/textarea\/progress\/option, the style, popover, defaultValue\/defaultChecked and capture props and devtools out of preact/,
     );
   });
 
@@ -91,6 +91,9 @@ describe("the lite build's edits of preact (build/preact-edits.ts)", () => {
     expect(needsEditedOut('<div style="width: 10px" />', true)).toBe('sets a style prop');
     expect(needsEditedOut("createElement('div', { style: { width: 10 } })", true)).toBe('sets a style prop');
     expect(needsEditedOut('<div onClickCapture={stop} />', true)).toBe('sets onClickCapture');
+    expect(needsEditedOut('<div popover="manual" />', true)).toBe('sets popover');
+    expect(needsEditedOut('<input type="checkbox" defaultChecked={on} />', true)).toBe('sets defaultChecked');
+    expect(needsEditedOut('<input defaultValue="x" />', true)).toBe('sets defaultValue');
     expect(needsEditedOut('<div className="x" role="dialog" />', true)).toBeNull();
     // a plain module builds DOM by hand: its element names and style writes are not preact's
     expect(needsEditedOut("const el = doc.createElement('template');\nel.style.width = '1px';")).toBeNull();
