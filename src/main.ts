@@ -149,11 +149,19 @@ function boot(marker: Record<symbol, unknown>): void {
   lifetime.add(ctx.consent.subscribe(() => rereading || ctx.emit('pagepulse:consent', snapshot(ctx.consent.get()))));
   // before the DOM is ready: the insertion watch, which keeps the component's own clients (when
   // PagePulse replaces them) and vendor code (until a choice) from running, must precede other tags
-  const watch =
-    config.tracker || config.consent ? watchInsertions({ win, doc, lifetime, onError: log.error, frames: config.consent }) : null;
   // with the consent blocker: iframes in markup other scripts set held before the call connects them
-  // (src/platform/markup.ts; docs/decisions.md "Blocking")
-  if (config.consent) holdMarkup(win, lifetime);
+  // (src/platform/markup.ts; docs/decisions.md "Blocking"), in the page and in its friendly iframes
+  const watch =
+    config.tracker || config.consent
+      ? watchInsertions({
+          win,
+          doc,
+          lifetime,
+          onError: log.error,
+          frames: config.consent,
+          realm: config.consent ? (w) => holdMarkup(w, lifetime) : undefined,
+        })
+      : null;
   const originals = watch ? supersedeOriginals(watch, { tracker: config.tracker, consent: config.consent }) : null;
   // com_gdpr's own client runs already (its tag came first): one banner, never two
   const early =

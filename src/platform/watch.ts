@@ -18,8 +18,13 @@ export interface WatchDeps {
   doc: Document;
   lifetime: Lifetime;
   onError(error: unknown): void;
-  /** With the consent blocker: an address given to an iframe in the page is inspected before it loads. */
+  /**
+   * With the consent blocker: an address given to an iframe in the page is inspected before it loads,
+   * and the watch goes into the page's own iframes without an address (`realm`: what else a frame's
+   * window gets then, the markup hold).
+   */
   frames?: boolean;
+  realm?(win: Window): void;
 }
 
 /** The insertion methods of Node and Element that take nodes to put into the page (split strings: fewer bytes). */
@@ -34,8 +39,19 @@ const ELEMENT_METHODS = 'append prepend before after replaceWith insertAdjacentE
  * records the parser delivers before it runs a script. A `src` set later on an element already in
  * the page is seen by the observer too, a microtask after it was set.
  */
-export function watchInsertions({ win, doc, lifetime, onError, frames }: WatchDeps): InsertionWatch {
-  const inspectors: Array<[string, Inspector]> = [];
+export function watchInsertions({ win, doc, lifetime, onError, frames, realm }: WatchDeps): InsertionWatch {
+  /**
+   * An iframe of the page's own without an address (a "friendly iframe": the loaders of Zendesk's and
+   * Olark's widgets, ad tags) is a window of the page's origin with its own DOM methods, which the
+   * wrappers below are not: a vendor script appended or written into its document ran before a choice
+   * (test/browser/consent-frames.test.ts). Each such iframe seen is watched as the page is, once
+   * connected: its insertion methods wrapped, its document observed, `realm` (the markup hold) given
+   * its window. An iframe with an address loads its own document (another origin's: out of reach).
+   */
+  const pending: Element[] = [];
+  const inspectors: Array<[string, Inspector]> = frames
+    ? [['iframe:not([src],[data-src],[srcdoc])', (frame) => void pending.push(frame)]]
+    : [];
 
   /** Show `node` and its descendants to the inspectors; answers whether one holds `node` itself. */
   const inspectTree = (node: unknown, existing: boolean, only?: [string, Inspector]): boolean => {
@@ -53,66 +69,37 @@ export function watchInsertions({ win, doc, lifetime, onError, frames }: WatchDe
     return held;
   };
 
+  /** The iframes seen since the last call, each watched once it is in a document. */
+  const realms = new WeakSet<Window>();
+  const enterFrames = (): void => {
+    for (const frame of pending.splice(0))
+      try {
+        const inner = (frame as HTMLIFrameElement).contentWindow as Window & typeof globalThis;
+        // another origin's document throws: out of reach
+        if (inner && !realms.has(inner)) enter(inner, inner.document);
+      } catch {
+        // not ours
+      }
+  };
+
   // the page's global scope: Window's type lacks the constructors patched and used here
   const page = win as Window & typeof globalThis;
-  const wrap = (proto: Record<string, unknown>, name: string): void => {
+  /** `name` of `proto` wrapped: its nodes shown first; `document`: the document it is called on observed first (open, write). */
+  const wrap = (proto: Record<string, unknown>, name: string, document?: boolean): void => {
     const original = proto[name] as ((...args: unknown[]) => unknown) | undefined;
     if (typeof original !== 'function') return;
     const wrapped = function (this: unknown, ...args: unknown[]): unknown {
       for (const arg of args) inspectTree(arg, false);
-      return original.apply(this, args);
+      if (document) observer.observe(this as Node, options);
+      const result = original.apply(this, args);
+      enterFrames();
+      return result;
     };
     proto[name] = wrapped;
     lifetime.add(() => {
       if (proto[name] === wrapped) proto[name] = original;
     });
   };
-  for (const name of NODE_METHODS) wrap(page.Node.prototype as unknown as Record<string, unknown>, name);
-  for (const name of ELEMENT_METHODS) wrap(page.Element.prototype as unknown as Record<string, unknown>, name);
-  // a fragment's append, prepend and replaceChildren too (a shadow root is a fragment; it has no
-  // before, after...: wrap passes those by), and a range's insertNode (it puts the node it is given
-  // into the page): both builds (26 B gzip in the lite build)
-  for (const name of ELEMENT_METHODS) wrap(page.DocumentFragment.prototype as unknown as Record<string, unknown>, name);
-  wrap(page.Range.prototype as unknown as Record<string, unknown>, 'insertNode');
-  // with the consent blocker (both builds; the lite build since stop 55): an address given to an
-  // iframe already in the page (made without one, or held, and then given one by a script or a lazy
-  // loader; in a shadow root too) is shown to the inspectors as its `data-src` before the frame
-  // navigates, and a frame they hold never gets it. The observer saw it a microtask after the setter,
-  // when the request had often left (engine scenario page: Chromium 5 of 5 loads, Firefox 2 of 5)
-  if (frames) {
-    const proto = page.HTMLIFrameElement.prototype;
-    const src = Object.getOwnPropertyDescriptor(proto, 'src')!;
-    const element = page.Element.prototype;
-    const setAttribute = element.setAttribute;
-    const before = (frame: Element, value: unknown, go: () => void): void => {
-      if (!frame.isConnected) return go();
-      const old = frame.getAttribute('data-src');
-      const was = frame.getAttribute('src');
-      setAttribute.call(frame, 'data-src', String(value));
-      if (inspectTree(frame, false)) return;
-      if (old === null) frame.removeAttribute('data-src');
-      else setAttribute.call(frame, 'data-src', old);
-      // an inspector that let it load has set it already
-      if (frame.getAttribute('src') === was) go();
-    };
-    Object.defineProperty(proto, 'src', {
-      ...src,
-      set(this: Element, value: unknown) {
-        before(this, value, () => src.set!.call(this, value));
-      },
-    });
-    const wrapped = function (this: Element, name: string, value: string): void {
-      if (this.localName === 'iframe' && String(name).toLowerCase() === 'src')
-        before(this, value, () => setAttribute.call(this, name, value));
-      else setAttribute.call(this, name, value);
-    };
-    element.setAttribute = wrapped;
-    lifetime.add(() => {
-      Object.defineProperty(proto, 'src', src);
-      if (element.setAttribute === wrapped) element.setAttribute = setAttribute;
-    });
-  }
-
   const options: MutationObserverInit = { childList: true, subtree: true, attributeFilter: ['src'] };
   const roots = new WeakSet<Node>();
   /**
@@ -141,9 +128,72 @@ export function watchInsertions({ win, doc, lifetime, onError, frames }: WatchDe
       if (!batch.has(node!.parentNode)) inspectTree(node, false);
       watchRoot((node as Element).shadowRoot);
     }
+    enterFrames();
   });
-  observer.observe(doc.documentElement, options);
+  /** Watch a window of the page's origin (the page's own first, then each friendly iframe's): its methods, its document. */
+  const enter = (w: Window & typeof globalThis, root: Node): void => {
+    realms.add(w);
+    for (const name of NODE_METHODS) wrap(w.Node.prototype as unknown as Record<string, unknown>, name);
+    for (const name of ELEMENT_METHODS) wrap(w.Element.prototype as unknown as Record<string, unknown>, name);
+    // a fragment's append, prepend and replaceChildren too (a shadow root is a fragment; it has no
+    // before, after...: wrap passes those by), and a range's insertNode (it puts the node it is given
+    // into the page): both builds (26 B gzip in the lite build)
+    for (const name of ELEMENT_METHODS) wrap(w.DocumentFragment.prototype as unknown as Record<string, unknown>, name);
+    wrap(w.Range.prototype as unknown as Record<string, unknown>, 'insertNode');
+    // with the consent blocker (both builds; the lite build since stop 55): an address given to an
+    // iframe already in the page (made without one, or held, and then given one by a script or a lazy
+    // loader; in a shadow root too) is shown to the inspectors as its `data-src` before the frame
+    // navigates, and a frame they hold never gets it. The observer saw it a microtask after the setter,
+    // when the request had often left (engine scenario page: Chromium 5 of 5 loads, Firefox 2 of 5)
+    if (frames) {
+      const proto = w.HTMLIFrameElement.prototype;
+      const src = Object.getOwnPropertyDescriptor(proto, 'src')!;
+      const element = w.Element.prototype;
+      const setAttribute = element.setAttribute;
+      const before = (frame: Element, value: unknown, go: () => void): void => {
+        if (!frame.isConnected) return go();
+        const old = frame.getAttribute('data-src');
+        const was = frame.getAttribute('src');
+        setAttribute.call(frame, 'data-src', String(value));
+        if (inspectTree(frame, false)) return;
+        if (old === null) frame.removeAttribute('data-src');
+        else setAttribute.call(frame, 'data-src', old);
+        // an inspector that let it load has set it already
+        if (frame.getAttribute('src') === was) go();
+      };
+      Object.defineProperty(proto, 'src', {
+        ...src,
+        set(this: Element, value: unknown) {
+          before(this, value, () => src.set!.call(this, value));
+        },
+      });
+      const wrapped = function (this: Element, name: string, value: string): void {
+        if (this.localName === 'iframe' && String(name).toLowerCase() === 'src')
+          before(this, value, () => setAttribute.call(this, name, value));
+        else setAttribute.call(this, name, value);
+      };
+      element.setAttribute = wrapped;
+      lifetime.add(() => {
+        Object.defineProperty(proto, 'src', src);
+        if (element.setAttribute === wrapped) element.setAttribute = setAttribute;
+      });
+    }
+    observer.observe(root, options);
+    // a friendly iframe's document: Chromium replaces the one a parsed iframe has when the observer is
+    // told of it with another before the next script runs (the window stays), so the one a script opens or
+    // writes into is observed then too; what the writes make is shown to the inspectors as the page's is
+    if (root.nodeType === 9)
+      for (const name of ['open', 'write', 'writeln'])
+        wrap(w.Document.prototype as unknown as Record<string, unknown>, name, true);
+    realm?.(w);
+  };
+  enter(page, doc.documentElement);
   lifetime.add(() => observer.disconnect());
+  // the friendly iframes already in the page (a tag in the body, the bookmarklet)
+  if (frames) {
+    inspectTree(doc.documentElement, true, inspectors[0]);
+    enterFrames();
+  }
 
   return {
     add(selector, inspect) {

@@ -15,6 +15,8 @@ const suite = useEngine((server) => {
   server.file('/vendor/stats.js', "(window.order = window.order || []).push('stats');", 'text/javascript');
   server.file('/vendor/declared.js', 'window.__declared = (window.__declared || 0) + 1;', 'text/javascript');
   server.file('/vendor/written.js', 'window.__written = (window.__written || 0) + 1;', 'text/javascript');
+  // run in a friendly iframe (the page's own, without an address): counted in the page
+  server.file('/vendor/friendly.js', 'parent.__friendly = (parent.__friendly || 0) + 1;', 'text/javascript');
   server.page('/embed.html', '<!doctype html><title>Video</title><p>Video</p>');
   server.on('user.getCookieCategoryDescription', () => ({
     headers: { 'content-type': 'text/html; charset=utf-8' },
@@ -261,7 +263,7 @@ for (const bundle of BUNDLES) {
     const loads = bundle.name === 'react' ? 5 : 3;
     const embeds = () => suite.server.hits.filter((hit) => hit.includes(`/embed.html?${bundle.name}-`));
 
-    it(`none requested and no declared or written script run before a choice (${loads} loads); all fifteen after Alle akzeptieren`, async () => {
+    it(`none requested and no declared, written or friendly-iframe script run before a choice (${loads} loads); all fifteen after Alle akzeptieren`, async () => {
       const path = `/${bundle.name}/fragments.html`;
       suite.server.page(
         path,
@@ -270,7 +272,7 @@ for (const bundle of BUNDLES) {
 <div id="inner"></div><ul id="list"><li>eins</li></ul><div id="h4"></div><div id="h5"></div><div id="h6"></div><p><span id="outer"></span></p>
 <iframe id="later" data-category="4" title="later"></iframe><iframe id="attribute" data-category="4" title="attribute"></iframe>
 <div id="declared"><template shadowrootmode="open"><p>Film</p><script data-category="4" src="/vendor/declared.js"></script><iframe data-category="4" src="/embed.html?parsed" title="parsed"></iframe></template></div>
-<div id="unsafe"></div><script>
+<div id="unsafe"></div><iframe id="friend" title="friend" hidden></iframe><script>
 const by = (name) => '/embed.html?${bundle.name}-' + name;
 const make = (name) => {
   const frame = Object.assign(document.createElement('iframe'), { src: by(name), title: name });
@@ -298,6 +300,16 @@ const later = document.getElementById('h6').attachShadow({ mode: 'open' });
 later.innerHTML = '<iframe data-category="4" title="shadow-later"></iframe>';
 later.firstChild.src = by('shadow-later');
 document.getElementById('unsafe').setHTMLUnsafe('<div><template shadowrootmode="open">' + embed('declared') + '</template></div>');
+// friendly iframes: a script appended to one a script made, one written into one the markup has
+const friendly = document.body.appendChild(Object.assign(document.createElement('iframe'), { hidden: true }));
+const script = friendly.contentDocument.createElement('script');
+script.src = '/vendor/friendly.js?appended';
+script.setAttribute('data-category', '4');
+friendly.contentDocument.head.appendChild(script);
+const written = document.getElementById('friend').contentDocument;
+written.open();
+written.write('<script data-category="4" src="/vendor/friendly.js?written"><\\/script>');
+written.close();
 </script><script>document.write(embed('write') + '<script data-category="4" src="/vendor/written.js"><\\/script>');</script></body></html>`,
       );
       let page: EnginePage | undefined;
@@ -308,8 +320,8 @@ document.getElementById('unsafe').setHTMLUnsafe('<div><template shadowrootmode="
         await sleep(LOAD_WINDOW_MS);
         ran.push(
           await page.evaluate(() => {
-            const w = window as { __declared?: number; __written?: number };
-            return (w.__declared ?? 0) + (w.__written ?? 0);
+            const w = window as { __declared?: number; __written?: number; __friendly?: number };
+            return (w.__declared ?? 0) + (w.__written ?? 0) + (w.__friendly ?? 0);
           }),
         );
       }
@@ -327,6 +339,8 @@ document.getElementById('unsafe').setHTMLUnsafe('<div><template shadowrootmode="
       // the declared root's script and the written one ran once each, the declared root's iframe loads
       await expect.poll(() => page!.evaluate(() => (window as { __declared?: number }).__declared)).toBe(1);
       await expect.poll(() => page!.evaluate(() => (window as { __written?: number }).__written)).toBe(1);
+      // the two friendly iframes' scripts, once each
+      await expect.poll(() => page!.evaluate(() => (window as { __friendly?: number }).__friendly)).toBe(2);
       await expect
         .poll(() =>
           page!.evaluate(() => document.getElementById('declared')!.shadowRoot!.querySelector('iframe')!.getAttribute('src')),
