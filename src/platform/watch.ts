@@ -41,16 +41,18 @@ const ELEMENT_METHODS = 'append prepend before after replaceWith insertAdjacentE
  */
 export function watchInsertions({ win, doc, lifetime, onError, frames, realm }: WatchDeps): InsertionWatch {
   /**
-   * An iframe of the page's own without an address (a "friendly iframe": the loaders of Zendesk's and
-   * Olark's widgets, ad tags) is a window of the page's origin with its own DOM methods, which the
-   * wrappers below are not: a vendor script appended or written into its document ran before a choice
-   * (test/browser/consent-frames.test.ts). Each such iframe seen is watched as the page is, once
-   * connected: its insertion methods wrapped, its document observed, `realm` (the markup hold) given
-   * its window. An iframe with an address loads its own document (another origin's: out of reach).
+   * An iframe of the page's own without an address of its own (none, `about:` or `javascript:`: a
+   * "friendly iframe", the loaders of Zendesk's and Olark's widgets, ad tags) is a window of the page's
+   * origin with its own DOM methods, which the wrappers below are not: a vendor script appended or
+   * written into its document ran before a choice (test/browser/consent-frames.test.ts). Each such
+   * iframe is watched as the page is from the moment it is seen in a document or a script asks for its
+   * window or document (its `contentWindow` and `contentDocument`): its insertion methods wrapped, its
+   * document observed, `realm` (the markup hold) given its window. An iframe with an address or
+   * `srcdoc` loads a document of its own (another origin's: out of reach).
    */
   const pending: Element[] = [];
   const inspectors: Array<[string, Inspector]> = frames
-    ? [['iframe:not([src],[data-src],[srcdoc])', (frame) => void pending.push(frame)]]
+    ? [['iframe:not([data-src],[srcdoc])', (frame) => void pending.push(frame)]]
     : [];
 
   /** Show `node` and its descendants to the inspectors; answers whether one holds `node` itself. */
@@ -69,17 +71,27 @@ export function watchInsertions({ win, doc, lifetime, onError, frames, realm }: 
     return held;
   };
 
-  /** The iframes seen since the last call, each watched once it is in a document. */
+  /** The windows watched (and those of another origin, left), by their WindowProxy. */
   const realms = new WeakSet<Window>();
+  // the page's own getter: a window's wrapped one calls this
+  const windowOf = Object.getOwnPropertyDescriptor(
+    (win as Window & typeof globalThis).HTMLIFrameElement.prototype,
+    'contentWindow',
+  )!.get!;
+  const enterFrame = (frame: Element): void => {
+    const src = frame.getAttribute('src');
+    const inner = windowOf.call(frame) as (Window & typeof globalThis) | null;
+    if (!inner || realms.has(inner) || (src && !/^\s*(about|javascript):/i.test(src)) || frame.hasAttribute('srcdoc')) return;
+    realms.add(inner);
+    try {
+      enter(inner, inner.document);
+    } catch {
+      // another origin's document throws: out of reach
+    }
+  };
+  /** The iframes seen since the last call, each watched once it has a window. */
   const enterFrames = (): void => {
-    for (const frame of pending.splice(0))
-      try {
-        const inner = (frame as HTMLIFrameElement).contentWindow as Window & typeof globalThis;
-        // another origin's document throws: out of reach
-        if (inner && !realms.has(inner)) enter(inner, inner.document);
-      } catch {
-        // not ours
-      }
+    for (const frame of pending.splice(0)) enterFrame(frame);
   };
 
   // the page's global scope: Window's type lacks the constructors patched and used here
@@ -147,6 +159,18 @@ export function watchInsertions({ win, doc, lifetime, onError, frames, realm }: 
     // when the request had often left (engine scenario page: Chromium 5 of 5 loads, Firefox 2 of 5)
     if (frames) {
       const proto = w.HTMLIFrameElement.prototype;
+      // a friendly iframe is watched before a script uses its window or document, whenever it was made
+      for (const name of ['contentWindow', 'contentDocument']) {
+        const native = Object.getOwnPropertyDescriptor(proto, name)!;
+        Object.defineProperty(proto, name, {
+          ...native,
+          get(this: Element) {
+            enterFrame(this);
+            return native.get!.call(this);
+          },
+        });
+        lifetime.add(() => Object.defineProperty(proto, name, native));
+      }
       const src = Object.getOwnPropertyDescriptor(proto, 'src')!;
       const element = w.Element.prototype;
       const setAttribute = element.setAttribute;

@@ -29,6 +29,10 @@ var d=f.contentWindow.document;d.open();d.write('<script src="${TAG}&w=written">
   onload: `var f=document.createElement('iframe');f.style.display='none';document.head.appendChild(f);
 var d=f.contentWindow.document;d.open()._l=function(){var s=this.createElement('script');s.src='${TAG}&w=onload';this.body.appendChild(s)};
 d.write('<body onload="document._l();">');d.close();`,
+  // Zendesk's classic loader as it is: the iframe given \`javascript:false\`, put before the last script
+  javascript: `var r=document.createElement('iframe');r.src='javascript:false';r.title='';(r.frameElement||r).style.cssText='display: none';
+var d=document.getElementsByTagName('script');d=d[d.length-1];d.parentNode.insertBefore(r,d);var i=r.contentWindow,o=i.document;
+o.open()._l=function(){var e=this.createElement('script');e.src='${TAG}&w=javascript';this.body.appendChild(e)};o.write('<body onload="document._l();">');o.close();`,
   // written into the one in the markup (Chromium gives it another document before this script runs)
   parsed: `var d=document.getElementById('friend').contentDocument;d.open();d.write('<script src="${TAG}&w=parsed"><\\/script>');d.close();`,
   appended: `var f=document.createElement('iframe');f.style.display='none';document.body.appendChild(f);

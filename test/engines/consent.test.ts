@@ -321,12 +321,13 @@ written.close();
         ran.push(
           await page.evaluate(() => {
             const w = window as { __declared?: number; __written?: number; __friendly?: number };
-            return (w.__declared ?? 0) + (w.__written ?? 0) + (w.__friendly ?? 0);
+            // each by name: a failure says which ran
+            return { declared: w.__declared ?? 0, written: w.__written ?? 0, friendly: w.__friendly ?? 0 };
           }),
         );
       }
       expect(embeds()).toEqual([]);
-      expect(ran).toEqual(Array.from({ length: loads }, () => 0));
+      expect(ran).toEqual(Array.from({ length: loads }, () => ({ declared: 0, written: 0, friendly: 0 })));
       // the declared root's iframe held in its root: no address, a placeholder before it
       expect(
         await page!.evaluate(() => {
