@@ -1,8 +1,8 @@
 // `npm test`: type check and lint at once, both builds and the admin app, the Joomla package's PHP
-// checks, then two lanes at once: the unit suites (jsdom + happy-dom) and the collector suite twice
-// (on a throwaway PostgreSQL, then on SQLite) in one, the shared engine scenarios (both bundles) in
-// Chromium, Firefox and WebKit one after another in the other; then the Chromium browser suite
-// against EACH built bundle; a closing line per collector engine and per browser engine
+// checks, then two lanes at once: the unit suites (jsdom + happy-dom) and the collector suite on a
+// throwaway PostgreSQL in one, the shared engine scenarios (both bundles) in Chromium, Firefox and
+// WebKit one after another in the other; then the collector suite on SQLite, and the Chromium browser
+// suite against EACH built bundle; a closing line per collector engine and per browser engine
 // (`collector (postgres): N passed, N failed`, `firefox: N passed, N failed`) and one summary line
 // `tests: N passed, N failed`. Each step's line says its time and how many cores the machine kept busy.
 // Parts: `node scripts/test.mjs types|lint|build|unit|collector|php|browser|engines|chromium|firefox|webkit ...`
@@ -250,10 +250,10 @@ if (php) await phpChecks();
  * cores busy (they wait on their intervals), the unit and collector suites 1.7 to 1.9; one after the
  * other they left most of a core idle for three minutes. Each lane runs its steps in order; each
  * step's output is printed whole when it ends. The collector suite on each storage engine:
- * PostgreSQL (its harness starts and stops a cluster; the multi-process test runs only there) and
- * SQLite (the default); its failed files rerun as the browser steps' do: it times real work too (a reader
- * thread's hold, a statement's bound). The engine scenarios: one engine per step (two of its browsers
- * at once, vitest.config.ts). Every bound either lane measures holds with two CPU hogs beside the run.
+ * PostgreSQL in the lane (its harness starts and stops a cluster; the multi-process test runs only
+ * there), SQLite (the default) after the lanes; its failed files rerun as the browser steps' do: it
+ * times real work too (a reader thread's hold, a statement's bound). The engine scenarios: one engine
+ * per step (two of its browsers at once, vitest.config.ts).
  */
 for (const name of [...(collector ? ['collector (sqlite)', 'collector (postgres)'] : []), ...browsers])
   engineTotals.set(name, { passed: 0, failed: 0 });
@@ -273,11 +273,8 @@ const suites = [
     : []),
   ...(collector
     ? [
-        // PostgreSQL first, beside the scenarios; SQLite after, mostly alone: its reader-thread file
-        // bounds the collector's own thread (100 ms), which a starved process missed in round 7
         (beside) =>
           vitest('collector (postgres)', ['server'], { PAGEPULSE_TEST_ENGINE: 'postgres' }, 'collector (postgres)', true, beside),
-        (beside) => vitest('collector (sqlite)', ['server'], {}, 'collector (sqlite)', true, beside),
       ]
     : []),
 ];
@@ -290,6 +287,9 @@ const lane = async (list, beside) => {
 };
 const both = suites.length > 0 && scenarios.length > 0;
 await Promise.all([lane(suites, both), lane(scenarios, both)]);
+// the SQLite pass alone, after both lanes: its reader-thread file bounds the collector's own thread
+// (100 ms), which a process starved by the steps beside it missed (round 7; 196 ms in round 11)
+if (collector) await vitest('collector (sqlite)', ['server'], {}, 'collector (sqlite)', true);
 // the Chromium suite against each bundle: three Chromiums at once already keep both cores busy
 if (want('browser'))
   for (const bundle of BUNDLES) await vitest(`browser (${bundle})`, ['browser'], { PAGEPULSE_BUNDLE: bundle }, 'chromium', true);
