@@ -20,8 +20,8 @@ export interface WatchDeps {
   onError(error: unknown): void;
   /**
    * With the consent blocker: an address given to an iframe in the page is inspected before it loads,
-   * and the watch goes into the page's own iframes without an address (`realm`: what else a frame's
-   * window gets then, the markup hold).
+   * and the watch goes into the page's friendly iframes, its own without an address of their own
+   * (`realm`: what else such a window gets then, the markup hold).
    */
   frames?: boolean;
   realm?(win: Window): void;
@@ -79,14 +79,15 @@ export function watchInsertions({ win, doc, lifetime, onError, frames, realm }: 
     'contentWindow',
   )!.get!;
   const enterFrame = (frame: Element): void => {
-    const src = frame.getAttribute('src');
-    const inner = windowOf.call(frame) as (Window & typeof globalThis) | null;
-    if (!inner || realms.has(inner) || (src && !/^\s*(about|javascript):/i.test(src)) || frame.hasAttribute('srcdoc')) return;
-    realms.add(inner);
     try {
+      const src = frame.getAttribute('src');
+      const inner = windowOf.call(frame) as (Window & typeof globalThis) | null;
+      if (!inner || realms.has(inner) || (src && !/^\s*(about|javascript):/i.test(src)) || frame.hasAttribute('srcdoc')) return;
+      realms.add(inner);
       enter(inner, inner.document);
     } catch {
-      // another origin's document throws: out of reach
+      // no window of ours: another origin's document throws, and so does the getter on an element
+      // named iframe outside HTML (in SVG markup, createElementNS), which the selector matches too
     }
   };
   /** The iframes seen since the last call, each watched once it has a window. */

@@ -101,6 +101,23 @@ var own=document.getElementById('friend').contentDocument;own.open();own.write('
     await context.close();
   });
 
+  it('an element named iframe outside HTML (SVG markup, createElementNS) breaks nothing; a friendly iframe after it is held', async () => {
+    server.page(
+      '/frame-foreign.html',
+      page(`document.body.insertAdjacentHTML('beforeend', '<svg><iframe></iframe></svg>');
+document.body.appendChild(document.createElementNS('http://www.w3.org/2000/svg', 'iframe'));
+document.body.appendChild(document.createElementNS('urn:x', 'iframe'));
+top.__after = document.querySelectorAll('iframe').length;
+${LOADERS.appended}`).replace('<main>', '<main><svg><iframe></iframe></svg>'),
+    );
+    const { context, tab, errors, tags } = await visit('/frame-foreign.html');
+    // the markup's and the four the script adds (three foreign, the friendly one after them)
+    expect(await tab.evaluate(() => (window as { __after?: number }).__after)).toBe(5);
+    expect({ tags: tags.length, runs: await runs(tab) }).toEqual({ tags: 0, runs: 0 });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it("with consent off a friendly iframe's DOM methods stay the browser's own and its script runs", async () => {
     server.page('/frame-off.html', page(LOADERS.appended, 'off'));
     const { context, tab, tags } = await visit('/frame-off.html');
