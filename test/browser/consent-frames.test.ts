@@ -1,7 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUNDLE, collectPageErrors, launch } from '../support/browser';
-import { startServer, type TestServer } from '../support/server';
+import { describe, expect, it } from 'vitest';
+import { BUNDLE, collectPageErrors } from '../support/browser';
+import type { TestServer } from '../support/server';
+import { useBrowserAndServer } from '../support/suite';
 
 // A "friendly iframe": an iframe of the page's own without an address, into whose document a loader
 // appends or writes a vendor script (Zendesk's and Olark's widget loaders, ad tags), which then runs
@@ -12,11 +13,9 @@ import { startServer, type TestServer } from '../support/server';
 
 let browser: Browser;
 let server: TestServer;
-beforeAll(async () => {
-  [browser, server] = await Promise.all([launch(), startServer()]);
-});
-afterAll(async () => {
-  await Promise.all([browser.close(), server.close()]);
+useBrowserAndServer((b, s) => {
+  browser = b;
+  server = s;
 });
 
 const TAG = 'https://www.googletagmanager.com/gtag/js?id=G-FRAME';
