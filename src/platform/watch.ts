@@ -90,9 +90,9 @@ export function watchInsertions({ win, doc, lifetime, onError, frames, realm }: 
       // named iframe outside HTML (in SVG markup, createElementNS), which the selector matches too
     }
   };
-  /** The iframes seen since the last call, each watched once it has a window. */
+  /** The iframes seen since the last call, each watched once it has a window (no array made when none: every insertion calls this). */
   const enterFrames = (): void => {
-    for (const frame of pending.splice(0)) enterFrame(frame);
+    for (let frame; (frame = pending.shift());) enterFrame(frame);
   };
 
   // the page's global scope: Window's type lacks the constructors patched and used here
@@ -145,7 +145,6 @@ export function watchInsertions({ win, doc, lifetime, onError, frames, realm }: 
   });
   /** Watch a window of the page's origin (the page's own first, then each friendly iframe's): its methods, its document. */
   const enter = (w: Window & typeof globalThis, root: Node): void => {
-    realms.add(w);
     for (const name of NODE_METHODS) wrap(w.Node.prototype as unknown as Record<string, unknown>, name);
     for (const name of ELEMENT_METHODS) wrap(w.Element.prototype as unknown as Record<string, unknown>, name);
     // a fragment's append, prepend and replaceChildren too (a shadow root is a fragment; it has no
