@@ -116,7 +116,7 @@ function readReport(file) {
  * that fails twice fails the step; one that passes the second time passes it, and is named at the end
  * as flaky with its first failure, so a timing-sensitive test stays visible and gets fixed.
  */
-async function vitest(name, projects, env = {}, engine = undefined, rerun = false, beside = false) {
+async function vitest(name, projects, { env = {}, engine, rerun = false, beside = false } = {}) {
   const slug = name.replace(/\W+/g, '-');
   const run = async (files, suffix) => {
     const file = join(reports, `${slug}${suffix}.json`);
@@ -259,28 +259,28 @@ for (const name of [...(collector ? ['collector (sqlite)', 'collector (postgres)
   engineTotals.set(name, { passed: 0, failed: 0 });
 const suites = [
   ...(want('unit')
-    ? [
-        (beside) =>
-          vitest(
-            'unit (jsdom, happy-dom) and build edits',
-            ['unit-jsdom', 'unit-happy-dom', 'build'],
-            {},
-            undefined,
-            false,
-            beside,
-          ),
-      ]
+    ? [(beside) => vitest('unit (jsdom, happy-dom) and build edits', ['unit-jsdom', 'unit-happy-dom', 'build'], { beside })]
     : []),
   ...(collector
     ? [
         (beside) =>
-          vitest('collector (postgres)', ['server'], { PAGEPULSE_TEST_ENGINE: 'postgres' }, 'collector (postgres)', true, beside),
+          vitest('collector (postgres)', ['server'], {
+            env: { PAGEPULSE_TEST_ENGINE: 'postgres' },
+            engine: 'collector (postgres)',
+            rerun: true,
+            beside,
+          }),
       ]
     : []),
 ];
 const scenarios = engines.map(
   (engine) => (beside) =>
-    vitest(`engine scenarios (${engine}, both bundles)`, ['engines'], { PAGEPULSE_ENGINE: engine }, engine, true, beside),
+    vitest(`engine scenarios (${engine}, both bundles)`, ['engines'], {
+      env: { PAGEPULSE_ENGINE: engine },
+      engine,
+      rerun: true,
+      beside,
+    }),
 );
 const lane = async (list, beside) => {
   for (const run of list) await run(beside);
@@ -289,10 +289,11 @@ const both = suites.length > 0 && scenarios.length > 0;
 await Promise.all([lane(suites, both), lane(scenarios, both)]);
 // the SQLite pass alone, after both lanes: its reader-thread file bounds the collector's own thread
 // (100 ms), which a process starved by the steps beside it missed (round 7; 196 ms in round 11)
-if (collector) await vitest('collector (sqlite)', ['server'], {}, 'collector (sqlite)', true);
+if (collector) await vitest('collector (sqlite)', ['server'], { engine: 'collector (sqlite)', rerun: true });
 // the Chromium suite against each bundle: three Chromiums at once already keep both cores busy
 if (want('browser'))
-  for (const bundle of BUNDLES) await vitest(`browser (${bundle})`, ['browser'], { PAGEPULSE_BUNDLE: bundle }, 'chromium', true);
+  for (const bundle of BUNDLES)
+    await vitest(`browser (${bundle})`, ['browser'], { env: { PAGEPULSE_BUNDLE: bundle }, engine: 'chromium', rerun: true });
 
 rmSync(reports, { recursive: true, force: true });
 if (php) console.log(`php: ${phpTotals.passed} passed, ${phpTotals.failed} failed`);
